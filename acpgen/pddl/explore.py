@@ -1,0 +1,103 @@
+"""Exhaustive exploration of the reachable state space of small tasks.
+
+When every state reachable from a state fits under a bound, reachability of atoms and actions,
+landmarks and optimal costs are decided exactly by graph search, without a planner.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from acpgen.pddl.grounding import GroundTask
+
+
+@dataclass
+class StateSpace:
+    """The states reachable from ``root`` with their successor lists."""
+
+    task: GroundTask
+    root: int
+    states: list[int]
+    successors: list[list[tuple[int, int]]]  # per state: (action index in task.actions, state index)
+    _distances: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def reachable_atoms(self) -> int:
+        union = 0
+        for state in self.states:
+            union |= state
+        return union
+
+    def reachable_action_indices(self) -> set[int]:
+        return {a for succ in self.successors for a, _ in succ}
+
+    def goal_distances(self) -> list[int]:
+        """h* of every state (-1 for dead ends), by backward breadth-first search."""
+        if self._distances is None:
+            predecessors: list[list[int]] = [[] for _ in self.states]
+            for i, succ in enumerate(self.successors):
+                for _, j in succ:
+                    predecessors[j].append(i)
+            dist = [-1] * len(self.states)
+            queue = deque()
+            for i, state in enumerate(self.states):
+                if self.task.is_goal(state):
+                    dist[i] = 0
+                    queue.append(i)
+            while queue:
+                i = queue.popleft()
+                for j in predecessors[i]:
+                    if dist[j] < 0:
+                        dist[j] = dist[i] + 1
+                        queue.append(j)
+            self._distances = dist
+        return self._distances
+
+    def optimal_cost(self, state: int | None = None) -> int | None:
+        """Optimal plan length from ``state`` (default: the root); None if no plan exists."""
+        index = 0 if state is None else self.states.index(state)
+        value = self.goal_distances()[index]
+        return None if value < 0 else value
+
+    def goal_reachable_avoiding(self, atom_bit: int) -> bool:
+        """Whether some path from the root reaches the goal through states without ``atom_bit``."""
+        if self.states[0] & atom_bit:
+            return False
+        seen = {0}
+        queue = deque([0])
+        while queue:
+            i = queue.popleft()
+            if self.task.is_goal(self.states[i]):
+                return True
+            for _, j in self.successors[i]:
+                if j not in seen and not self.states[j] & atom_bit:
+                    seen.add(j)
+                    queue.append(j)
+        return False
+
+
+def explore(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
+    """Breadth-first exploration from ``root``; None when more than ``max_states`` states exist."""
+    index = {root: 0}
+    states = [root]
+    successors: list[list[tuple[int, int]]] = []
+    actions = [a for a in task.actions if a.precondition]
+    positions = {id(a): i for i, a in enumerate(task.actions)}
+    head = 0
+    while head < len(states):
+        state = states[head]
+        head += 1
+        succ = []
+        for action in actions:
+            if action.applicable(state):
+                nxt = action.apply(state)
+                j = index.get(nxt)
+                if j is None:
+                    if len(states) >= max_states:
+                        return None
+                    j = index[nxt] = len(states)
+                    states.append(nxt)
+                succ.append((positions[id(action)], j))
+        successors.append(succ)
+    return StateSpace(task, root, states, successors)

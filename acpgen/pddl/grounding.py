@@ -1,0 +1,229 @@
+"""Grounding: a :class:`LiftedTask` becomes a :class:`GroundTask` over atom bit masks.
+
+The task's action list holds the ground actions that are delete-relaxed reachable from the
+initial state (every action that can ever be applied is among them). Any other type-correct
+ground action or atom can still be named: :meth:`GroundTask.action` and
+:meth:`GroundTask.atom_id` ground it on demand, so answers are matched against all type-correct
+groundings, not only the relaxed-reachable ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from acpgen.errors import PddlError
+from acpgen.pddl.model import AtomTable, GroundAction, LiftedTask, Literal, Schema, canonical, split_canonical
+from acpgen.pddl.tarski_io import read_files, read_strings
+
+
+class GroundTask:
+    """A grounded planning task; states are ints whose set bits are the true atoms."""
+
+    def __init__(self, lifted: LiftedTask):
+        self.lifted = lifted
+        self.atoms = AtomTable()
+        self.static_predicates = lifted.static_predicates
+        self._init_facts = lifted.init
+        self._by_type = {t: lifted.objects_of(t) for t in lifted.supertypes}
+        self._by_type.setdefault("object", tuple(sorted(lifted.objects)))
+        for pred, args in sorted(lifted.init):
+            self.atoms.id(canonical(pred, args))
+        self.init = self.atoms.mask(canonical(p, a) for p, a in lifted.init)
+        self.static_mask = self.atoms.mask(canonical(p, a) for p, a in lifted.init if p in self.static_predicates)
+        self.goal_pos, self.goal_neg, self.goal_satisfiable = self._goal(lifted.goal)
+        self._actions: dict[str, GroundAction] = {}
+        self.actions: list[GroundAction] = self._relaxed_grounding()
+
+    # ----- construction -------------------------------------------------------------------
+    @classmethod
+    def from_strings(cls, domain_text: str, problem_text: str, source: str = "PDDL text") -> "GroundTask":
+        return cls(read_strings(domain_text, problem_text, source))
+
+    @classmethod
+    def from_files(cls, domain: Path, problem: Path) -> "GroundTask":
+        return cls(read_files(domain, problem))
+
+    def _goal(self, goal: tuple[Literal, ...]) -> tuple[int, int, bool]:
+        pos = neg = 0
+        satisfiable = True
+        for lit in goal:
+            if lit.is_equality:
+                satisfiable &= (lit.args[0] == lit.args[1]) == lit.positive
+                continue
+            bit = 1 << self.atoms.id(canonical(lit.predicate, lit.args))
+            if lit.predicate in self.static_predicates:
+                satisfiable &= bool(self.init & bit) == lit.positive
+            elif lit.positive:
+                pos |= bit
+            else:
+                neg |= bit
+        return pos, neg, satisfiable
+
+    def _relaxed_grounding(self) -> list[GroundAction]:
+        """Ground actions reachable in the delete relaxation from the initial state."""
+        facts: dict[str, set[tuple[str, ...]]] = {}
+        for pred, args in self._init_facts:
+            facts.setdefault(pred, set()).add(args)
+        found: dict[str, GroundAction] = {}
+        changed = True
+        while changed:
+            changed = False
+            for schema in self.lifted.schemas.values():
+                for conjunction in schema.precondition:
+                    new_facts = []
+                    for binding in list(self._bindings(schema, conjunction, facts)):
+                        args = tuple(binding[v] for v, _ in schema.params)
+                        name = canonical(schema.name, args)
+                        if name in found:
+                            continue
+                        action = self._instantiate(schema, args)
+                        if not action.precondition:
+                            continue
+                        found[name] = action
+                        new_facts += [(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add]
+                    for pred, args in new_facts:
+                        bucket = facts.setdefault(pred, set())
+                        if args not in bucket:
+                            bucket.add(args)
+                            changed = True
+        self._actions.update(found)
+        return [found[name] for name in sorted(found)]
+
+    def _bindings(self, schema: Schema, conjunction, facts):
+        """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``."""
+        positives = [lit for lit in conjunction if lit.positive and not lit.is_equality]
+        positives.sort(key=lambda lit: (lit.predicate not in self.static_predicates, len(facts.get(lit.predicate, ()))))
+        types = dict(schema.params)
+
+        def extend(i: int, binding: dict[str, str]):
+            if i == len(positives):
+                yield from self._complete(schema, binding)
+                return
+            lit = positives[i]
+            for fact in facts.get(lit.predicate, ()):
+                new = dict(binding)
+                ok = True
+                for term, value in zip(lit.args, fact):
+                    if term.startswith("?"):
+                        bound = new.get(term)
+                        if bound is None:
+                            if term in types and value not in self._objects_set(types[term]):
+                                ok = False
+                                break
+                            new[term] = value
+                        elif bound != value:
+                            ok = False
+                            break
+                    elif term != value:
+                        ok = False
+                        break
+                if ok:
+                    yield from extend(i + 1, new)
+
+        yield from extend(0, {})
+
+    def _complete(self, schema: Schema, binding: dict[str, str]):
+        free = [(v, t) for v, t in schema.params if v not in binding]
+        for values in itertools.product(*(self._by_type.get(t, ()) for _, t in free)):
+            full = dict(binding)
+            full.update((v, val) for (v, _), val in zip(free, values))
+            yield full
+
+    def _objects_set(self, type_name: str) -> frozenset[str]:
+        cache = self.__dict__.setdefault("_type_sets", {})
+        if type_name not in cache:
+            cache[type_name] = frozenset(self._by_type.get(type_name, ()))
+        return cache[type_name]
+
+    def _instantiate(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
+        binding = {v: a for (v, _), a in zip(schema.params, args)}
+        disjuncts = []
+        for conjunction in schema.precondition:
+            pos = neg = 0
+            holds = True
+            for lit in conjunction:
+                values = tuple(binding.get(a, a) for a in lit.args)
+                if lit.is_equality:
+                    holds = (values[0] == values[1]) == lit.positive
+                elif lit.predicate in self.static_predicates:
+                    holds = ((lit.predicate, values) in self._init_facts) == lit.positive
+                else:
+                    bit = 1 << self.atoms.id(canonical(lit.predicate, values))
+                    if lit.positive:
+                        pos |= bit
+                    else:
+                        neg |= bit
+                if not holds:
+                    break
+            if holds and not pos & neg:
+                disjuncts.append((pos, neg))
+        add = self.atoms.mask(canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.add)
+        delete = self.atoms.mask(canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.delete)
+        return GroundAction(canonical(schema.name, args), tuple(dict.fromkeys(disjuncts)), add, delete)
+
+    # ----- lookup of named atoms and actions ----------------------------------------------
+    def action(self, name: str) -> GroundAction | None:
+        """The ground action named by canonical text, grounded on demand; None if not type-correct."""
+        name = name.lower()
+        found = self._actions.get(name)
+        if found is not None:
+            return found
+        try:
+            head, args = split_canonical(name)
+        except IndexError:
+            return None
+        schema = self.lifted.schemas.get(head)
+        if schema is None or len(args) != len(schema.params):
+            return None
+        if any(a not in self._objects_set(t) for a, (_, t) in zip(args, schema.params)):
+            return None
+        action = self._actions[name] = self._instantiate(schema, args)
+        return action
+
+    def is_valid_atom(self, atom: str) -> bool:
+        """Whether canonical text names a type-correct ground atom of a declared predicate."""
+        try:
+            head, args = split_canonical(atom.lower())
+        except IndexError:
+            return False
+        types = self.lifted.predicates.get(head)
+        if types is None or len(types) != len(args):
+            return False
+        return all(a in self._objects_set(t) for a, t in zip(args, types))
+
+    def atom_id(self, atom: str) -> int:
+        """Bit position of a type-correct atom (raises PddlError for an invalid one)."""
+        if not self.is_valid_atom(atom):
+            raise PddlError(f"not a type-correct atom of this task: {atom}")
+        return self.atoms.id(atom.lower())
+
+    def is_static_atom(self, atom: str) -> bool:
+        return split_canonical(atom.lower())[0] in self.static_predicates
+
+    def all_atoms(self) -> list[str]:
+        """Every type-correct ground atom of the task (fluent and static), sorted."""
+        out = []
+        for pred, types in sorted(self.lifted.predicates.items()):
+            for args in itertools.product(*(self._by_type.get(t, ()) for t in types)):
+                out.append(canonical(pred, args))
+        return out
+
+    def fluent_atoms(self) -> list[str]:
+        """Every type-correct ground atom of a predicate that some action changes."""
+        return [a for a in self.all_atoms() if not self.is_static_atom(a)]
+
+    # ----- semantics ----------------------------------------------------------------------
+    def is_goal(self, state: int) -> bool:
+        return self.goal_satisfiable and state & self.goal_pos == self.goal_pos and not state & self.goal_neg
+
+    def applicable(self, state: int) -> list[GroundAction]:
+        """Applicable ground actions in ``state``, sorted by name."""
+        return [a for a in self.actions if a.applicable(state)]
+
+    def state_atoms(self, state: int) -> list[str]:
+        """Sorted canonical atoms of a state."""
+        return sorted(self.atoms.atoms(state))
+
+    def mask_of(self, atoms) -> int:
+        return self.atoms.mask(a.lower() for a in atoms)

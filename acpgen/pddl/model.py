@@ -1,0 +1,123 @@
+"""acp's own planning vocabulary: lifted schemas and ground tasks, free of tarski types.
+
+Canonical text form of atoms and actions everywhere in acp: ``(name arg1 arg2)``, lower case,
+single spaces; a nullary atom is ``(name)``. Plan length is the cost of a plan everywhere:
+``:action-costs`` declarations are accepted and ignored (every action costs 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EQUALITY = "="
+
+
+def canonical(name: str, args: tuple[str, ...] | list[str] = ()) -> str:
+    """Canonical text of an atom or action: ``(name a b)`` in lower case."""
+    return "(" + " ".join([name.lower(), *(a.lower() for a in args)]) + ")"
+
+
+def split_canonical(text: str) -> tuple[str, tuple[str, ...]]:
+    """Inverse of :func:`canonical` for well-formed canonical strings."""
+    inner = text.strip()[1:-1].split()
+    return inner[0], tuple(inner[1:])
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A possibly negated atom over variables (``?x``) and object names; ``=`` is equality."""
+
+    predicate: str
+    args: tuple[str, ...]
+    positive: bool = True
+
+    @property
+    def is_equality(self) -> bool:
+        return self.predicate == EQUALITY
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """A lifted action: precondition in disjunctive normal form, unconditional add/delete effects."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]  # (variable, type)
+    precondition: tuple[tuple[Literal, ...], ...]  # disjunction of conjunctions
+    add: tuple[Literal, ...]
+    delete: tuple[Literal, ...]
+
+
+@dataclass(frozen=True)
+class LiftedTask:
+    """A parsed domain + problem: everything needed to ground, in acp's vocabulary."""
+
+    domain_name: str
+    problem_name: str
+    supertypes: dict[str, tuple[str, ...]]  # type -> itself and all its ancestors
+    objects: dict[str, str]  # object -> declared type (constants included)
+    predicates: dict[str, tuple[str, ...]]  # predicate -> argument types
+    schemas: dict[str, Schema]
+    init: frozenset[tuple[str, tuple[str, ...]]]
+    goal: tuple[Literal, ...]  # a conjunction of ground literals
+    requirements: tuple[str, ...] = ()
+
+    def objects_of(self, type_name: str) -> tuple[str, ...]:
+        """Objects whose declared type is ``type_name`` or one of its subtypes, sorted."""
+        return tuple(sorted(o for o, t in self.objects.items() if type_name in self.supertypes.get(t, (t,))))
+
+    @property
+    def static_predicates(self) -> frozenset[str]:
+        """Predicates no action adds or deletes."""
+        changed = {lit.predicate for s in self.schemas.values() for lit in (*s.add, *s.delete)}
+        return frozenset(p for p in self.predicates if p not in changed)
+
+
+@dataclass(frozen=True, slots=True)
+class GroundAction:
+    """A ground action over atom bit masks.
+
+    ``precondition`` is a tuple of disjuncts ``(positive_mask, negative_mask)``; the action is
+    applicable in a state when one disjunct holds (static literals are already evaluated, so an
+    empty tuple means the action is never applicable). Effects: ``s' = (s & ~delete) | add``.
+    """
+
+    name: str
+    precondition: tuple[tuple[int, int], ...]
+    add: int
+    delete: int
+
+    def applicable(self, state: int) -> bool:
+        return any(state & pos == pos and not state & neg for pos, neg in self.precondition)
+
+    def apply(self, state: int) -> int:
+        return (state & ~self.delete) | self.add
+
+
+@dataclass
+class AtomTable:
+    """Numbering of ground atoms (bit positions); grows when new atoms are named."""
+
+    names: list[str] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+
+    def id(self, atom: str) -> int:
+        found = self.index.get(atom)
+        if found is None:
+            found = self.index[atom] = len(self.names)
+            self.names.append(atom)
+        return found
+
+    def mask(self, atoms) -> int:
+        value = 0
+        for atom in atoms:
+            value |= 1 << self.id(atom)
+        return value
+
+    def atoms(self, mask: int) -> list[str]:
+        """Atom names of the set bits of ``mask``, in bit order."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.names[low.bit_length() - 1])
+            mask ^= low
+        return out

@@ -1,0 +1,75 @@
+"""Pure operations on ground tasks: progression, plan execution, delete-relaxed reachability."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import GroundAction
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Result of executing an action sequence from a state."""
+
+    state: int  # state after the last applied action
+    failed_at: int | None  # 0-based index of the first inapplicable step, None if all applied
+    unknown_at: int | None = None  # index of the first name that is no ground action of the task
+
+    @property
+    def applicable(self) -> bool:
+        return self.failed_at is None and self.unknown_at is None
+
+
+def progress(action: GroundAction, state: int) -> int:
+    """Successor state (the caller checks applicability)."""
+    return action.apply(state)
+
+
+def execute(task: GroundTask, state: int, names: list[str]) -> Execution:
+    """Execute named actions from ``state``; stop at the first unknown or inapplicable one."""
+    for i, name in enumerate(names):
+        action = task.action(name)
+        if action is None:
+            return Execution(state, i, unknown_at=i)
+        if not action.applicable(state):
+            return Execution(state, i)
+        state = action.apply(state)
+    return Execution(state, None)
+
+
+def is_plan(task: GroundTask, state: int, names: list[str]) -> bool:
+    """Whether the sequence is applicable from ``state`` and ends in a goal state."""
+    run = execute(task, state, names)
+    return run.applicable and task.is_goal(run.state)
+
+
+def relaxed_reachable(task: GroundTask, state: int) -> tuple[int, list[GroundAction]]:
+    """Atoms and actions reachable from ``state`` when delete effects are ignored.
+
+    Negative preconditions are treated as satisfiable (an over-approximation), so anything
+    outside the returned sets is provably unreachable.
+    """
+    reached = state
+    pending = [a for a in task.actions if a.precondition]
+    fired: list[GroundAction] = []
+    progress_made = True
+    while progress_made:
+        progress_made = False
+        rest = []
+        for action in pending:
+            if any(reached & pos == pos for pos, _ in action.precondition):
+                fired.append(action)
+                if action.add & ~reached:
+                    reached |= action.add
+                    progress_made = True
+            else:
+                rest.append(action)
+        pending = rest
+    return reached, fired
+
+
+def relaxed_goal_reachable(task: GroundTask, state: int) -> bool:
+    """Whether the goal's positive atoms are reachable in the delete relaxation."""
+    reached, _ = relaxed_reachable(task, state)
+    return task.goal_satisfiable and reached & task.goal_pos == task.goal_pos

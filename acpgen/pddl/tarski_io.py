@@ -1,0 +1,139 @@
+"""The only module that imports tarski: parse PDDL text or files into a :class:`LiftedTask`.
+
+Supported fragment (everything the 13 reference domains use): typing with subtypes, constants,
+equality and its negation, negative and disjunctive preconditions (any nesting of and/or/not,
+normalised to disjunctive normal form), unconditional add/delete effects, conjunctive goals of
+literals, and an ``:action-costs`` declaration, which is ignored (plan length is the cost).
+Anything else raises :class:`PddlError` naming the construct.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from tarski.errors import TarskiError
+from tarski.fstrips import AddEffect, DelEffect
+from tarski.io import PDDLReader
+from tarski.syntax import CompoundFormula, Connective, Contradiction, Tautology
+from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
+
+from acpgen.errors import PddlError
+from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema
+
+_BUILTIN_SORTS = {"Real", "Integer", "Natural", "number", "Boolean"}
+_DNF_LIMIT = 256
+
+
+def read_files(domain: Path, problem: Path) -> LiftedTask:
+    """Parse a domain and a problem file."""
+    try:
+        domain_text = Path(domain).read_text()
+        problem_text = Path(problem).read_text()
+    except OSError as err:
+        raise PddlError(f"cannot read PDDL file: {err}") from err
+    return read_strings(domain_text, problem_text, source=f"{domain} / {problem}")
+
+
+def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text") -> LiftedTask:
+    """Parse domain and problem text into a :class:`LiftedTask`."""
+    reader = PDDLReader(raise_on_error=True, strict_with_requirements=False)
+    try:
+        reader.parse_domain_string(domain_text)
+        problem = reader.parse_instance_string(problem_text)
+    except (TarskiError, RecursionError) as err:
+        raise PddlError(f"{source}: cannot parse PDDL ({type(err).__name__}: {err})") from err
+    except Exception as err:  # noqa: BLE001 - tarski's ANTLR layer raises plain exceptions on syntax errors
+        raise PddlError(f"{source}: malformed PDDL ({type(err).__name__}: {err})") from err
+    return _convert(problem, source)
+
+
+def _convert(problem, source: str) -> LiftedTask:
+    lang = problem.language
+    supertypes = {}
+    for sort in lang.sorts:
+        if sort.name in _BUILTIN_SORTS:
+            continue
+        ancestors = {s.name for s in lang.ancestor_sorts[sort]} - _BUILTIN_SORTS
+        supertypes[sort.name] = (sort.name, *sorted(ancestors))
+    objects = {c.name.lower(): c.sort.name for c in lang.constants()}
+    predicates = {}
+    for pred in lang.predicates:
+        if isinstance(pred.symbol, BuiltinPredicateSymbol):
+            continue
+        predicates[pred.name.lower()] = tuple(s.name for s in pred.sort)
+    schemas = {}
+    for action in problem.actions.values():
+        schema = _schema(action, source)
+        schemas[schema.name] = schema
+    init = frozenset(_ground_atom(a) for a in problem.init.as_atoms() if isinstance(a, Atom))
+    goal_dnf = _dnf(problem.goal, source, "the goal")
+    if len(goal_dnf) != 1:
+        raise PddlError(f"{source}: disjunctive goals are not supported")
+    return LiftedTask(
+        domain_name=problem.domain_name.lower(),
+        problem_name=problem.name.lower(),
+        supertypes=supertypes,
+        objects=objects,
+        predicates=predicates,
+        schemas=schemas,
+        init=init,
+        goal=goal_dnf[0],
+    )
+
+
+def _schema(action, source: str) -> Schema:
+    name = action.name.lower()
+    params = tuple((v.symbol.lower(), v.sort.name) for v in action.parameters)
+    precondition = _dnf(action.precondition, source, f"action {name}")
+    add, delete = [], []
+    for effect in action.effects:
+        if not isinstance(effect, (AddEffect, DelEffect)) or not isinstance(effect.condition, Tautology):
+            raise PddlError(f"{source}: action {name} has an unsupported effect {effect} (only unconditional add/delete)")
+        literal = _literal(effect.atom, True)
+        (add if isinstance(effect, AddEffect) else delete).append(literal)
+    return Schema(name, params, precondition, tuple(add), tuple(delete))
+
+
+def _term(term) -> str:
+    name = getattr(term, "symbol", None) or getattr(term, "name")
+    return str(name).lower()
+
+
+def _literal(atom: Atom, positive: bool) -> Literal:
+    symbol = atom.predicate.symbol
+    if symbol == BuiltinPredicateSymbol.EQ:
+        return Literal(EQUALITY, tuple(_term(t) for t in atom.subterms), positive)
+    if symbol == BuiltinPredicateSymbol.NE:
+        return Literal(EQUALITY, tuple(_term(t) for t in atom.subterms), not positive)
+    return Literal(str(atom.predicate.name).lower(), tuple(_term(t) for t in atom.subterms), positive)
+
+
+def _ground_atom(atom: Atom) -> tuple[str, tuple[str, ...]]:
+    return str(atom.predicate.name).lower(), tuple(_term(t) for t in atom.subterms)
+
+
+def _dnf(formula, source: str, where: str, positive: bool = True) -> tuple[tuple[Literal, ...], ...]:
+    """Disjunctive normal form of a quantifier-free formula, negations pushed to the atoms."""
+    if isinstance(formula, Tautology):
+        return ((),) if positive else ()
+    if isinstance(formula, Contradiction):
+        return () if positive else ((),)
+    if isinstance(formula, Atom):
+        return ((_literal(formula, positive),),)
+    if isinstance(formula, CompoundFormula):
+        if formula.connective == Connective.Not:
+            return _dnf(formula.subformulas[0], source, where, not positive)
+        parts = [_dnf(sub, source, where, positive) for sub in formula.subformulas]
+        conjunctive = (formula.connective == Connective.And) == positive
+        if not conjunctive:
+            return tuple(itertools.chain.from_iterable(parts))
+        product = [tuple(itertools.chain.from_iterable(combo)) for combo in itertools.product(*parts)]
+        if len(product) > _DNF_LIMIT:
+            raise PddlError(f"{source}: precondition of {where} is too large in disjunctive normal form")
+        return tuple(_dedupe(c) for c in product)
+    raise PddlError(f"{source}: {where} uses an unsupported construct ({type(formula).__name__}: {formula})")
+
+
+def _dedupe(conjunction) -> tuple[Literal, ...]:
+    return tuple(dict.fromkeys(conjunction))
