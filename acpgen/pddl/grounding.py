@@ -209,6 +209,12 @@ class GroundTask:
                 out.append(canonical(pred, args))
         return out
 
+    def all_action_names(self):
+        """Every type-correct ground action name of the task (a generator: there can be many)."""
+        for schema in self.lifted.schemas.values():
+            for args in itertools.product(*(self._by_type.get(t, ()) for _, t in schema.params)):
+                yield canonical(schema.name, args)
+
     def fluent_atoms(self) -> list[str]:
         """Every type-correct ground atom of a predicate that some action changes."""
         return [a for a in self.all_atoms() if not self.is_static_atom(a)]

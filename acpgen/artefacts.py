@@ -1,0 +1,42 @@
+"""Atomic file output: write to a temporary file in the target folder, then rename over the target.
+
+A run killed half-way therefore leaves either the old file or the complete new one, never a
+truncated file; on a full disk the temporary file is removed and the error names the target.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from acpgen.errors import AcpError
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise AcpError(f"cannot write {path}: {err.strerror or err}") from err
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def jsonl_text(items) -> str:
+    """JSON Lines text with sorted keys (diffable, deterministic)."""
+    return "".join(json.dumps(item, sort_keys=True, ensure_ascii=False) + "\n" for item in items)
+
+
+def write_jsonl(path: Path, items) -> None:
+    atomic_write_text(path, jsonl_text(items))

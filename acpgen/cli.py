@@ -1,0 +1,113 @@
+"""The `acp` command line: thin commands over the library; the single error boundary."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from acpgen import __version__
+from acpgen.artefacts import write_jsonl
+from acpgen.errors import AcpError
+from acpgen.planners import Limits
+from acpgen.records import Dataset, iter_predictions
+from acpgen.scoring import PlannerSetup, Summary, score_predictions
+from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions
+
+
+class AcpGroup(click.Group):
+    """Turns library errors into one-line messages (exit 1); ACP_DEBUG=1 keeps the traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except AcpError as err:
+            if os.environ.get("ACP_DEBUG"):
+                raise
+            raise click.ClickException(str(err)) from err
+
+
+@click.group(cls=AcpGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="acp")
+@click.option("-v", "--verbose", is_flag=True, help="Log planner calls and decisions to stderr.")
+def cli(verbose: bool) -> None:
+    """acp: generate and score planning-reasoning benchmarks (ACPBench, ACPBench-Hard).
+
+    \b
+    Score model outputs:   acp score predictions.jsonl --dataset ../acpbench/dev
+    List the tasks:        acp tasks
+    """
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def planner_options(func):
+    """Options shared by every command that may call planners."""
+    func = click.option("--planner-backend", type=click.Choice(["local", "apptainer"]), default="local",
+                        show_default=True, help="Run planners from the installed wheels or inside an Apptainer image.")(func)
+    func = click.option("--image", type=click.Path(path_type=Path), default=None,
+                        help="Apptainer image (.sif) built from containers/acp.def (with --planner-backend apptainer).")(func)
+    func = click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
+                        help="Keep planner results here, keyed by a hash of the exact planner input.")(func)
+    func = click.option("--planner-timeout", type=float, default=20.0, show_default=True,
+                        help="Seconds per planner call; a call that times out is retried once with 4x the budget.")(func)
+    func = click.option("--max-states", type=int, default=20000, show_default=True,
+                        help="Explore the reachable state space exhaustively when it has at most this many states.")(func)
+    return func
+
+
+@cli.command("score")
+@click.argument("predictions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--dataset", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Records file (JSON list or JSONL, .gz allowed) or folder of them. Not needed for lm-eval samples files.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every input line with score, status and reason to this JSONL file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of a table.")
+@click.option("--recheck", is_flag=True, help="Re-prove every answer instead of trusting stored answer sets.")
+@click.option("--strict-just", is_flag=True,
+              help="Justification: accept only the removal of one action or two consecutive actions.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@planner_options
+def score(predictions: Path, dataset: Path | None, output: Path | None, as_json: bool, recheck: bool,
+          strict_just: bool, jobs: int, planner_backend: str, image: Path | None, cache_dir: Path | None,
+          planner_timeout: float, max_states: int) -> None:
+    """Score open-ended answers (ACPBench-Hard) symbolically.
+
+    PREDICTIONS is JSONL with one model output per line, {"id": <record id>, "response": "<text>"},
+    optionally with "task" (app, prog, reach, areach, val, just, land, nexta) or "group" when an id
+    occurs in several tasks. Extra fields are passed through to --output. lm-evaluation-harness
+    --log_samples files (samples_*.jsonl) are read directly, without --dataset.
+
+    \b
+    Status per answer: scored (score 0 or 1), parse_error (score 0),
+    undecided (a planner gave no answer even with a larger budget; not counted in accuracy).
+    """
+    records = Dataset.load(dataset) if dataset else None
+    items = list(iter_predictions(predictions, records))
+    options = ScoreOptions(recheck=recheck, strict_just=strict_just, max_states=max_states,
+                           limits=Limits(time=planner_timeout))
+    setup = PlannerSetup(planner_backend, image, cache_dir)
+    results = score_predictions(items, options, setup, jobs=jobs, progress=sys.stderr.isatty())
+    if output:
+        write_jsonl(output, [r.output_line() for r in results])
+    summary = Summary.of(results)
+    click.echo(json.dumps(summary.as_dict(), indent=2, sort_keys=True) if as_json else summary.table())
+    undecided = sum(r.verdict.status == UNDECIDED for r in results)
+    if undecided:
+        click.echo(f"warning: {undecided} answers undecided (planner timeout or error); see 'reason' in the output",
+                   err=True)
+
+
+@cli.command("tasks")
+def tasks_list() -> None:
+    """List the tasks with their short names and reference group names."""
+    for task in TASKS.values():
+        click.echo(f"{task.name:7} {task.gen_group:26} {task.description}")
+
+
+def main() -> None:
+    cli(prog_name="acp")

@@ -1,0 +1,157 @@
+"""Reading records and predictions: reference JSON lists, JSONL, gzip, folders, lm-eval samples.
+
+Record ids are not unique across the reference files, so a record is keyed by ``(task, id)``;
+a prediction names its record by ``id`` and, where needed, ``task`` or ``group``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from acpgen.errors import DataError
+from acpgen.tasks import BY_GROUP, TASKS
+
+_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+
+
+def _open_text(path: Path) -> str:
+    try:
+        if path.name.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                return handle.read()
+        return path.read_text(encoding="utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as err:
+        raise DataError(f"{path}: cannot read ({err})") from err
+
+
+def read_json_items(path: Path) -> list[dict]:
+    """Objects of a JSON list file or a JSONL file (optionally gzip-compressed)."""
+    text = _open_text(path)
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise DataError(f"{path}: invalid JSON ({err.msg} at line {err.lineno})") from err
+    else:
+        items = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                items.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise DataError(f"{path}:{number}: invalid JSON line ({err.msg})") from err
+    bad = next((i for i, item in enumerate(items) if not isinstance(item, dict)), None)
+    if bad is not None:
+        raise DataError(f"{path}: item {bad + 1} is not a JSON object")
+    return items
+
+
+def record_task(record: dict) -> str | None:
+    """Short task name of a record (from ``task`` or the reference ``group``); None if not a gen record."""
+    task = record.get("task")
+    if task in TASKS:
+        return task
+    found = BY_GROUP.get(record.get("group", ""))
+    return found.name if found else None
+
+
+def dataset_files(path: Path) -> list[Path]:
+    """The record files at ``path``: the file itself, or every record file under a folder."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES))
+        if not files:
+            raise DataError(f"{path}: no record files (*.json, *.jsonl, optionally .gz) in this folder")
+        return files
+    if not path.exists():
+        raise DataError(f"{path}: no such file or folder")
+    return [path]
+
+
+@dataclass
+class Dataset:
+    """Generative records indexed by (task, id); records of other formats are counted, not kept."""
+
+    records: dict[tuple[str, str], dict]
+    skipped: int = 0
+
+    @classmethod
+    def load(cls, path: Path) -> "Dataset":
+        records: dict[tuple[str, str], dict] = {}
+        skipped = 0
+        for file in dataset_files(path):
+            for record in read_json_items(file):
+                task = record_task(record)
+                if task is None or "id" not in record:
+                    skipped += 1
+                    continue
+                records[(task, str(record["id"]))] = record
+        return cls(records, skipped)
+
+    def resolve(self, prediction: dict) -> tuple[str, dict]:
+        """The (task, record) a prediction refers to; DataError if none or several match."""
+        if "id" not in prediction:
+            raise DataError("a prediction has no 'id' field")
+        rid = str(prediction["id"])
+        wanted = prediction.get("task")
+        if wanted is None and prediction.get("group"):
+            found = BY_GROUP.get(prediction["group"])
+            if found is None:
+                raise DataError(f"prediction for id {rid}: unknown group {prediction['group']!r}")
+            wanted = found.name
+        if wanted is not None:
+            record = self.records.get((wanted, rid))
+            if record is None:
+                raise DataError(f"no {wanted} record with id {rid} in the dataset")
+            return wanted, record
+        matches = [(t, r) for (t, i), r in self.records.items() if i == rid]
+        if not matches:
+            raise DataError(f"no record with id {rid} in the dataset")
+        if len(matches) > 1:
+            tasks = ", ".join(sorted(t for t, _ in matches))
+            raise DataError(f"id {rid} is ambiguous (tasks {tasks}): add a 'task' or 'group' field to the prediction")
+        return matches[0]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One model output to score, with the input line it came from."""
+
+    line: dict
+    task: str
+    record: dict
+    response: str
+    sample: int = 0  # index among several responses of one lm-eval sample line
+
+
+def is_lm_eval_sample(item: dict) -> bool:
+    return "doc" in item and "resps" in item
+
+
+def iter_predictions(path: Path, dataset: Dataset | None) -> Iterator[Prediction]:
+    """Predictions of a JSONL file: ``{"id", "response", ...}`` lines, or lm-eval ``samples_*.jsonl`` lines."""
+    for number, item in enumerate(read_json_items(Path(path)), 1):
+        if is_lm_eval_sample(item):
+            record = item["doc"]
+            task = record_task(record)
+            if task is None:
+                raise DataError(f"{path}:{number}: the sample's doc has no known gen group ({record.get('group')!r})")
+            responses = [r for group in item["resps"] for r in (group if isinstance(group, list) else [group])]
+            for k, response in enumerate(responses):
+                yield Prediction(item, task, record, str(response), k)
+            continue
+        if dataset is None:
+            raise DataError(f"{path}:{number}: not an lm-eval sample line; pass --dataset with the records")
+        if "response" not in item:
+            raise DataError(f"{path}:{number}: prediction has no 'response' field")
+        try:
+            task, record = dataset.resolve(item)
+        except DataError as err:
+            raise DataError(f"{path}:{number}: {err}") from None
+        yield Prediction(item, task, record, str(item["response"] or ""))

@@ -1,0 +1,181 @@
+"""`acp score`: parse each model output, score it with its task module, summarise.
+
+Predictions of one record are scored together so that the record is parsed and grounded once;
+records are spread over ``jobs`` worker processes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from acpgen.answers import ParseError
+from acpgen.errors import PddlError
+from acpgen.planners import PlanCache, Planners, make_backend
+from acpgen.records import Prediction
+from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PlannerSetup:
+    """How to build the planner layer inside a worker process (objects there are not shared)."""
+
+    backend: str = "local"
+    image: Path | None = None
+    cache_dir: Path | None = None
+
+    def build(self) -> Planners:
+        return Planners(make_backend(self.backend, self.image), PlanCache(self.cache_dir))
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A prediction and its verdict."""
+
+    prediction: Prediction
+    verdict: Verdict
+    domain: str
+
+    def output_line(self) -> dict:
+        line = dict(self.prediction.line)
+        if "doc" in line:  # lm-eval sample lines: keep the record id, not the whole record
+            line = {k: v for k, v in line.items() if k != "doc"}
+            line["id"] = self.prediction.record.get("id")
+            line["response"] = self.prediction.response
+            line["sample"] = self.prediction.sample
+        line.update(task=self.prediction.task, domain=self.domain, score=self.verdict.score,
+                    status=self.verdict.status, reason=self.verdict.reason)
+        return line
+
+
+def score_one(ctx: RecordContext, task_name: str, response: str) -> Verdict:
+    """Parse and score one response against a record."""
+    task = TASKS[task_name]
+    try:
+        answer = task.parse(response)
+    except ParseError as err:
+        return Verdict(0.0, PARSE_ERROR, f"parse_error: {err}")
+    try:
+        return task.score(ctx, answer)
+    except PddlError as err:
+        return Verdict.undecided(f"record PDDL error: {err}")
+
+
+def _domain_of(ctx: RecordContext) -> str:
+    if ctx.record.get("domain"):
+        return str(ctx.record["domain"])
+    try:
+        return ctx.task.lifted.domain_name
+    except PddlError:
+        return "unknown"
+
+
+def _score_group(group: list[tuple[int, Prediction]], options: ScoreOptions, setup: PlannerSetup,
+                 planners: Planners | None = None) -> list[tuple[int, Verdict, str]]:
+    planners = planners or setup.build()
+    record = group[0][1].record
+    ctx = RecordContext(record, options, planners)
+    out = []
+    for index, prediction in group:
+        out.append((index, score_one(ctx, prediction.task, prediction.response), _domain_of(ctx)))
+    return out
+
+
+def score_predictions(predictions: list[Prediction], options: ScoreOptions = ScoreOptions(),
+                      setup: PlannerSetup = PlannerSetup(), jobs: int = 1, progress: bool = True,
+                      planners: Planners | None = None) -> list[Scored]:
+    """Score every prediction; results are in input order."""
+    groups: dict[tuple[str, int], list[tuple[int, Prediction]]] = defaultdict(list)
+    for index, prediction in enumerate(predictions):
+        groups[(prediction.task, id(prediction.record))].append((index, prediction))
+    results: list[Scored | None] = [None] * len(predictions)
+    bar = tqdm(total=len(predictions), desc="scoring", unit="answer", disable=not progress)
+
+    def collect(part):
+        for index, verdict, domain in part:
+            results[index] = Scored(predictions[index], verdict, domain)
+        bar.update(len(part))
+
+    if jobs <= 1:
+        shared = planners or setup.build()
+        for group in groups.values():
+            collect(_score_group(group, options, setup, shared))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_score_group, group, options, setup) for group in groups.values()]
+            for future in as_completed(futures):
+                collect(future.result())
+    bar.close()
+    return [r for r in results if r is not None]
+
+
+@dataclass
+class Cell:
+    answers: int = 0
+    total: float = 0.0
+    parse_errors: int = 0
+    undecided: int = 0
+
+    @property
+    def decided(self) -> int:
+        return self.answers - self.undecided
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.total / self.decided if self.decided else None
+
+    def as_dict(self) -> dict:
+        return {"answers": self.answers, "accuracy": self.accuracy, "score_sum": self.total,
+                "parse_errors": self.parse_errors, "undecided": self.undecided}
+
+
+@dataclass
+class Summary:
+    """Task x domain accuracy; accuracy is over decided answers, undecided ones are counted apart."""
+
+    cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, scored: list[Scored]) -> "Summary":
+        summary = cls()
+        for item in scored:
+            for key in ((item.prediction.task, item.domain), (item.prediction.task, "all"), ("all", "all")):
+                cell = summary.cells.setdefault(key, Cell())
+                cell.answers += 1
+                if item.verdict.status == UNDECIDED:
+                    cell.undecided += 1
+                    continue
+                cell.total += item.verdict.score
+                cell.parse_errors += item.verdict.status == PARSE_ERROR
+        return summary
+
+    def as_dict(self) -> dict:
+        out: dict = {}
+        for (task, domain), cell in sorted(self.cells.items()):
+            out.setdefault(task, {})[domain] = cell.as_dict()
+        return out
+
+    def table(self) -> str:
+        """Plain-text table: rows are tasks, columns domains; cells 'accuracy (n)'."""
+        domains = sorted({d for _, d in self.cells if d != "all"}) + ["all"]
+        tasks = [t for t in TASKS if any(k[0] == t for k in self.cells)] + ["all"]
+        width = max(10, *(len(d) + 2 for d in domains))
+        lines = ["task".ljust(8) + "".join(d.rjust(width) for d in domains)]
+        for task in tasks:
+            row = task.ljust(8)
+            for domain in domains:
+                cell = self.cells.get((task, domain))
+                text = "" if cell is None else (f"{cell.accuracy:.2f}" if cell.accuracy is not None else "-")
+                row += (text + (f" ({cell.answers})" if cell else "")).rjust(width)
+            lines.append(row)
+        total = self.cells.get(("all", "all"), Cell())
+        lines.append(f"answers: {total.answers}, parse errors: {total.parse_errors}, undecided: {total.undecided}"
+                     f" (accuracy is over decided answers; {SCORED}/{PARSE_ERROR}/{UNDECIDED} in the output file)")
+        return "\n".join(lines)

@@ -1,0 +1,51 @@
+"""areach: a ground action that can never become applicable from the state, or None.
+
+Like reach, for actions: an action is reachable when some reachable state satisfies its
+precondition. Answers must name a type-correct ground action (any grounding, not only the
+relaxed-reachable ones: those are exactly the typical correct answers).
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_action_or_none
+from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+
+
+def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
+    """An action proven never applicable, if any (name, decided)."""
+    undecided = False
+    for name in ctx.task.all_action_names():
+        decision = ctx.oracle.action_reachable(ctx.task.action(name))
+        if decision.value is False:
+            return name, True
+        undecided |= decision.value is None
+    return None, not undecided
+
+
+def score(ctx: RecordContext, answer: str | None) -> Verdict:
+    stored = set(lowered(ctx.answer))
+    if answer is None:
+        if not ctx.options.recheck:
+            return Verdict.correct("stored answer is None") if not stored else Verdict.wrong("unreachable actions exist")
+        witness, decided = some_unreachable_action(ctx)
+        if witness is not None:
+            return Verdict.wrong(f"{witness} is never applicable")
+        return Verdict.correct("every action is reachable") if decided else Verdict.undecided("some action undecided")
+    action = ctx.task.action(answer)
+    if action is None:
+        return Verdict.wrong(f"unknown_action: {answer}")
+    if not ctx.options.recheck:
+        if answer in stored:
+            return Verdict.correct("stored unreachable action")
+        if not stored:
+            return Verdict.wrong("stored answer is None")
+    decision = ctx.oracle.action_reachable(action)
+    return Verdict.from_decision(decision, "reachable", "never applicable", expect=False)
+
+
+def to_responses(record: dict) -> list[str]:
+    return list(record["answer"]) or ["None"]
+
+
+TASK = Task("areach", "reachable_action_gen", "an action that can never become applicable",
+            parse_action_or_none, score, to_responses)

@@ -1,0 +1,34 @@
+"""app: which ground actions are applicable in the state?
+
+Score 1 when the set of answered actions equals the set of applicable actions (stored, or
+recomputed under ``--recheck``); every answered name must be a type-correct ground action.
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_action_list
+from acpgen.tasks.base import RecordContext, Task, Verdict, lowered, unknown_actions
+
+
+def applicable_names(ctx: RecordContext) -> set[str]:
+    """Names of the actions applicable in the record's state."""
+    return {a.name for a in ctx.task.applicable(ctx.task.init)}
+
+
+def score(ctx: RecordContext, answer: list[str]) -> Verdict:
+    unknown = unknown_actions(ctx.task, answer)
+    if unknown:
+        return Verdict.wrong(f"unknown_action: {unknown[0]}")
+    expected = applicable_names(ctx) if ctx.options.recheck else set(lowered(ctx.answer))
+    given = set(answer)
+    if given == expected:
+        return Verdict.correct()
+    return Verdict.wrong(f"missing {len(expected - given)}, not applicable {len(given - expected)}")
+
+
+def to_responses(record: dict) -> list[str]:
+    return [" ".join(record["answer"])]
+
+
+TASK = Task("app", "applicable_actions_gen", "all applicable actions of a state",
+            parse_action_list, score, to_responses)

@@ -1,0 +1,129 @@
+"""What every task module shares: the scoring context of one record, verdicts, options.
+
+A task module owns its question generation and its answer scoring, so the two cannot disagree.
+Scoring functions are pure: they read the record and the parsed answer, ask the record's
+:class:`~acpgen.oracle.Oracle` when a stored answer does not settle the question, and return a
+:class:`Verdict`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable
+
+from acpgen.oracle import Decision, Oracle
+from acpgen.pddl.grounding import GroundTask
+from acpgen.planners import Limits, Planners
+
+SCORED, PARSE_ERROR, UNDECIDED = "scored", "parse_error", "undecided"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Score of one answer: ``status`` is scored / parse_error / undecided; ``reason`` says why."""
+
+    score: float
+    status: str
+    reason: str
+
+    @classmethod
+    def correct(cls, reason: str = "correct") -> "Verdict":
+        return cls(1.0, SCORED, reason)
+
+    @classmethod
+    def wrong(cls, reason: str) -> "Verdict":
+        return cls(0.0, SCORED, reason)
+
+    @classmethod
+    def undecided(cls, reason: str) -> "Verdict":
+        return cls(0.0, UNDECIDED, reason)
+
+    @classmethod
+    def from_decision(cls, decision: Decision, if_true: str, if_false: str, expect: bool = True) -> "Verdict":
+        """Score 1 when the decision equals ``expect``; undecided when the check gave no answer."""
+        if decision.value is None:
+            return cls.undecided(decision.detail or "check undecided")
+        if decision.value == expect:
+            return cls.correct(f"{if_true if decision.value else if_false} ({decision.method})")
+        return cls.wrong(f"{if_true if decision.value else if_false} ({decision.method})")
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """How answers are judged.
+
+    ``recheck``: re-prove every answer instead of trusting stored answer sets.
+    ``strict_just``: accept only the removal of one action or of two consecutive actions.
+    ``max_states``: exhaustive exploration bound before planners are used.
+    """
+
+    recheck: bool = False
+    strict_just: bool = False
+    max_states: int = 20000
+    limits: Limits = field(default_factory=lambda: Limits(time=20.0))
+
+
+class RecordContext:
+    """One record plus its ground task and oracle, built lazily and once for all its answers."""
+
+    def __init__(self, record: dict, options: ScoreOptions = ScoreOptions(), planners: Planners | None = None):
+        self.record = record
+        self.options = options
+        self._planners = planners
+
+    @cached_property
+    def task(self) -> GroundTask:
+        source = f"record {self.record.get('id')}"
+        return GroundTask.from_strings(self.record["PDDL_domain"], self.record["PDDL_problem"], source)
+
+    @cached_property
+    def oracle(self) -> Oracle:
+        return Oracle(self.task, self._planners, max_states=self.options.max_states, limits=self.options.limits)
+
+    @property
+    def answer(self) -> Any:
+        return self.record.get("answer")
+
+
+def lowered(items) -> list[str]:
+    """Stored answer strings in canonical form (lower case, single spaces)."""
+    return [" ".join(str(x).lower().split()) for x in items]
+
+
+def unknown_actions(task: GroundTask, names: list[str]) -> list[str]:
+    return [n for n in names if task.action(n) is None]
+
+
+def unknown_atoms(task: GroundTask, atoms: list[str]) -> list[str]:
+    return [a for a in atoms if not task.is_valid_atom(a)]
+
+
+_ACTION_GROUP = re.compile(r"\([^()]*\)")
+
+
+def plan_from_question(question: str) -> list[str]:
+    """The action sequence quoted in a val/just question (between the first and last ``"``)."""
+    first, last = question.find('"'), question.rfind('"')
+    quoted = question[first + 1:last] if 0 <= first < last else question
+    return [" ".join(g.lower().split()) for g in _ACTION_GROUP.findall(quoted)]
+
+
+def record_plan(record: dict) -> list[str]:
+    """The plan of a val/just record: structured field ``plan`` if present, else from the question."""
+    if record.get("plan"):
+        return lowered(record["plan"])
+    return plan_from_question(record["question"])
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task: short name, reference group names, answer parser, scorer."""
+
+    name: str
+    gen_group: str
+    description: str
+    parse: Callable[[str], Any]
+    score: Callable[[RecordContext, Any], Verdict]
+    to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer

@@ -1,0 +1,68 @@
+"""just: simplify a plan by removing one action or two consecutive actions.
+
+The plan comes from the structured field ``plan`` or, for reference records, from the actions
+quoted in the question (never from character offsets); comparison is case-insensitive. Default
+(the paper): any proper subsequence of the plan that is still a plan scores 1. With
+``strict_just`` only the removal of one action or of two consecutive actions is accepted.
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_plan
+from acpgen.pddl.semantics import is_plan
+from acpgen.tasks.base import RecordContext, Task, Verdict, plan_from_question, record_plan, unknown_actions
+
+
+def is_subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+def is_one_step_removal(short: list[str], long: list[str]) -> bool:
+    """Whether ``short`` is ``long`` minus one action or minus two consecutive actions."""
+    gap = len(long) - len(short)
+    if gap not in (1, 2):
+        return False
+    return any(long[:i] + long[i + gap:] == short for i in range(len(long) - gap + 1))
+
+
+def score(ctx: RecordContext, answer: list[str]) -> Verdict:
+    if not answer:
+        return Verdict.wrong("empty plan")
+    unknown = unknown_actions(ctx.task, answer)
+    if unknown:
+        return Verdict.wrong(f"unknown_action: {unknown[0]}")
+    plan = record_plan(ctx.record)
+    if len(answer) >= len(plan):
+        return Verdict.wrong("not shorter than the given plan")
+    if ctx.options.strict_just:
+        if not is_one_step_removal(answer, plan):
+            return Verdict.wrong("not the removal of one action or two consecutive actions")
+    elif not is_subsequence(answer, plan):
+        return Verdict.wrong("not a subsequence of the given plan")
+    if not is_plan(ctx.task, ctx.task.init, answer):
+        return Verdict.wrong("not a plan")
+    return Verdict.correct()
+
+
+def _remove(plan: list[str], entry: list[str], used_pairs: dict) -> list[str]:
+    if entry[-1] != "-1":
+        action, occurrence = entry[0].lower(), int(entry[1])
+        positions = [i for i, a in enumerate(plan) if a == action]
+        i = positions[occurrence - 1]
+        return plan[:i] + plan[i + 1:]
+    first, second = entry[0].lower(), entry[1].lower()
+    starts = [i for i in range(len(plan) - 1) if plan[i] == first and plan[i + 1] == second]
+    k = used_pairs.get((first, second), 0)
+    used_pairs[(first, second)] = k + 1
+    i = starts[min(k, len(starts) - 1)]
+    return plan[:i] + plan[i + 2:]
+
+
+def to_responses(record: dict) -> list[str]:
+    plan = record_plan(record) if record.get("plan") else plan_from_question(record["question"])
+    used: dict = {}
+    return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
+
+
+TASK = Task("just", "action_justification_gen", "a simplified plan", parse_plan, score, to_responses)

@@ -1,0 +1,47 @@
+"""nexta: an applicable action that brings the goal closer (decreases the optimal cost).
+
+Stored ``yes`` actions score 1 and ``no`` actions 0 unless ``--recheck`` is given. Otherwise the
+action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (recomputed under
+``--recheck`` or when missing) and h*(s') from the oracle (exploration or an optimal planner).
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_action
+from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+
+
+def score(ctx: RecordContext, answer: str) -> Verdict:
+    action = ctx.task.action(answer)
+    if action is None:
+        return Verdict.wrong(f"unknown_action: {answer}")
+    stored = ctx.answer
+    if not ctx.options.recheck:
+        if answer in set(lowered(stored["yes"])):
+            return Verdict.correct("stored optimal action")
+        if answer in set(lowered(stored["no"])):
+            return Verdict.wrong("stored non-optimal action")
+    if not action.applicable(ctx.task.init):
+        return Verdict.wrong("not applicable")
+    if stored.get("opt") not in (None, "") and not ctx.options.recheck:
+        opt = int(stored["opt"])
+    else:
+        current = ctx.oracle.optimal_cost()
+        if not current.decided:
+            return Verdict.undecided(current.detail)
+        if current.cost is None:
+            return Verdict.wrong("no plan exists from the state")
+        opt = current.cost
+    successor = ctx.oracle.optimal_cost(action.apply(ctx.task.init))
+    if not successor.decided:
+        return Verdict.undecided(successor.detail)
+    if successor.cost is not None and successor.cost < opt:
+        return Verdict.correct(f"h* {opt} -> {successor.cost} ({successor.method})")
+    return Verdict.wrong(f"h* {opt} -> {successor.cost if successor.cost is not None else 'dead end'} ({successor.method})")
+
+
+def to_responses(record: dict) -> list[str]:
+    return list(record["answer"]["yes"])
+
+
+TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost", parse_action, score, to_responses)

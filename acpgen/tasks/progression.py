@@ -1,0 +1,57 @@
+"""prog: which atoms become true (pos) and false (neg) when the action is applied?
+
+Score 1 when both sets equal the stored ones. Under ``--recheck`` the stored sets are recomputed
+from the record's action (structured field ``action``) or, for reference records that name the
+action only in prose, confirmed by finding an applicable action with exactly those effects.
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_effects
+from acpgen.tasks.base import RecordContext, Task, Verdict, lowered, unknown_atoms
+
+
+def effects(ctx: RecordContext, name: str) -> tuple[set[str], set[str]]:
+    """(atoms made true, atoms made false) by applying the named action in the record's state."""
+    task = ctx.task
+    before = task.init
+    after = task.action(name).apply(before)
+    return set(task.atoms.atoms(after & ~before)), set(task.atoms.atoms(before & ~after))
+
+
+def expected_effects(ctx: RecordContext) -> tuple[set[str], set[str]] | None:
+    """The correct (pos, neg); None when no applicable action has the stored effects."""
+    stored = (set(lowered(ctx.answer["pos"])), set(lowered(ctx.answer["neg"])))
+    if not ctx.options.recheck:
+        return stored
+    if ctx.record.get("action"):
+        return effects(ctx, ctx.record["action"].lower())
+    for action in ctx.task.applicable(ctx.task.init):
+        if effects(ctx, action.name) == stored:
+            return stored
+    return None
+
+
+def score(ctx: RecordContext, answer: tuple[list[str], list[str]]) -> Verdict:
+    pos, neg = answer
+    unknown = unknown_atoms(ctx.task, [*pos, *neg])
+    if unknown:
+        return Verdict.wrong(f"unknown_atom: {unknown[0]}")
+    expected = expected_effects(ctx)
+    if expected is None:
+        return Verdict.wrong("stored effects match no applicable action")
+    if (set(pos), set(neg)) == expected:
+        return Verdict.correct()
+    if (set(neg), set(pos)) == expected:
+        return Verdict.wrong("positive and negative effects swapped")
+    return Verdict.wrong("effects differ")
+
+
+def to_responses(record: dict) -> list[str]:
+    answer = record["answer"]
+    return ["Positive effects: " + (" ".join(answer["pos"]) or "None")
+            + "\nNegative effects: " + (" ".join(answer["neg"]) or "None")]
+
+
+TASK = Task("prog", "progression_gen", "positive and negative effects of an action",
+            parse_effects, score, to_responses)

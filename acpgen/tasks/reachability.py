@@ -1,0 +1,56 @@
+"""reach: an atom that can never hold in any state reachable from the state, or None.
+
+An answer atom is correct when it is in the stored sample of unreachable atoms; otherwise the
+oracle decides (static atoms, delete relaxation, exhaustive exploration, planner). "None" is
+correct when the stored sample is empty — or, under ``--recheck``, when every type-correct atom
+is proven reachable. A stored empty sample makes any atom wrong unless ``--recheck`` is given
+(the paper trusts stored sets).
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_atom_or_none
+from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+
+
+def stored_unreachable(ctx: RecordContext) -> set[str]:
+    return {f"({a})" if not a.startswith("(") else a for a in lowered(ctx.answer)}
+
+
+def some_unreachable_atom(ctx: RecordContext) -> tuple[str | None, bool]:
+    """An atom proven unreachable, if any (atom, decided); (None, True) when all are reachable."""
+    undecided = False
+    for atom in ctx.task.all_atoms():
+        decision = ctx.oracle.atom_reachable(1 << ctx.task.atom_id(atom))
+        if decision.value is False:
+            return atom, True
+        undecided |= decision.value is None
+    return None, not undecided
+
+
+def score(ctx: RecordContext, answer: str | None) -> Verdict:
+    stored = stored_unreachable(ctx)
+    if answer is None:
+        if not ctx.options.recheck:
+            return Verdict.correct("stored answer is None") if not stored else Verdict.wrong("unreachable atoms exist")
+        witness, decided = some_unreachable_atom(ctx)
+        if witness is not None:
+            return Verdict.wrong(f"{witness} is unreachable")
+        return Verdict.correct("every atom is reachable") if decided else Verdict.undecided("some atom undecided")
+    if not ctx.task.is_valid_atom(answer):
+        return Verdict.wrong(f"unknown_atom: {answer}")
+    if not ctx.options.recheck:
+        if answer in stored:
+            return Verdict.correct("stored unreachable atom")
+        if not stored:
+            return Verdict.wrong("stored answer is None")
+    decision = ctx.oracle.atom_reachable(1 << ctx.task.atom_id(answer))
+    return Verdict.from_decision(decision, "reachable", "unreachable", expect=False)
+
+
+def to_responses(record: dict) -> list[str]:
+    return [f"({a})" for a in record["answer"]] or ["None"]
+
+
+TASK = Task("reach", "reachable_atom_gen", "an atom that can never become true",
+            parse_atom_or_none, score, to_responses)

@@ -1,0 +1,33 @@
+"""val: the 0-based index of the first inapplicable action of a sequence.
+
+Score 1 when the index equals the stored one (``--recheck``: the index obtained by executing the
+sequence, taken from the structured field ``plan`` or parsed from the question's quoted actions).
+"""
+
+from __future__ import annotations
+
+from acpgen.answers import parse_index
+from acpgen.pddl.semantics import execute
+from acpgen.tasks.base import RecordContext, Task, Verdict, record_plan
+
+
+def first_inapplicable(ctx: RecordContext) -> int | None:
+    """Index of the first inapplicable (or unknown) action of the record's sequence; None if all apply."""
+    return execute(ctx.task, ctx.task.init, record_plan(ctx.record)).failed_at
+
+
+def score(ctx: RecordContext, answer: int | None) -> Verdict:
+    if ctx.options.recheck:
+        expected = first_inapplicable(ctx)
+    else:
+        expected = None if int(ctx.answer) < 0 else int(ctx.answer)
+    if answer == expected:
+        return Verdict.correct()
+    return Verdict.wrong(f"expected {expected}, got {answer}")
+
+
+def to_responses(record: dict) -> list[str]:
+    return [str(record["answer"])]
+
+
+TASK = Task("val", "validation_gen", "index of the first inapplicable action", parse_index, score, to_responses)

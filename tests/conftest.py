@@ -1,0 +1,28 @@
+"""Shared fixtures: the reference dev records (copied into tests/fixtures) and small helpers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+DEV = FIXTURES / "acpbench-dev"
+GEN_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+
+
+def dev_records(task: str) -> list[dict]:
+    """The reference dev gen records of one task."""
+    return json.loads((DEV / f"{task}.gen.json").read_text())
+
+
+def record_param(task: str):
+    """pytest params over one task's dev records, with readable ids."""
+    return [pytest.param(r, id=f"{task}-{r['id']}") for r in dev_records(task)]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path, monkeypatch):
+    """Planner caches of tests live in the test's tmp dir, never in the user's cache."""
+    monkeypatch.setenv("ACP_CACHE_DIR", str(tmp_path / "planner-cache"))

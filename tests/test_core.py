@@ -1,0 +1,115 @@
+"""The symbolic core against the reference dev records and small hand-made tasks."""
+
+from __future__ import annotations
+
+import pytest
+
+from acpgen.errors import PddlError
+from acpgen.pddl.explore import explore
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import execute, is_plan, relaxed_reachable
+from acpgen.tasks.base import plan_from_question
+from conftest import dev_records, record_param
+
+
+def ground(record) -> GroundTask:
+    return GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"])
+
+
+@pytest.mark.parametrize("record", record_param("app"))
+def test_applicable_actions_match_reference(record):
+    task = ground(record)
+    assert {a.name for a in task.applicable(task.init)} == {x.lower() for x in record["answer"]}
+
+
+@pytest.mark.parametrize("record", record_param("prog"))
+def test_some_applicable_action_has_the_reference_effects(record):
+    task = ground(record)
+    stored = ({x.lower() for x in record["answer"]["pos"]}, {x.lower() for x in record["answer"]["neg"]})
+    found = []
+    for action in task.applicable(task.init):
+        after = action.apply(task.init)
+        if (set(task.atoms.atoms(after & ~task.init)), set(task.atoms.atoms(task.init & ~after))) == stored:
+            found.append(action.name)
+    assert found
+
+
+@pytest.mark.parametrize("record", record_param("val"))
+def test_first_inapplicable_index_matches_reference(record):
+    task = ground(record)
+    plan = plan_from_question(record["question"])
+    assert execute(task, task.init, plan).failed_at == record["answer"]
+
+
+@pytest.mark.parametrize("record", record_param("just"))
+def test_justification_plans_are_plans(record):
+    task = ground(record)
+    assert is_plan(task, task.init, plan_from_question(record["question"]))
+
+
+def test_nexta_optimal_costs_match_reference_on_small_records():
+    checked = 0
+    for record in dev_records("nexta"):
+        task = ground(record)
+        space = explore(task, task.init, 20000)
+        if space is None:
+            continue
+        checked += 1
+        assert space.optimal_cost() == int(record["answer"]["opt"])
+        for name in record["answer"]["yes"]:
+            succ = task.action(name).apply(task.init)
+            assert space.optimal_cost(succ) == int(record["answer"]["opt"]) - 1
+    assert checked >= 20
+
+
+FERRY = """(define (domain ferry) (:requirements :strips :typing) (:types car location)
+ (:predicates (at ?c - car ?l - location) (at-ferry ?l - location) (empty-ferry) (on ?c - car) (not-eq ?x ?y))
+ (:action sail :parameters (?from ?to - location) :precondition (and (not-eq ?from ?to) (at-ferry ?from))
+   :effect (and (at-ferry ?to) (not (at-ferry ?from))))
+ (:action board :parameters (?car - car ?loc - location) :precondition (and (at ?car ?loc) (at-ferry ?loc) (empty-ferry))
+   :effect (and (on ?car) (not (at ?car ?loc)) (not (empty-ferry))))
+ (:action debark :parameters (?car - car ?loc - location) :precondition (and (on ?car) (at-ferry ?loc))
+   :effect (and (at ?car ?loc) (empty-ferry) (not (on ?car)))))"""
+FERRY_P = """(define (problem p) (:domain ferry) (:objects c0 - car l0 l1 - location)
+ (:init (at c0 l0) (at-ferry l0) (empty-ferry) (not-eq l0 l1) (not-eq l1 l0)) (:goal (and (at c0 l1))))"""
+
+ADL = """(define (domain adl) (:requirements :adl :typing :action-costs) (:types thing place - object box - thing)
+ (:constants home - place)
+ (:predicates (at ?t - thing ?p - place) (open ?b - box) (locked) (lit ?p - place))
+ (:action move :parameters (?t - thing ?a ?b - place)
+   :precondition (and (at ?t ?a) (not (= ?a ?b)) (or (lit ?b) (not (locked))))
+   :effect (and (at ?t ?b) (not (at ?t ?a))))
+ (:action unlock :parameters () :precondition (locked) :effect (not (locked))))"""
+ADL_P = """(define (problem q) (:domain adl) (:objects b1 - box t1 - thing away - place)
+ (:init (at b1 home) (at t1 away) (locked)) (:goal (and (at b1 away) (not (locked)))))"""
+
+
+def test_ferry_plan_execution_and_relaxation():
+    task = GroundTask.from_strings(FERRY, FERRY_P)
+    plan = ["(board c0 l0)", "(sail l0 l1)", "(debark c0 l1)"]
+    assert is_plan(task, task.init, plan)
+    # Sailing first leaves c0 behind: boarding at l0 then fails at step 1.
+    assert execute(task, task.init, ["(sail l0 l1)", "(board c0 l0)"]).failed_at == 1
+    assert execute(task, task.init, ["(fly c0)"]).unknown_at == 0
+    # (sail l0 l0) is type-correct but its static precondition (not-eq l0 l0) is false.
+    assert task.action("(sail l0 l0)") is not None and not task.action("(sail l0 l0)").precondition
+    assert task.action("(board l0 c0)") is None  # wrong types
+    reached, _ = relaxed_reachable(task, task.init)
+    assert reached & (1 << task.atom_id("(on c0)"))
+
+
+def test_adl_constants_negation_equality_disjunction():
+    task = GroundTask.from_strings(ADL, ADL_P)
+    move = task.action("(move b1 home away)")
+    # one action, two disjuncts: (lit away) or (not (locked))
+    assert move is not None and len(move.precondition) == 2
+    assert not move.applicable(task.init)  # locked and nothing is lit
+    assert task.action("(move b1 home home)").precondition == ()  # (not (= ?a ?b)) fails
+    assert is_plan(task, task.init, ["(unlock)", "(move b1 home away)"])
+    assert not is_plan(task, task.init, ["(move b1 home away)"])
+    assert task.is_valid_atom("(at b1 home)") and not task.is_valid_atom("(at home b1)")
+
+
+def test_malformed_pddl_is_a_clear_error():
+    with pytest.raises(PddlError, match="record 7"):
+        GroundTask.from_strings(FERRY, "(define (problem p) (:domain ferry) (:init (at c0", source="record 7")
