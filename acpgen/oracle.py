@@ -141,7 +141,7 @@ class Oracle:
         state = self.state if state is None else state
         if not self.task.goal_satisfiable:
             return CostDecision(None, True, "static")
-        if self.space is not None and (state == self.state or state in self._space_index()):
+        if self.space is not None and state in self.space.index:
             return CostDecision(self.space.optimal_cost(state), True, "explored")
         reached, relevant = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
@@ -152,9 +152,3 @@ class Oracle:
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, "planner")
         return CostDecision(None, False, "planner", f"planner {result.status.value}: {result.message}")
-
-    def _space_index(self) -> set[int]:
-        cache = self.__dict__.setdefault("_state_set", None)
-        if cache is None:
-            cache = self.__dict__["_state_set"] = set(self.space.states) if self.space else set()
-        return cache

@@ -79,7 +79,8 @@ ADL = """(define (domain adl) (:requirements :adl :typing :action-costs) (:types
  (:action move :parameters (?t - thing ?a ?b - place)
    :precondition (and (at ?t ?a) (not (= ?a ?b)) (or (lit ?b) (not (locked))))
    :effect (and (at ?t ?b) (not (at ?t ?a))))
- (:action unlock :parameters () :precondition (locked) :effect (not (locked))))"""
+ (:action unlock :parameters () :precondition (locked) :effect (not (locked)))
+ (:action light :parameters (?p - place) :precondition (and) :effect (lit ?p)))"""
 ADL_P = """(define (problem q) (:domain adl) (:objects b1 - box t1 - thing away - place)
  (:init (at b1 home) (at t1 away) (locked)) (:goal (and (at b1 away) (not (locked)))))"""
 
@@ -104,6 +105,7 @@ def test_adl_constants_negation_equality_disjunction():
     # one action, two disjuncts: (lit away) or (not (locked))
     assert move is not None and len(move.precondition) == 2
     assert not move.applicable(task.init)  # locked and nothing is lit
+    assert move.applicable(task.action("(light away)").apply(task.init))
     assert task.action("(move b1 home home)").precondition == ()  # (not (= ?a ?b)) fails
     assert is_plan(task, task.init, ["(unlock)", "(move b1 home away)"])
     assert not is_plan(task, task.init, ["(move b1 home away)"])

@@ -20,6 +20,7 @@ class StateSpace:
     root: int
     states: list[int]
     successors: list[list[tuple[int, int]]]  # per state: (action index in task.actions, state index)
+    index: dict[int, int]  # state -> position in ``states``
     _distances: list[int] | None = field(default=None, repr=False)
 
     @property
@@ -56,7 +57,7 @@ class StateSpace:
 
     def optimal_cost(self, state: int | None = None) -> int | None:
         """Optimal plan length from ``state`` (default: the root); None if no plan exists."""
-        index = 0 if state is None else self.states.index(state)
+        index = 0 if state is None else self.index[state]
         value = self.goal_distances()[index]
         return None if value < 0 else value
 
@@ -77,19 +78,40 @@ class StateSpace:
         return False
 
 
+def _trigger_index(task: GroundTask) -> tuple[dict[int, list[tuple[int, object]]], list[tuple[int, object]]]:
+    """Actions keyed by one positive precondition atom each, so a state only checks candidates."""
+    by_atom: dict[int, list[tuple[int, object]]] = {}
+    always: list[tuple[int, object]] = []
+    for i, action in enumerate(task.actions):
+        if not action.precondition:
+            continue
+        pos = action.precondition[0][0]
+        if len(action.precondition) > 1 or not pos:
+            always.append((i, action))
+        else:
+            by_atom.setdefault((pos & -pos).bit_length() - 1, []).append((i, action))
+    return by_atom, always
+
+
 def explore(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
     """Breadth-first exploration from ``root``; None when more than ``max_states`` states exist."""
     index = {root: 0}
     states = [root]
     successors: list[list[tuple[int, int]]] = []
-    actions = [a for a in task.actions if a.precondition]
-    positions = {id(a): i for i, a in enumerate(task.actions)}
+    by_atom, always = _trigger_index(task)
+    fluent = ~task.static_mask
     head = 0
     while head < len(states):
         state = states[head]
         head += 1
         succ = []
-        for action in actions:
+        candidates = list(always)
+        rest = state & fluent
+        while rest:
+            low = rest & -rest
+            candidates.extend(by_atom.get(low.bit_length() - 1, ()))
+            rest ^= low
+        for position, action in candidates:
             if action.applicable(state):
                 nxt = action.apply(state)
                 j = index.get(nxt)
@@ -98,6 +120,6 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
                         return None
                     j = index[nxt] = len(states)
                     states.append(nxt)
-                succ.append((positions[id(action)], j))
+                succ.append((position, j))
         successors.append(succ)
-    return StateSpace(task, root, states, successors)
+    return StateSpace(task, root, states, successors, index)

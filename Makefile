@@ -1,0 +1,39 @@
+# acp: run `make help` for the targets.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEV    := tests/fixtures/acpbench-dev
+OUT    := out
+
+.PHONY: help setup test test-slow score-dev bench bench-score clean
+
+help:  ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)  ## create .venv and install acp with its planners and test tools
+
+test: $(STAMP)  ## run the default (fast) test suite
+	$(BIN)/python -m pytest -q
+
+test-slow: $(STAMP)  ## run only the slow tests
+	$(BIN)/python -m pytest -q -m slow
+
+score-dev: $(STAMP)  ## score the reference dev records' own answers with acp score (a self-check)
+	mkdir -p $(OUT)
+	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
+	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
+
+bench: bench-score  ## all benchmarks
+
+bench-score: $(STAMP)  ## answers per second of acp score on stored and perturbed dev answers
+	$(BIN)/python benchmarks/bench_score.py $(DEV)
+
+clean:  ## remove build artefacts and outputs (keeps .venv)
+	rm -rf $(OUT) .pytest_cache build *.egg-info
