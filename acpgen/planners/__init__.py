@@ -1,0 +1,20 @@
+"""acp's planner layer: K*, Fast Downward and forbiditerative behind :class:`Planners`.
+
+Everything else in acp uses only what is exported here. Planners run from the installed PyPI
+wheels (:class:`LocalBackend`, the default) or inside an Apptainer image
+(:class:`ApptainerBackend`, see containers/README.md); :func:`run_tool` is the one subprocess
+caller of the package; :class:`PlanCache` keeps definite results (``$ACP_CACHE_DIR``).
+"""
+
+from acpgen.planners.backends import ApptainerBackend, Backend, LocalBackend, make_backend
+from acpgen.planners.cache import PlanCache
+from acpgen.planners.outcomes import EXIT_CODES, Status
+from acpgen.planners.parse import Landmark
+from acpgen.planners.run import ToolRun, run_tool
+from acpgen.planners.suite import LandmarkResult, Limits, PlannerResult, Planners
+
+__all__ = [
+    "ApptainerBackend", "Backend", "EXIT_CODES", "Landmark", "LandmarkResult", "Limits",
+    "LocalBackend", "PlanCache", "PlannerResult", "Planners", "Status", "ToolRun", "make_backend",
+    "run_tool",
+]

@@ -1,0 +1,122 @@
+"""Reading planner output: plans (K* JSON, Fast Downward ``sas_plan``) and landmark graphs.
+
+Every action and atom is returned in acp's canonical form: lower case, parenthesised, single
+spaces -- ``(board c0 l0)``, ``(empty-ferry)``.
+
+Landmarks come from Fast Downward's ``lm_rhw(verbosity=debug)``, which prints the landmark graph
+in DOT between ``Dumping landmark graph:`` and ``Landmark graph end.``. A node line looks like::
+
+    lm6 [label="Atom at-ferry(l1) | Atom at-ferry(l2)", style=bold, style=filled];
+
+``|`` joins the atoms of a disjunctive landmark, ``&`` those of a conjunctive one;
+``style=bold`` marks a landmark true in the initial state and ``style=filled`` a goal.
+Landmarks with a ``NegatedAtom`` (from negative preconditions) or with a translator-made atom
+(``new-axiom@0``, from axioms) cannot be stated as atoms of the task and are dropped (counted).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SPACES = re.compile(r"\s+")
+
+
+def canonical(text: str) -> str:
+    """``"Board C0  l0"`` / ``"(board c0 l0 )"`` -> ``"(board c0 l0)"``."""
+    inner = text.strip()
+    if inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1]
+    return "(" + _SPACES.sub(" ", inner.strip().lower()) + ")"
+
+
+def kstar_plans(path: Path) -> list[tuple[str, ...]]:
+    """Plans of a K* ``json_file_to_dump`` file (missing or empty file: no plans)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [tuple(canonical(a) for a in plan.get("actions", [])) for plan in data.get("plans", [])]
+
+
+def forbiditerative_plans(path: Path) -> list[tuple[str, ...]]:
+    """Plans of a forbiditerative ``--plans-as-json`` results file (same layout as K*'s)."""
+    return kstar_plans(path)
+
+
+def sas_plan(path: Path) -> tuple[str, ...] | None:
+    """The plan in a Fast Downward plan file, or None when the file does not exist."""
+    if not path.is_file():
+        return None
+    steps = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith(";"):
+            steps.append(canonical(line))
+    return tuple(steps)
+
+
+@dataclass(frozen=True)
+class Landmark:
+    """One landmark of the RHW landmark graph."""
+
+    atoms: tuple[str, ...]
+    disjunctive: bool = False
+    conjunctive: bool = False
+    true_in_init: bool = False
+    goal: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"atoms": list(self.atoms), "disjunctive": self.disjunctive,
+                "conjunctive": self.conjunctive, "true_in_init": self.true_in_init, "goal": self.goal}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Landmark":
+        """Inverse of :meth:`to_dict`."""
+        return cls(atoms=tuple(data["atoms"]), disjunctive=bool(data["disjunctive"]),
+                   conjunctive=bool(data["conjunctive"]), true_in_init=bool(data["true_in_init"]),
+                   goal=bool(data["goal"]))
+
+
+GRAPH_START = "Dumping landmark graph"
+GRAPH_END = "Landmark graph end."
+_NODE = re.compile(r'^\s*lm(\d+) \[label="(.*)"(.*)\];\s*$')
+_ATOM = re.compile(r"^(Atom|NegatedAtom) ([^()]+)\((.*)\)$")
+
+
+def _atom(text: str) -> tuple[str, bool] | None:
+    """``"Atom at(c0, l1)"`` -> ``("(at c0 l1)", negated)``; None if not an atom."""
+    match = _ATOM.match(text.strip())
+    if match is None:
+        return None
+    args = [a.strip() for a in match.group(3).split(",") if a.strip()]
+    return canonical(" ".join([match.group(2).strip(), *args])), match.group(1) == "NegatedAtom"
+
+
+def landmark_graph(stdout: str) -> tuple[list[Landmark], int] | None:
+    """Landmarks in Fast Downward's debug dump and how many were dropped; None if no dump."""
+    start = stdout.find(GRAPH_START)
+    end = stdout.find(GRAPH_END, start + 1) if start >= 0 else -1
+    if start < 0 or end < 0:
+        return None
+    landmarks: list[Landmark] = []
+    dropped = 0
+    for line in stdout[start:end].splitlines():
+        match = _NODE.match(line)
+        if match is None:
+            continue
+        label, attrs = match.group(2), match.group(3)
+        conjunctive = " & " in label
+        disjunctive = " | " in label
+        parts = re.split(r" [|&] ", label)
+        atoms = [_atom(p) for p in parts]
+        if any(a is None or a[1] or "@" in a[0] for a in atoms):
+            dropped += 1
+            continue
+        landmarks.append(Landmark(atoms=tuple(a[0] for a in atoms if a is not None),
+                                  disjunctive=disjunctive, conjunctive=conjunctive,
+                                  true_in_init="bold" in attrs, goal="filled" in attrs))
+    return landmarks, dropped

@@ -1,0 +1,342 @@
+"""The planner interface of acp: :class:`Planners` and its result types.
+
+Domain and problem are passed as PDDL *text*. Each call writes them into a fresh temporary
+directory (``tempfile.gettempdir()``, i.e. ``$TMPDIR``), runs the tool there through
+:func:`acpgen.planners.run.run_tool`, parses what it wrote, and always removes the directory.
+A planner that fails never raises: the result has status ``timeout`` or ``error`` and a short
+``message``. Only a tool that cannot be started at all (missing wheel, no ``apptainer`` on
+PATH) raises :class:`acpgen.errors.ToolError`. Definite results (solved/unsolvable) are cached
+in a :class:`PlanCache`, keyed by the tool, its configuration and the PDDL texts.
+
+Plans are tuples of canonical actions ``"(name a b)"``; ``costs`` are plan lengths (acp uses
+unit costs everywhere). A result with status ``timeout`` may still carry the plans found before
+the limit (for K* they are the best ones, in order), but it is never cached.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import shutil
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Iterator
+
+from acpgen.planners import run as _run
+from acpgen.planners.backends import FAST_DOWNWARD, FORBIDITERATIVE, KSTAR, Backend, LocalBackend
+from acpgen.planners.cache import PlanCache
+from acpgen.planners.outcomes import (KSTAR_TIME_LIMIT_MARKER, SEARCH_UNSUPPORTED, Status, classify,
+                                      describe)
+from acpgen.planners.parse import Landmark, forbiditerative_plans, kstar_plans, landmark_graph, sas_plan
+
+log = logging.getLogger(__name__)
+
+DOMAIN_FILE = "domain.pddl"
+PROBLEM_FILE = "problem.pddl"
+PLANS_JSON = "plans.json"
+PLAN_FILE = "sas_plan"
+
+_SYMMETRIES = ("sym=structural_symmetries(time_bound=0,search_symmetries=oss,"
+               "stabilize_initial_state=false,keep_operator_symmetries=true)")
+_STUBBORN = ("limited_pruning(pruning=atom_centric_stubborn_sets("
+             "use_sibling_shortcut=true,atom_selection_strategy=quick_skip))")
+_FD_LIMITS = ("--overall-time-limit", "{time}s", "--overall-memory-limit", "{memory}M")
+#: any plan, or a proof that none exists: greedy best-first search is complete, and FF prunes
+#: only relaxed dead ends (safe); Fast Downward exits 11 only when its search proved it.
+SOLVE_SEARCH = "eager_greedy([ff()],preferred=[ff()])"
+OPTIMAL_SEARCHES = ("astar(lmcut())", "astar(blind())")
+#: bound=0 stops the search after evaluating the initial state, right after the graph dump.
+LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_rhw(verbosity=debug))],bound=0)"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budget of one planner call."""
+
+    time: float = 60.0  # seconds, per call
+    memory_mb: int = 4096
+
+
+@dataclass(frozen=True)
+class PlannerResult:
+    """Outcome of a planning call; ``plans``/``costs`` are parallel tuples."""
+
+    status: Status
+    plans: tuple[tuple[str, ...], ...] = ()
+    costs: tuple[int, ...] = ()
+    time: float = 0.0
+    message: str = ""
+    cached: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (for the cache)."""
+        return {"status": self.status.value, "plans": [list(p) for p in self.plans],
+                "costs": list(self.costs), "time": self.time, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PlannerResult":
+        """Inverse of :meth:`to_dict`."""
+        return cls(status=Status(data["status"]), plans=tuple(tuple(p) for p in data["plans"]),
+                   costs=tuple(int(c) for c in data["costs"]), time=float(data.get("time", 0.0)),
+                   message=str(data.get("message", "")))
+
+
+@dataclass(frozen=True)
+class LandmarkResult:
+    """Landmarks found by the RHW factory (status ``solved`` when the graph was computed)."""
+
+    status: Status
+    landmarks: tuple[Landmark, ...] = ()
+    time: float = 0.0
+    message: str = ""
+    cached: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (for the cache)."""
+        return {"status": self.status.value, "landmarks": [lm.to_dict() for lm in self.landmarks],
+                "time": self.time, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "LandmarkResult":
+        """Inverse of :meth:`to_dict`."""
+        return cls(status=Status(data["status"]),
+                   landmarks=tuple(Landmark.from_dict(lm) for lm in data["landmarks"]),
+                   time=float(data.get("time", 0.0)), message=str(data.get("message", "")))
+
+
+def _result(status: Status, plans: list[tuple[str, ...]] = (), time: float = 0.0,
+            message: str = "") -> PlannerResult:
+    plans = tuple(tuple(p) for p in plans)
+    return PlannerResult(status, plans, tuple(len(p) for p in plans), round(time, 3), message)
+
+
+def _kstar_search(heuristic: str, stopping: str, unordered: bool, pruning: bool) -> str:
+    extra = f",pruning={_STUBBORN}" if pruning else ""
+    return (f"kstar({heuristic},{stopping},max_time={{max_time}},"
+            f"find_unordered_plans={'true' if unordered else 'false'},dump_plan_files=false,"
+            f"json_file_to_dump={PLANS_JSON},symmetries=sym{extra})")
+
+
+class Planners:
+    """K*, Fast Downward and forbiditerative behind one interface (see module docstring)."""
+
+    def __init__(self, backend: Backend | None = None, cache: PlanCache | None = None):
+        self.backend = backend or LocalBackend()
+        self.cache = cache if cache is not None else PlanCache()
+
+    # ----- public queries -----------------------------------------------------------------
+    def top_k(self, domain: str, problem: str, k: int, limits: Limits = Limits()) -> PlannerResult:
+        """The ``k`` cheapest plans (K* top-k), cheapest first; fewer if fewer exist."""
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        return self._kstar(domain, problem, f"k={k}", False, limits, wanted=k)
+
+    def top_quality(self, domain: str, problem: str, quality_bound: float, k: int | None = None,
+                    unordered: bool = False, limits: Limits = Limits()) -> PlannerResult:
+        """All plans of cost <= ``quality_bound`` * optimal cost (at most ``k``), via K*.
+
+        ``unordered``: one plan per multiset of actions (unordered top-quality planning).
+        """
+        if quality_bound < 1.0:
+            raise ValueError(f"quality_bound must be >= 1.0, got {quality_bound}")
+        stopping = f"q={float(quality_bound)!r}" + (f",k={k}" if k is not None else "")
+        return self._kstar(domain, problem, stopping, unordered, limits, wanted=k)
+
+    def optimal(self, domain: str, problem: str, limits: Limits = Limits()) -> PlannerResult:
+        """One optimal plan (A* with LM-cut; with blind search when LM-cut cannot handle the task)."""
+        return self._fast_downward(domain, problem, "optimal", OPTIMAL_SEARCHES, limits)
+
+    def solve(self, domain: str, problem: str, limits: Limits = Limits()) -> PlannerResult:
+        """Any plan, or status unsolvable only when the search *proved* that none exists."""
+        return self._fast_downward(domain, problem, "solve", (SOLVE_SEARCH,), limits)
+
+    def landmarks(self, domain: str, problem: str, limits: Limits = Limits()) -> LandmarkResult:
+        """The RHW landmarks of the task (Fast Downward ``lm_rhw``), parsed from its graph dump."""
+        template = (*_FD_LIMITS, "{domain}", "{problem}", "--search", LANDMARK_SEARCH)
+        key = PlanCache.key(FAST_DOWNWARD, ("landmarks", *template), domain, problem)
+        hit = self._lookup(key, LandmarkResult)
+        if hit is not None:
+            return hit
+        with self._workdir(domain, problem) as workdir:
+            run = self._run(FAST_DOWNWARD, template, workdir, limits)
+            result = self._landmark_result(run)
+        self._store(key, result)
+        return result
+
+    def diverse(self, domain: str, problem: str, k: int, limits: Limits = Limits()) -> PlannerResult:
+        """Up to ``k`` diverse plans (forbiditerative); a fallback when K* finds nothing in time.
+
+        Its search is not complete: no plan gives status error (or timeout), never unsolvable.
+        """
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        template = ("--planner", "diverse", "--domain", "{domain}", "--problem", "{problem}",
+                    "--number-of-plans", str(k), "--symmetries", "--use-local-folder",
+                    "--clean-local-folder", "--plans-as-json", "--suppress-planners-output",
+                    "--results-file", PLANS_JSON, "--overall-time-limit", "{time}")
+        key = PlanCache.key(FORBIDITERATIVE, template, domain, problem)
+        hit = self._lookup(key, PlannerResult)
+        if hit is not None:
+            return hit
+        with self._workdir(domain, problem) as workdir:
+            run = self._run(FORBIDITERATIVE, template, workdir, limits)
+            result = self._diverse_result(run, workdir, k, limits)
+        self._store(key, result)
+        return result
+
+    # ----- tool-specific flows ------------------------------------------------------------
+    def _kstar(self, domain: str, problem: str, stopping: str, unordered: bool, limits: Limits,
+               wanted: int | None) -> PlannerResult:
+        head = ("--overall-time-limit", "{time}s", "--overall-memory-limit", "{memory}M",
+                "{domain}", "{problem}", "--symmetries", _SYMMETRIES, "--search")
+        # LM-cut and stubborn sets do not support axioms (exit 34): then blind search, no pruning.
+        templates = [(*head, _kstar_search("lmcut(transform=undo_to_origin())", stopping, unordered, unordered)),
+                     (*head, _kstar_search("blind()", stopping, unordered, False))]
+        key = PlanCache.key(KSTAR, templates[0], domain, problem)
+        hit = self._lookup(key, PlannerResult)
+        if hit is not None:
+            return hit
+        with self._workdir(domain, problem) as workdir:
+            spent = 0.0
+            for template in templates:
+                (workdir / PLANS_JSON).unlink(missing_ok=True)
+                run = self._run(KSTAR, template, workdir, limits)
+                spent += run.wall_time
+                if run.returncode != SEARCH_UNSUPPORTED or run.timed_out:
+                    break
+                log.info("K* configuration unsupported for this task, retrying with blind search")
+            result = self._kstar_result(run, workdir, spent, wanted)
+        self._store(key, result)
+        return result
+
+    @staticmethod
+    def _kstar_result(run: _run.ToolRun, workdir: Path, spent: float, wanted: int | None) -> PlannerResult:
+        outcome = classify(run, complete=True)
+        try:
+            plans = kstar_plans(workdir / PLANS_JSON)
+        except (ValueError, OSError) as exc:  # a run killed while writing leaves broken JSON
+            if outcome.status == Status.SOLVED:
+                return _result(Status.ERROR, time=spent, message=f"unreadable K* plans file: {exc}")
+            plans = []
+        if outcome.status == Status.SOLVED:
+            if not plans:
+                return _result(Status.ERROR, time=spent, message=describe(run, "K* wrote no plans"))
+            if KSTAR_TIME_LIMIT_MARKER in run.stdout:
+                return _result(Status.TIMEOUT, plans, spent,
+                               f"K* time limit reached after {len(plans)} plan(s)")
+            note = f"only {len(plans)} plan(s) exist" if wanted and len(plans) < wanted else ""
+            return _result(Status.SOLVED, plans, spent, note)
+        if outcome.status == Status.UNSOLVABLE:
+            return _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
+        return _result(outcome.status, plans, spent, describe(run, outcome.reason))
+
+    def _fast_downward(self, domain: str, problem: str, kind: str, searches: tuple[str, ...],
+                       limits: Limits) -> PlannerResult:
+        templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, "{domain}", "{problem}", "--search", s)
+                     for s in searches]
+        key = PlanCache.key(FAST_DOWNWARD, (kind, *templates[0]), domain, problem)
+        hit = self._lookup(key, PlannerResult)
+        if hit is not None:
+            return hit
+        with self._workdir(domain, problem) as workdir:
+            spent = 0.0
+            for template in templates:
+                run = self._run(FAST_DOWNWARD, template, workdir, limits)
+                spent += run.wall_time
+                if run.returncode != SEARCH_UNSUPPORTED or run.timed_out:
+                    break
+                log.info("%s unsupported for this task, trying the next configuration", template[-1])
+            outcome = classify(run)
+            plan = sas_plan(workdir / PLAN_FILE)
+            if outcome.status == Status.SOLVED:
+                result = (_result(Status.SOLVED, [plan], spent) if plan is not None else
+                          _result(Status.ERROR, time=spent, message=describe(run, "no plan file written")))
+            elif outcome.status == Status.UNSOLVABLE:
+                result = _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
+            else:
+                result = _result(outcome.status, [plan] if plan else [], spent, describe(run, outcome.reason))
+        self._store(key, result)
+        return result
+
+    @staticmethod
+    def _landmark_result(run: _run.ToolRun) -> LandmarkResult:
+        time = round(run.wall_time, 3)
+        if "Generating unsolvable task" in run.stdout:
+            return LandmarkResult(Status.UNSOLVABLE, (), time, "translator proved the task unsolvable")
+        if "Generating solvable task" in run.stdout:
+            return LandmarkResult(Status.SOLVED, (), time, "goal trivially true: no landmark graph")
+        parsed = landmark_graph(run.stdout)
+        if parsed is not None:
+            landmarks, dropped = parsed
+            note = f"dropped {dropped} landmark(s) with negated or translator-made atoms" if dropped else ""
+            return LandmarkResult(Status.SOLVED, tuple(landmarks), time, note)
+        outcome = classify(run)
+        status = outcome.status if outcome.status == Status.TIMEOUT else Status.ERROR
+        return LandmarkResult(status, (), time, describe(run, f"{outcome.reason}; no landmark graph"))
+
+    @staticmethod
+    def _diverse_result(run: _run.ToolRun, workdir: Path, k: int, limits: Limits) -> PlannerResult:
+        outcome = classify(run)
+        try:
+            plans = forbiditerative_plans(workdir / PLANS_JSON)
+        except (ValueError, OSError) as exc:
+            plans, outcome = [], replace(outcome, reason=f"unreadable results file: {exc}")
+        if plans and outcome.status == Status.SOLVED:
+            note = f"found {len(plans)} of {k} plans" if len(plans) < k else ""
+            return _result(Status.SOLVED, plans, run.wall_time, note)
+        if outcome.status == Status.TIMEOUT or run.wall_time >= 0.9 * limits.time:
+            return _result(Status.TIMEOUT, plans, run.wall_time, describe(run, "diverse planner out of time"))
+        reason = "no plan found (not a proof of unsolvability)" if outcome.status == Status.SOLVED else outcome.reason
+        return _result(Status.ERROR, plans, run.wall_time, describe(run, reason))
+
+    # ----- shared machinery ---------------------------------------------------------------
+    @contextmanager
+    def _workdir(self, domain: str, problem: str) -> Iterator[Path]:
+        """A fresh directory holding the PDDL files; removed afterwards whatever happens."""
+        workdir = Path(tempfile.mkdtemp(prefix="acp-planner-"))
+        try:
+            (workdir / DOMAIN_FILE).write_text(domain, encoding="utf-8")
+            (workdir / PROBLEM_FILE).write_text(problem, encoding="utf-8")
+            yield workdir
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+            if workdir.exists():
+                log.warning("could not remove planner directory %s", workdir)
+
+    def _run(self, tool: str, template: tuple[str, ...], workdir: Path, limits: Limits) -> _run.ToolRun:
+        """Run ``tool`` with the template's placeholders filled in for this call.
+
+        ``{time}`` (the tools' own overall limit) is ``ceil(limits.time) + 1``: the Fast Downward
+        driver rounds the time left for the search *down* to whole seconds after translating,
+        so without the extra second a 1 s budget would leave the search 0 s. K*'s graceful
+        ``{max_time}`` is ``0.9 * limits.time``, below the search's CPU limit, so that K* stops
+        by itself and writes the plans found so far.
+        """
+        seconds = max(1, math.ceil(limits.time)) + 1
+        values = {"{domain}": str(workdir / DOMAIN_FILE), "{problem}": str(workdir / PROBLEM_FILE),
+                  "{time}": str(seconds), "{max_time}": f"{max(0.2, 0.9 * limits.time):.2f}",
+                  "{memory}": str(int(limits.memory_mb))}
+        args = []
+        for arg in template:
+            for token, value in values.items():
+                arg = arg.replace(token, value)
+            args.append(arg)
+        cmd = self.backend.command(tool, args, workdir)
+        memory = limits.memory_mb if self.backend.limits_memory else None
+        return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir)
+
+    def _lookup(self, key: str, kind):
+        data = self.cache.get(key)
+        if data is None:
+            return None
+        try:
+            return replace(kind.from_dict(data), cached=True)
+        except (KeyError, ValueError, TypeError) as exc:
+            log.warning("ignoring malformed cache entry %s: %s", key, exc)
+            return None
+
+    def _store(self, key: str, result: PlannerResult | LandmarkResult) -> None:
+        if result.status in (Status.SOLVED, Status.UNSOLVABLE):
+            self.cache.put(key, result.to_dict())

@@ -1,0 +1,459 @@
+"""The planner layer (acpgen.planners) on tiny hand-made PDDL tasks in tests/fixtures/planner.
+
+Expected plans and costs are derived by hand in the comments. Every planner call on these tasks
+takes a fraction of a second; the two watchdog tests wait for the 1 s * 1.5 + 5 s wall limit.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import tempfile
+import textwrap
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from acpgen.errors import ConfigError, ToolError
+from acpgen.planners import (ApptainerBackend, Landmark, Limits, LocalBackend, PlanCache, Planners,
+                             Status, ToolRun, make_backend, run_tool)
+from acpgen.planners import run as run_module
+from acpgen.planners.backends import Backend
+from acpgen.planners.outcomes import classify
+from acpgen.planners.parse import canonical, landmark_graph
+
+FIX = Path(__file__).parent / "fixtures" / "planner"
+LIMITS = Limits(time=20.0, memory_mb=2048)
+
+
+def pddl(name: str) -> str:
+    return (FIX / f"{name}.pddl").read_text()
+
+
+FERRY = pddl("ferry-domain")
+FERRY_P01 = pddl("ferry-p01")
+
+# Ferry p01: cars c0, c1 and the ferry (capacity one) at l0; both cars must reach l1.
+# Each car needs board + debark (4 actions); the ferry must carry them one at a time, so it
+# sails l0->l1, back, and l0->l1 again (3 sails): 7 actions is a lower bound, and these plans
+# (the two car orders) reach it. Any other 7-step sequence fails to move both cars.
+OPTIMAL_FERRY = {
+    tuple(f"({a})" for a in ["board c0 l0", "sail l0 l1", "debark c0 l1", "sail l1 l0",
+                             "board c1 l0", "sail l0 l1", "debark c1 l1"]),
+    tuple(f"({a})" for a in ["board c1 l0", "sail l0 l1", "debark c1 l1", "sail l1 l0",
+                             "board c0 l0", "sail l0 l1", "debark c0 l1"]),
+}
+
+
+def ferry_valid(plan: tuple[str, ...], cars=("c0", "c1"), goal=(("c0", "l1"), ("c1", "l1"))) -> bool:
+    """Simulate a plan of ferry p01 (hand-written semantics of the fixture domain)."""
+    at = {c: "l0" for c in cars}
+    ferry, on = "l0", None
+    for step in plan:
+        name, *args = step.strip("()").split()
+        if name == "sail" and ferry == args[0] and args[0] != args[1]:
+            ferry = args[1]
+        elif name == "board" and at.get(args[0]) == args[1] == ferry and on is None:
+            on, at[args[0]] = args[0], None
+        elif name == "debark" and on == args[0] and ferry == args[1]:
+            on, at[args[0]] = None, args[1]
+        else:
+            return False
+    return all(at[c] == loc for c, loc in goal)
+
+
+def grounded_valid(plan: tuple[str, ...]) -> bool:
+    """Simulate the grounded fixture domain (negative and disjunctive preconditions)."""
+    s: set[str] = set()
+    for step in plan:
+        if step == "(a1)" and "f2" not in s:
+            s.add("f1")
+        elif step == "(a2)" and ("f1" in s or "f4" in s):
+            s.add("f2")
+        elif step == "(a3)" and "f1" in s and "f2" not in s:
+            s.add("f3")
+            s.discard("f1")
+        elif step == "(a4)" and "f3" in s:
+            s.add("f4")
+        else:
+            return False
+    return {"f2", "f3"} <= s
+
+
+@pytest.fixture
+def planners() -> Planners:
+    return Planners(LocalBackend(), PlanCache(None, env=False))
+
+
+# ----- solve / optimal ------------------------------------------------------------------------
+def test_solve_and_optimal_on_ferry(planners):
+    opt = planners.optimal(FERRY, FERRY_P01, LIMITS)
+    assert opt.status == Status.SOLVED and not opt.cached
+    assert opt.plans[0] in OPTIMAL_FERRY and opt.costs == (7,)
+    sol = planners.solve(FERRY, FERRY_P01, LIMITS)
+    assert sol.status == Status.SOLVED
+    assert ferry_valid(sol.plans[0]) and sol.costs == (len(sol.plans[0]),)
+
+
+def test_grounded_encoding_with_negative_and_disjunctive_preconditions(planners):
+    # f3 comes only from a3 (needs f1 and not f2; deletes f1), and nothing deletes f2, so a3
+    # must precede a2. a1 (needs not f2) gives f1 for a3; after a3, a2 needs f1 again (a1) or
+    # f4 (a4 after a3): a1 a3 a1 a2 and a1 a3 a4 a2, cost 4; no shorter sequence works.
+    domain, problem = pddl("grounded-domain"), pddl("grounded-p01")
+    opt = planners.optimal(domain, problem, LIMITS)
+    assert opt.status == Status.SOLVED and opt.costs == (4,)
+    assert opt.plans[0] in {("(a1)", "(a3)", "(a1)", "(a2)"), ("(a1)", "(a3)", "(a4)", "(a2)")}
+    sol = planners.solve(domain, problem, LIMITS)
+    assert sol.status == Status.SOLVED and grounded_valid(sol.plans[0])
+    top = planners.top_quality(domain, problem, 1.0, limits=LIMITS)
+    assert top.status == Status.SOLVED and set(top.plans) == {
+        ("(a1)", "(a3)", "(a1)", "(a2)"), ("(a1)", "(a3)", "(a4)", "(a2)")}
+
+
+def test_axioms_fall_back_to_blind_search(planners):
+    # The negated existential becomes axioms; LM-cut exits 34, blind A* then finds a1, a2 a
+    # (a1 needs no p yet; a2 a then adds p a): cost 2.
+    domain, problem = pddl("axioms-domain"), pddl("axioms-p01")
+    opt = planners.optimal(domain, problem, LIMITS)
+    assert opt.status == Status.SOLVED and opt.plans == (("(a1)", "(a2 a)"),) and opt.costs == (2,)
+    top = planners.top_k(domain, problem, 3, LIMITS)
+    assert top.status == Status.SOLVED and top.costs[0] == 2 and len(set(top.plans)) == 3
+    unordered = planners.top_quality(domain, problem, 1.5, unordered=True, limits=LIMITS)
+    assert unordered.status == Status.SOLVED and unordered.plans
+
+
+@pytest.mark.parametrize("domain,problem", [
+    ("ferry-domain", "ferry-unsolvable-search"),   # goal mutex found by the translator
+    ("ferry-domain", "ferry-unsolvable-relaxed"),  # not even delete-relaxed reachable
+    ("tokens-domain", "tokens-unsolvable"),        # only an exhaustive search proves it
+])
+def test_unsolvable_is_proven(planners, domain, problem):
+    d, p = pddl(domain), pddl(problem)
+    for result in (planners.solve(d, p, LIMITS), planners.optimal(d, p, LIMITS),
+                   planners.top_k(d, p, 3, LIMITS)):
+        assert result.status == Status.UNSOLVABLE, result
+        assert result.plans == ()
+
+
+# ----- K* -------------------------------------------------------------------------------------
+def test_top_k_returns_k_distinct_valid_plans(planners):
+    result = planners.top_k(FERRY, FERRY_P01, 5, LIMITS)
+    assert result.status == Status.SOLVED
+    assert len(result.plans) == 5 and len(set(result.plans)) == 5
+    assert all(ferry_valid(p) for p in result.plans)
+    assert result.costs == tuple(len(p) for p in result.plans) == tuple(sorted(result.costs))
+    assert set(result.plans[:2]) == OPTIMAL_FERRY  # the two cost-7 plans come first
+
+
+def test_top_quality_respects_the_bound(planners):
+    exact = planners.top_quality(FERRY, FERRY_P01, 1.0, limits=LIMITS)
+    assert exact.status == Status.SOLVED and set(exact.plans) == OPTIMAL_FERRY
+    loose = planners.top_quality(FERRY, FERRY_P01, 1.3, limits=LIMITS)  # cost <= 9.1
+    assert loose.status == Status.SOLVED
+    assert max(loose.costs) == 9 and 8 in loose.costs and all(ferry_valid(p) for p in loose.plans)
+    assert OPTIMAL_FERRY <= set(loose.plans)
+    capped = planners.top_quality(FERRY, FERRY_P01, 1.3, k=3, limits=LIMITS)
+    assert len(capped.plans) == 3
+
+
+def test_unordered_top_quality_gives_one_plan_per_multiset(planners):
+    # Both optimal plans use the same multiset of actions: one unordered plan of cost 7.
+    exact = planners.top_quality(FERRY, FERRY_P01, 1.0, unordered=True, limits=LIMITS)
+    assert exact.status == Status.SOLVED and len(exact.plans) == 1 and exact.plans[0] in OPTIMAL_FERRY
+    loose = planners.top_quality(FERRY, FERRY_P01, 1.3, unordered=True, limits=LIMITS)
+    multisets = [frozenset(Counter(p).items()) for p in loose.plans]
+    assert len(multisets) == len(set(multisets)) > 1 and max(loose.costs) <= 9
+
+
+def test_kstar_time_limit_is_a_timeout_with_the_plans_found_so_far(planners):
+    result = planners.top_k(FERRY, pddl("ferry-big"), 100000, Limits(time=2.0, memory_mb=2048))
+    assert result.status == Status.TIMEOUT and "time" in result.message
+    assert list(result.costs) == sorted(result.costs)
+
+
+def test_diverse_plans(planners):
+    result = planners.diverse(FERRY, FERRY_P01, 3, LIMITS)
+    assert result.status == Status.SOLVED and len(set(result.plans)) == 3
+    assert all(ferry_valid(p) for p in result.plans)
+
+
+# ----- landmarks ------------------------------------------------------------------------------
+def test_landmarks_of_ferry(planners):
+    result = planners.landmarks(FERRY, FERRY_P01, LIMITS)
+    assert result.status == Status.SOLVED
+    by_atom = {lm.atoms: lm for lm in result.landmarks}
+    # (at c0 l1) is only added by debark c0 l1, which needs (on c0), and c0 starts at l0: every
+    # plan passes through (on c0). Likewise the ferry must be at l1 to debark there.
+    assert by_atom[("(on c0)",)] == Landmark(("(on c0)",))
+    assert ("(at-ferry l1)",) in by_atom
+    assert by_atom[("(at c0 l1)",)].goal and not by_atom[("(at c0 l1)",)].true_in_init
+    assert by_atom[("(empty-ferry)",)].true_in_init
+    again = planners.landmarks(FERRY, FERRY_P01, LIMITS)
+    assert again.cached and again.landmarks == result.landmarks
+
+
+def test_disjunctive_landmark_is_flagged(planners):
+    # l3 is entered only from l1 or l2: the ferry must be at l1 or at l2 at some point.
+    result = planners.landmarks(FERRY, pddl("ferry-disjunctive"), LIMITS)
+    disjunctive = [lm for lm in result.landmarks if lm.disjunctive]
+    assert [set(lm.atoms) for lm in disjunctive] == [{"(at-ferry l1)", "(at-ferry l2)"}]
+
+
+def test_negated_landmarks_are_dropped(planners):
+    result = planners.landmarks(pddl("grounded-domain"), pddl("grounded-p01"), LIMITS)
+    assert result.status == Status.SOLVED and "dropped" in result.message
+    atoms = {a for lm in result.landmarks for a in lm.atoms}
+    assert atoms == {"(f1)", "(f2)", "(f3)"} and all("not" not in a for a in atoms)
+
+
+def test_landmarks_of_a_translator_unsolvable_task(planners):
+    result = planners.landmarks(FERRY, pddl("ferry-unsolvable-relaxed"), LIMITS)
+    assert result.status == Status.UNSOLVABLE and result.landmarks == ()
+
+
+def test_landmark_graph_parser():
+    dump = textwrap.dedent('''\
+        Dumping landmark graph:
+        digraph G {
+          lm0 [label="Atom at(c0, l1) & Atom empty-ferry()", style=filled];
+          lm1 [label="Atom at(c1, l0)", style=bold, style=filled];
+              lm1 -> lm0 [label="gn"];
+          lm2 [label="NegatedAtom f2()", style=bold];
+          lm3 [label="Atom new-axiom@0()"];
+          lm4 [label="Atom at-ferry(l1) | Atom at-ferry(l2)"];
+        }
+        Landmark graph end.''')
+    landmarks, dropped = landmark_graph(dump)
+    assert dropped == 2
+    assert landmarks == [
+        Landmark(("(at c0 l1)", "(empty-ferry)"), conjunctive=True, goal=True),
+        Landmark(("(at c1 l0)",), true_in_init=True, goal=True),
+        Landmark(("(at-ferry l1)", "(at-ferry l2)"), disjunctive=True)]
+    assert landmark_graph("no dump here") is None
+    assert canonical(" ( Board  C0 l0 ) ") == "(board c0 l0)" and canonical("a1 ") == "(a1)"
+
+
+# ----- failures never raise ----------------------------------------------------------------
+def test_malformed_pddl_is_an_error_not_an_exception(planners):
+    broken = "(define (domain broken) (:predicates (p)) (:action a :parameters () :effect (p)"
+    for result in (planners.solve(broken, FERRY_P01, LIMITS), planners.optimal(broken, FERRY_P01, LIMITS),
+                   planners.top_k(broken, FERRY_P01, 2, LIMITS), planners.landmarks(broken, FERRY_P01, LIMITS),
+                   planners.diverse(broken, FERRY_P01, 2, LIMITS)):
+        assert result.status == Status.ERROR, result
+        assert result.message
+
+
+def test_exit_code_table():
+    def run(code, stdout=""):
+        return ToolRun(("x",), code, stdout, "", 0.1, False)
+    assert classify(run(12)).status == Status.ERROR  # Fast Downward: incomplete search
+    assert classify(run(12), complete=True).status == Status.UNSOLVABLE  # K*: exhausted
+    assert classify(run(12, "[t=2s] search::time limit"), complete=True).status == Status.TIMEOUT
+    assert classify(run(11)).status == classify(run(10)).status == Status.UNSOLVABLE
+    assert {classify(run(c)).status for c in (2, 21, 23, 24)} == {Status.TIMEOUT}
+    assert {classify(run(c)).reason.startswith("out of memory") for c in (1, 20, 22)} == {True}
+    assert {classify(run(c)).status for c in (1, 20, 22, 30, 33, 34, 37, 99)} == {Status.ERROR}
+    assert classify(run(-signal.SIGXCPU)).status == Status.TIMEOUT
+    assert classify(ToolRun(("x",), -9, "", "", 9.0, True)).status == Status.TIMEOUT
+
+
+# ----- cache ----------------------------------------------------------------------------------
+def test_cache_hit_runs_no_subprocess(tmp_path, monkeypatch):
+    cache_dir = tmp_path / "cache"
+    first = Planners(LocalBackend(), PlanCache(cache_dir)).optimal(FERRY, FERRY_P01, LIMITS)
+    assert first.status == Status.SOLVED and not first.cached
+
+    def no_subprocess(*args, **kwargs):
+        raise AssertionError("run_tool called on a cache hit")
+    monkeypatch.setattr(run_module, "run_tool", no_subprocess)
+    again = Planners(LocalBackend(), PlanCache(cache_dir)).optimal(FERRY, FERRY_P01, LIMITS)  # from disk
+    assert again.cached and again.plans == first.plans and again.costs == first.costs
+    assert not list(cache_dir.rglob(".tmp-*"))  # atomic writes leave no temporary files
+
+
+def test_errors_are_not_cached(monkeypatch):
+    planners = Planners(LocalBackend(), PlanCache(None, env=False))
+    calls = []
+    real = run_module.run_tool
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(run_module, "run_tool", counting)
+    for _ in range(2):
+        assert planners.solve("(define (domain", FERRY_P01, LIMITS).status == Status.ERROR
+    assert len(calls) == 2 and len(planners.cache) == 0
+
+
+def test_cache_directory_from_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACP_CACHE_DIR", str(tmp_path / "env-cache"))
+    assert PlanCache().directory == tmp_path / "env-cache"
+    assert PlanCache(env=False).directory is None
+    key = PlanCache.key("kstar", ["k=1"], "d", "p")
+    assert key != PlanCache.key("kstar", ["k=2"], "d", "p") != PlanCache.key("kstar", ["k=1"], "d", "p2")
+    PlanCache().put(key, {"status": "solved"})
+    assert PlanCache().get(key) == {"status": "solved"}
+
+
+# ----- limits, watchdog, temporary directories --------------------------------------------
+SLEEPER = textwrap.dedent('''\
+    import os, signal, subprocess, sys, time
+    child = subprocess.Popen([sys.executable, "-c",
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"])
+    open(sys.argv[1], "w").write(f"{child.pid} {os.getpgid(0)}")
+    time.sleep(60)
+    ''')
+
+
+def _alive(pid: int) -> bool:
+    """Running (zombies, which only wait to be reaped by init, count as dead)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _group_members(pgid: int) -> list[int]:
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                members.append(int(entry.name))
+    return members
+
+
+def _dead(pids_file: Path, within: float = 5.0) -> bool:
+    """The sleeper's child and every process of the tool's group have ended."""
+    child, pgid = map(int, pids_file.read_text().split())
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not _alive(child) and not _group_members(pgid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_watchdog_kills_the_whole_process_group(tmp_path):
+    script, pid_file = tmp_path / "sleeper.py", tmp_path / "child.pid"
+    script.write_text(SLEEPER)
+    run = run_tool([sys.executable, str(script), str(pid_file)], time_limit=1, memory_mb=1024, cwd=tmp_path)
+    assert run.timed_out and 6.0 < run.wall_time < 15.0
+    assert classify(run).status == Status.TIMEOUT
+    # the sleeper's child ignores SIGTERM: only the SIGKILL of the whole group ends it
+    assert _dead(pid_file)
+
+
+def test_run_tool_limits_and_missing_tool(tmp_path):
+    probe = "import resource; print(resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_AS))"
+    run = run_tool([sys.executable, "-c", probe], time_limit=3, memory_mb=1024, cwd=tmp_path,
+                   stdout_path=tmp_path / "out.txt")
+    assert run.returncode == 0 and not run.timed_out
+    assert run.stdout.strip() == f"(4, 6) ({1024 << 20}, {1024 << 20})"
+    assert (tmp_path / "out.txt").read_text() == run.stdout
+    with pytest.raises(ToolError):
+        run_tool([str(tmp_path / "no-such-tool")], time_limit=1, memory_mb=None, cwd=tmp_path)
+
+
+class _SleepBackend(Backend):
+    """Runs the sleeper instead of any planner."""
+
+    name = "sleep"
+
+    def __init__(self, script: Path, pid_file: Path):
+        self.script, self.pid_file = script, pid_file
+
+    def command(self, tool, args, workdir):
+        return [sys.executable, str(self.script), str(self.pid_file)]
+
+
+def test_temporary_directories_are_removed(tmp_path, monkeypatch):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    planners = Planners(LocalBackend(), PlanCache(None, env=False))
+    planners.solve(FERRY, FERRY_P01, LIMITS)
+    planners.top_quality(FERRY, FERRY_P01, 1.0, unordered=True, limits=LIMITS)
+    planners.landmarks(FERRY, FERRY_P01, LIMITS)
+    planners.diverse(FERRY, FERRY_P01, 2, LIMITS)
+    planners.optimal("(define", FERRY_P01, LIMITS)
+    assert list(scratch.iterdir()) == []
+    # timeout: the planner directory goes too
+    script = tmp_path / "sleeper.py"
+    script.write_text(SLEEPER)
+    slow = Planners(_SleepBackend(script, tmp_path / "child.pid"), PlanCache(None, env=False))
+    result = slow.solve(FERRY, FERRY_P01, Limits(time=1.0))
+    assert result.status == Status.TIMEOUT and result.message
+    assert list(scratch.iterdir()) == []
+    assert _dead(tmp_path / "child.pid")
+    # an exception inside a call: the directory goes, the exception is the caller's
+    broken = Planners(ApptainerBackend(tmp_path / "missing.sif", executable="no-such-apptainer"))
+    with pytest.raises(ToolError):
+        broken.top_k(FERRY, FERRY_P01, 2, LIMITS)
+    assert list(scratch.iterdir()) == []
+
+
+# ----- Apptainer backend ------------------------------------------------------------------
+FAKE_APPTAINER = '''\
+#!{python}
+"""Stand-in for apptainer: log argv, then run the image's wrapper command with the local wheels."""
+import os, sys
+from pathlib import Path
+with open({log!r}, "a") as log:
+    log.write(" ".join(sys.argv[1:]) + "\\n")
+argv = sys.argv[1:]
+assert argv[0] == "exec", argv
+i, pwd = 1, None
+while argv[i].startswith("--"):
+    if argv[i] in ("--bind", "--pwd"):
+        pwd = argv[i + 1] if argv[i] == "--pwd" else pwd
+        i += 2
+    else:
+        i += 1
+image, tool, args = argv[i], argv[i + 1], argv[i + 2:]
+assert Path(image).is_file(), image
+os.chdir(pwd)
+from acpgen.planners.backends import LocalBackend
+cmd = LocalBackend().command(tool, args, Path.cwd())
+os.execv(cmd[0], cmd)
+'''
+
+
+def test_apptainer_backend_runs_the_image_wrappers(tmp_path, monkeypatch, planners):
+    bin_dir, log = tmp_path / "bin", tmp_path / "apptainer.log"
+    bin_dir.mkdir()
+    fake = bin_dir / "apptainer"
+    fake.write_text(FAKE_APPTAINER.format(python=sys.executable, log=str(log)))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    image = tmp_path / "acp.sif"
+    image.write_bytes(b"not really an image")
+
+    boxed = Planners(make_backend("apptainer", image), PlanCache(None, env=False))
+    local = planners.optimal(FERRY, FERRY_P01, LIMITS)
+    result = boxed.optimal(FERRY, FERRY_P01, LIMITS)
+    assert result.status == Status.SOLVED and result.plans == local.plans
+    top = boxed.top_k(FERRY, FERRY_P01, 3, LIMITS)
+    assert top.plans == planners.top_k(FERRY, FERRY_P01, 3, LIMITS).plans
+    lines = log.read_text().splitlines()
+    assert lines[0].startswith("exec ") and f" {image} fast-downward " in lines[0]
+    assert f" {image} kstar " in lines[1]
+    assert "--bind" in lines[0] and "--overall-memory-limit" in lines[0]
+
+
+def test_make_backend_checks_its_arguments(tmp_path):
+    assert isinstance(make_backend("local", None), LocalBackend)
+    with pytest.raises(ConfigError, match="--image"):
+        make_backend("apptainer", None)
+    with pytest.raises(ConfigError, match="not found"):
+        make_backend("apptainer", tmp_path / "nope.sif")
+    with pytest.raises(ConfigError):
+        make_backend("docker", None)
