@@ -14,7 +14,7 @@ from acpgen import __version__
 from acpgen.artefacts import write_jsonl
 from acpgen.errors import AcpError
 from acpgen.planners import Limits
-from acpgen.records import Dataset, iter_predictions
+from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import PlannerSetup, Summary, score_predictions
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions
 
@@ -100,6 +100,21 @@ def score(predictions: Path, dataset: Path | None, output: Path | None, as_json:
     if undecided:
         click.echo(f"warning: {undecided} answers undecided (planner timeout or error); see 'reason' in the output",
                    err=True)
+
+
+@cli.command("reference-answers")
+@click.argument("dataset", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Predictions JSONL to write.")
+def reference_answers(dataset: Path, output: Path) -> None:
+    """Write the stored answers of DATASET as predictions, one line per correct answer.
+
+    Scoring this file with `acp score` checks a dataset and the scorer together: every line
+    should score 1, except where a stored answer is provably wrong (visible with --recheck).
+    """
+    lines = list(reference_predictions(Dataset.load(dataset)))
+    write_jsonl(output, lines)
+    click.echo(f"wrote {len(lines)} predictions to {output}", err=True)
 
 
 @cli.command("tasks")

@@ -9,14 +9,17 @@ decision is *undecided* — never silently "no".
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from acpgen.pddl.encode import Encoding, encode, goal_of, never_achieved
-from acpgen.pddl.explore import StateSpace, explore
+from acpgen.pddl.encode import Encoding, atom_bit_of, lifted_query, never_achieved
+from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, Planners, PlannerResult, Status
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -46,23 +49,51 @@ class Oracle:
     """Checks about one ground task from one state (normally the task's initial state)."""
 
     def __init__(self, task: GroundTask, planners: Planners | None = None, max_states: int = 20000,
-                 limits: Limits = Limits(time=20.0), retry_factor: float = 4.0, state: int | None = None):
+                 limits: Limits = Limits(time=20.0), retry_factor: float = 4.0, state: int | None = None,
+                 walks: int = 200, walk_length: int = 100):
         self.task = task
         self.state = task.init if state is None else state
         self.planners = planners or Planners()
         self.max_states = max_states
         self.limits = limits
         self.retry_factor = retry_factor
-        self._space: StateSpace | None | bool = False  # False = not tried yet
+        self.walks, self.walk_length = walks, walk_length
+        self._explored: StateSpace | None = None
         self._relaxed: tuple[int, list[GroundAction]] | None = None
+        self._landmark_bits: int | None = None
+        self._plan_atoms: int | None = None
 
     # ----- shared machinery ---------------------------------------------------------------
     @property
+    def explored(self) -> StateSpace:
+        """Breadth-first exploration of at most ``max_states`` states (complete or not)."""
+        if self._explored is None:
+            self._explored = explore(self.task, self.state, max(1, self.max_states))
+        return self._explored
+
+    @property
     def space(self) -> StateSpace | None:
-        """The explored state space, or None when it exceeds ``max_states``."""
-        if self._space is False:
-            self._space = explore(self.task, self.state, self.max_states) if self.max_states > 0 else None
-        return self._space  # type: ignore[return-value]
+        """The whole reachable state space, or None when it exceeds ``max_states``."""
+        return self.explored if self.explored.complete else None
+
+    def _evidence(self) -> tuple[int, set[str]]:
+        """Atoms and actions seen in explored states or on random walks: reachable for sure."""
+        cache = self.__dict__.get("_seen")
+        if cache is None:
+            atoms, used = self.explored.reachable_atoms, self.explored.reachable_action_indices()
+            if not self.explored.complete:
+                walk_atoms, walk_used = random_walks(self.task, self.state, self.walks, self.walk_length)
+                atoms, used = atoms | walk_atoms, used | walk_used
+            cache = self.__dict__["_seen"] = (atoms, {self.task.actions[i].name for i in used})
+        return cache
+
+    @property
+    def seen_atoms(self) -> int:
+        return self._evidence()[0]
+
+    @property
+    def seen_actions(self) -> set[str]:
+        return self._evidence()[1]
 
     @property
     def relaxed(self) -> tuple[int, list[GroundAction]]:
@@ -92,9 +123,11 @@ class Oracle:
             return Decision(True, "static")
         if not self.relaxed[0] & atom_bit:
             return Decision(False, "relaxed")
+        if self.seen_atoms & atom_bit:
+            return Decision(True, "explored")
         if self.space is not None:
-            return Decision(bool(self.space.reachable_atoms & atom_bit), "explored")
-        return self._solvable(encode(self.task, self.state, ((atom_bit, 0),), self.relaxed[1], "reach"))
+            return Decision(False, "explored")
+        return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
 
     def action_reachable(self, action: GroundAction) -> Decision:
         """Is the action applicable in some state reachable from the state?"""
@@ -105,9 +138,19 @@ class Oracle:
         reached = self.relaxed[0]
         if not any(reached & pos == pos for pos, _ in action.precondition):
             return Decision(False, "relaxed")
+        if action.name in self.seen_actions:
+            return Decision(True, "explored")
         if self.space is not None:
-            return Decision(any(action.applicable(s) for s in self.space.states), "explored")
-        return self._solvable(encode(self.task, self.state, action.precondition, self.relaxed[1], "areach"))
+            return Decision(False, "explored")
+        undecided = None
+        for pos, neg in action.precondition:
+            if not reached & pos == pos:
+                continue
+            decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"))
+            if decision.value:
+                return decision
+            undecided = undecided or (decision if decision.value is None else None)
+        return undecided or Decision(False, "planner")
 
     def is_landmark(self, atom_bit: int) -> Decision:
         """Must every plan from the state pass through a state where the atom holds?
@@ -124,8 +167,44 @@ class Oracle:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
+        if self._rhw_landmarks() & atom_bit:
+            return Decision(True, "rhw")
+        plan_atoms = self._one_plan_atoms()
+        if plan_atoms is not None and not plan_atoms & atom_bit:
+            return Decision(False, "plan")
         decision = self._solvable(never_achieved(self.task, self.state, atom_bit))
         return Decision(None if decision.value is None else not decision.value, decision.method, decision.detail)
+
+    def _rhw_landmarks(self) -> int:
+        """Atoms that Fast Downward's RHW method proves to be landmarks (sound; 0 if it fails)."""
+        if self._landmark_bits is None:
+            self._landmark_bits = 0
+            encoding = self._goal_query("landmarks")
+            result = self.planners.landmarks(encoding.domain, encoding.problem, self.limits)
+            for landmark in result.landmarks:
+                if len(landmark.atoms) == 1 and not (landmark.disjunctive or landmark.conjunctive):
+                    bit = atom_bit_of(self.task, landmark.atoms[0])
+                    if bit is not None:
+                        self._landmark_bits |= 1 << bit
+        return self._landmark_bits
+
+    def _one_plan_atoms(self) -> int | None:
+        """Atoms along one plan from the state (non-landmark evidence); None without a plan."""
+        if self._plan_atoms is None:
+            encoding = self._goal_query("plan")
+            result = self._ask(self.planners.solve, encoding)
+            if result.status != Status.SOLVED or not result.plans:
+                return None
+            state = seen = self.state
+            for name in encoding.decode(result.plans[0]):
+                action = self.task.action(name)
+                if action is None or not action.applicable(state):
+                    log.warning("planner plan step %s does not apply; ignoring the plan", name)
+                    return None
+                state = action.apply(state)
+                seen |= state
+            self._plan_atoms = seen
+        return self._plan_atoms
 
     def goal_reachable(self) -> Decision:
         if not self.task.goal_satisfiable:
@@ -134,7 +213,11 @@ class Oracle:
             return Decision(False, "relaxed")
         if self.space is not None:
             return Decision(self.space.optimal_cost() is not None, "explored")
-        return self._solvable(encode(self.task, self.state, goal_of(self.task), self.relaxed[1], "goal"))
+        return self._solvable(self._goal_query("goal"))
+
+    def _goal_query(self, name: str, state: int | None = None) -> Encoding:
+        state = self.state if state is None else state
+        return lifted_query(self.task, state, self.task.goal_pos, self.task.goal_neg, name)
 
     def optimal_cost(self, state: int | None = None) -> CostDecision:
         """h*(state): optimal plan length from ``state`` (default: the oracle's state)."""
@@ -143,10 +226,10 @@ class Oracle:
             return CostDecision(None, True, "static")
         if self.space is not None and state in self.space.index:
             return CostDecision(self.space.optimal_cost(state), True, "explored")
-        reached, relevant = relaxed_reachable(self.task, state)
+        reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, "relaxed")
-        result = self._ask(self.planners.optimal, encode(self.task, state, goal_of(self.task), relevant, "opt"))
+        result = self._ask(self.planners.optimal, self._goal_query("opt", state))
         if result.status == Status.SOLVED:
             return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, "planner")
         if result.status == Status.UNSOLVABLE:

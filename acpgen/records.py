@@ -155,3 +155,14 @@ def iter_predictions(path: Path, dataset: Dataset | None) -> Iterator[Prediction
         except DataError as err:
             raise DataError(f"{path}:{number}: {err}") from None
         yield Prediction(item, task, record, str(item["response"] or ""))
+
+
+def reference_predictions(dataset: Dataset) -> Iterator[dict]:
+    """Prediction lines carrying each record's stored answer as a model would write it.
+
+    For tasks with several correct answers (reach, areach, land, nexta) one line per stored
+    correct element; for just one line per stored removal. Useful to check a dataset and a scorer.
+    """
+    for (task, rid), record in sorted(dataset.records.items()):
+        for response in TASKS[task].to_responses(record):
+            yield {"id": record["id"], "task": task, "response": response}

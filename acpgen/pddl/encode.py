@@ -1,9 +1,16 @@
-"""Propositional PDDL encodings of ground tasks for the planners.
+"""PDDL encodings of planner queries, built from the ground task, never from answer text.
 
-Planner queries (reachability of an atom, of an action's precondition, the "p never achieved"
-landmark compilation, optimal cost from a state) are built from the ground task's objects, never
-from answer text: atom ``i`` becomes the nullary predicate ``(f<i>)`` and the ``j``-th action of
-the encoding becomes the parameterless action ``a<j>``. :class:`Encoding` maps plans back.
+Two encodings:
+
+* :func:`lifted_query` keeps the task's own domain text and renders a new problem (objects,
+  the state as ``:init``, a goal of ground literals) from the task's objects and atom names.
+  The translator's invariant synthesis then sees the original schemas and finds mutexes that
+  settle most unreachability questions at once.
+* :func:`never_achieved` is the landmark test of the paper, which changes individual ground
+  actions and therefore uses a propositional encoding: atom ``i`` is the nullary predicate
+  ``(f<i>)`` and the ``j``-th action is the parameterless action ``a<j>``.
+
+:class:`Encoding` maps plans returned for either encoding back to canonical ground actions.
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import GroundAction
+from acpgen.pddl.model import GroundAction, split_canonical
 from acpgen.pddl.semantics import relaxed_reachable
 
 # A goal is a disjunction of (positive mask, negative mask) conjunctions.
@@ -20,14 +27,16 @@ Goal = tuple[tuple[int, int], ...]
 
 @dataclass(frozen=True)
 class Encoding:
-    """A propositional PDDL domain/problem pair and the actions its names stand for."""
+    """A PDDL domain/problem pair; ``actions`` is set for propositional encodings."""
 
     domain: str
     problem: str
-    actions: tuple[GroundAction, ...]
+    actions: tuple[GroundAction, ...] | None = None
 
     def decode(self, plan: tuple[str, ...]) -> list[str]:
         """Canonical ground action names of a plan returned for this encoding."""
+        if self.actions is None:
+            return [" ".join(step.lower().split()) for step in plan]
         return [self.actions[int(step.strip("() ")[1:])].name for step in plan]
 
 
@@ -38,6 +47,42 @@ def _bits(mask: int):
         mask ^= low
 
 
+def goal_of(task: GroundTask) -> Goal:
+    """The task's own goal as an encoding goal."""
+    return ((task.goal_pos, task.goal_neg),)
+
+
+# ----- lifted encoding ------------------------------------------------------------------------
+def _atom_text(task: GroundTask, bit: int) -> str:
+    return task.atoms.names[bit]
+
+
+def _lifted_conjunction(task: GroundTask, pos: int, neg: int) -> str:
+    parts = [_atom_text(task, i) for i in _bits(pos)] + [f"(not {_atom_text(task, i)})" for i in _bits(neg)]
+    return "(and " + " ".join(parts) + ")"
+
+
+def lifted_query(task: GroundTask, state: int, pos: int, neg: int = 0, name: str = "query") -> Encoding:
+    """The task's domain with a problem asking to reach ``pos``/``not neg`` from ``state``."""
+    lifted = task.lifted
+    groups: dict[str, list[str]] = {}
+    for obj, type_name in sorted(lifted.objects.items()):
+        if obj not in lifted.constants:
+            groups.setdefault(type_name, []).append(obj)
+    objects = " ".join(" ".join(names) + ("" if t == "object" else f" - {t}") for t, names in sorted(groups.items()))
+    init = " ".join(sorted(task.atoms.atoms(state)))
+    problem = "\n".join([
+        f"(define (problem acp-{name})",
+        f"    (:domain {lifted.domain_name})",
+        f"    (:objects {objects})",
+        f"    (:init {init})",
+        f"    (:goal {_lifted_conjunction(task, pos, neg)})",
+        ")",
+    ])
+    return Encoding(lifted.domain_text, problem + "\n")
+
+
+# ----- propositional encoding -----------------------------------------------------------------
 def _conjunction(pos: int, neg: int) -> str:
     parts = [f"(f{i})" for i in _bits(pos)] + [f"(not (f{i}))" for i in _bits(neg)]
     return "(and " + " ".join(parts) + ")" if parts else "(and)"
@@ -49,15 +94,8 @@ def _formula(disjuncts: Goal) -> str:
     return "(or " + " ".join(_conjunction(p, n) for p, n in disjuncts) + ")"
 
 
-def encode(task: GroundTask, state: int, goal: Goal, actions: list[GroundAction] | None = None,
-           name: str = "query") -> Encoding:
-    """Encode reaching ``goal`` from ``state`` with ``actions`` (default: the relevant ones).
-
-    By default only actions that are delete-relaxed reachable from ``state`` are kept; the
-    others can never be applied, so dropping them changes no answer.
-    """
-    if actions is None:
-        _, actions = relaxed_reachable(task, state)
+def propositional(state: int, goal: Goal, actions: list[GroundAction], name: str = "query") -> Encoding:
+    """Reaching ``goal`` from ``state`` with exactly ``actions``, all atoms and actions nullary."""
     used = state
     for pos, neg in goal:
         used |= pos | neg
@@ -65,10 +103,9 @@ def encode(task: GroundTask, state: int, goal: Goal, actions: list[GroundAction]
         used |= action.add | action.delete
         for pos, neg in action.precondition:
             used |= pos | neg
-    predicates = " ".join(f"(f{i})" for i in _bits(used)) or ""
     lines = [f"(define (domain acp-{name})",
              "  (:requirements :strips :negative-preconditions :disjunctive-preconditions)",
-             f"  (:predicates {predicates})"]
+             f"  (:predicates {' '.join(f'(f{i})' for i in _bits(used))})"]
     for j, action in enumerate(actions):
         effects = [f"(f{i})" for i in _bits(action.add)]
         effects += [f"(not (f{i}))" for i in _bits(action.delete & ~action.add)]
@@ -96,9 +133,13 @@ def never_achieved(task: GroundTask, state: int, atom_bit: int) -> Encoding:
         for a in relevant
     ]
     goal: Goal = tuple((pos | fresh, neg) for pos, neg in goal_of(task))
-    return encode(task, state | fresh, goal, compiled, name="landmark")
+    return propositional(state | fresh, goal, compiled, name="landmark")
 
 
-def goal_of(task: GroundTask) -> Goal:
-    """The task's own goal as an encoding goal."""
-    return ((task.goal_pos, task.goal_neg),)
+def atom_bit_of(task: GroundTask, name: str) -> int | None:
+    """Bit of a canonical atom name reported by a planner; None if the task has no such atom."""
+    try:
+        split_canonical(name)
+    except IndexError:
+        return None
+    return task.atoms.index.get(name.lower())

@@ -6,6 +6,7 @@ landmarks and optimal costs are decided exactly by graph search, without a plann
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ class StateSpace:
     states: list[int]
     successors: list[list[tuple[int, int]]]  # per state: (action index in task.actions, state index)
     index: dict[int, int]  # state -> position in ``states``
+    complete: bool = True  # False: exploration stopped at the bound (only positive evidence is valid)
     _distances: list[int] | None = field(default=None, repr=False)
 
     @property
@@ -93,8 +95,23 @@ def _trigger_index(task: GroundTask) -> tuple[dict[int, list[tuple[int, object]]
     return by_atom, always
 
 
-def explore(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
-    """Breadth-first exploration from ``root``; None when more than ``max_states`` states exist."""
+def _candidates(state: int, by_atom, always, fluent: int) -> list:
+    """Actions whose trigger atom holds in ``state`` (a superset of the applicable ones)."""
+    candidates = list(always)
+    rest = state & fluent
+    while rest:
+        low = rest & -rest
+        candidates.extend(by_atom.get(low.bit_length() - 1, ()))
+        rest ^= low
+    return candidates
+
+
+def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
+    """Breadth-first exploration from ``root`` of at most ``max_states`` states.
+
+    When more states exist the result has ``complete=False``: its states are reachable (positive
+    evidence), but atoms or actions it does not contain may still be reachable.
+    """
     index = {root: 0}
     states = [root]
     successors: list[list[tuple[int, int]]] = []
@@ -105,21 +122,39 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
         state = states[head]
         head += 1
         succ = []
-        candidates = list(always)
-        rest = state & fluent
-        while rest:
-            low = rest & -rest
-            candidates.extend(by_atom.get(low.bit_length() - 1, ()))
-            rest ^= low
-        for position, action in candidates:
+        for position, action in _candidates(state, by_atom, always, fluent):
             if action.applicable(state):
                 nxt = action.apply(state)
                 j = index.get(nxt)
                 if j is None:
                     if len(states) >= max_states:
-                        return None
+                        successors.append(succ)
+                        return StateSpace(task, root, states, successors, index, complete=False)
                     j = index[nxt] = len(states)
                     states.append(nxt)
                 succ.append((position, j))
         successors.append(succ)
     return StateSpace(task, root, states, successors, index)
+
+
+def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int = 0) -> tuple[int, set[int]]:
+    """Positive reachability evidence from seeded random walks: (atoms seen, action indices applied).
+
+    Breadth-first exploration stays near the root; walks reach deep states cheaply, so atoms and
+    actions far away are confirmed reachable without a planner call.
+    """
+    rng = random.Random(seed)
+    by_atom, always = _trigger_index(task)
+    fluent = ~task.static_mask
+    atoms, used = root, set()
+    for _ in range(walks):
+        state = root
+        for _ in range(length):
+            options = [(i, a) for i, a in _candidates(state, by_atom, always, fluent) if a.applicable(state)]
+            if not options:
+                break
+            position, action = rng.choice(options)
+            used.add(position)
+            state = action.apply(state)
+            atoms |= state
+    return atoms, used

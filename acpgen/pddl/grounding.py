@@ -192,6 +192,10 @@ class GroundTask:
             return False
         return all(a in self._objects_set(t) for a, t in zip(args, types))
 
+    def is_proposition(self, atom: str) -> bool:
+        """A type-correct atom of a fluent predicate: the propositions questions are about."""
+        return self.is_valid_atom(atom) and not self.is_static_atom(atom)
+
     def atom_id(self, atom: str) -> int:
         """Bit position of a type-correct atom (raises PddlError for an invalid one)."""
         if not self.is_valid_atom(atom):

@@ -59,7 +59,8 @@ class LiftedTask:
     schemas: dict[str, Schema]
     init: frozenset[tuple[str, tuple[str, ...]]]
     goal: tuple[Literal, ...]  # a conjunction of ground literals
-    requirements: tuple[str, ...] = ()
+    constants: frozenset[str] = frozenset()  # objects declared in the domain
+    domain_text: str = ""  # the domain as read, reused verbatim for planner queries
 
     def objects_of(self, type_name: str) -> tuple[str, ...]:
         """Objects whose declared type is ``type_name`` or one of its subtypes, sorted."""

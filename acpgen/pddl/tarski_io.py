@@ -40,15 +40,16 @@ def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text")
     reader = PDDLReader(raise_on_error=True, strict_with_requirements=False)
     try:
         reader.parse_domain_string(domain_text)
+        constants = frozenset(c.name.lower() for c in reader.problem.language.constants())
         problem = reader.parse_instance_string(problem_text)
     except (TarskiError, RecursionError) as err:
         raise PddlError(f"{source}: cannot parse PDDL ({type(err).__name__}: {err})") from err
     except Exception as err:  # noqa: BLE001 - tarski's ANTLR layer raises plain exceptions on syntax errors
         raise PddlError(f"{source}: malformed PDDL ({type(err).__name__}: {err})") from err
-    return _convert(problem, source)
+    return _convert(problem, source, constants, domain_text)
 
 
-def _convert(problem, source: str) -> LiftedTask:
+def _convert(problem, source: str, constants: frozenset[str], domain_text: str) -> LiftedTask:
     lang = problem.language
     supertypes = {}
     for sort in lang.sorts:
@@ -79,6 +80,8 @@ def _convert(problem, source: str) -> LiftedTask:
         schemas=schemas,
         init=init,
         goal=goal_dnf[0],
+        constants=constants,
+        domain_text=domain_text,
     )
 
 

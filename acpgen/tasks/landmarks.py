@@ -20,7 +20,7 @@ def is_trivial(ctx: RecordContext, atom: str) -> bool:
 def some_landmark(ctx: RecordContext) -> tuple[str | None, bool]:
     """A non-trivial landmark, if any (atom, decided)."""
     undecided = False
-    for atom in ctx.task.all_atoms():
+    for atom in ctx.task.fluent_atoms():
         if is_trivial(ctx, atom):
             continue
         decision = ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
@@ -41,6 +41,8 @@ def score(ctx: RecordContext, answer: str | None) -> Verdict:
         return Verdict.correct("no non-trivial landmark") if decided else Verdict.undecided("some atom undecided")
     if not ctx.task.is_valid_atom(answer):
         return Verdict.wrong(f"unknown_atom: {answer}")
+    if ctx.task.is_static_atom(answer):
+        return Verdict.wrong(f"static_atom: {answer} is not one of the propositions asked about")
     if is_trivial(ctx, answer):
         return Verdict.wrong("trivial landmark (holds in the state or the goal)")
     if not ctx.options.recheck:

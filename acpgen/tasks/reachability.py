@@ -20,7 +20,7 @@ def stored_unreachable(ctx: RecordContext) -> set[str]:
 def some_unreachable_atom(ctx: RecordContext) -> tuple[str | None, bool]:
     """An atom proven unreachable, if any (atom, decided); (None, True) when all are reachable."""
     undecided = False
-    for atom in ctx.task.all_atoms():
+    for atom in ctx.task.fluent_atoms():
         decision = ctx.oracle.atom_reachable(1 << ctx.task.atom_id(atom))
         if decision.value is False:
             return atom, True
@@ -39,6 +39,8 @@ def score(ctx: RecordContext, answer: str | None) -> Verdict:
         return Verdict.correct("every atom is reachable") if decided else Verdict.undecided("some atom undecided")
     if not ctx.task.is_valid_atom(answer):
         return Verdict.wrong(f"unknown_atom: {answer}")
+    if ctx.task.is_static_atom(answer):
+        return Verdict.wrong(f"static_atom: {answer} is not one of the propositions asked about")
     if not ctx.options.recheck:
         if answer in stored:
             return Verdict.correct("stored unreachable atom")
