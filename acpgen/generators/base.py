@@ -1,0 +1,75 @@
+"""Problem generators: the shared contract and the problem renderer.
+
+A generator is a pure function ``make(size, rng) -> ProblemSpec``: all randomness comes from the
+``random.Random`` it is given (no global state), so the same seed and size give the same
+problem. Problems are rendered in the layout of the reference records: objects grouped by type
+(types sorted, names sorted), init atoms sorted, goal atoms in generator order.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from acpgen.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    """A generated problem: objects with types, initial atoms and goal atoms (canonical text)."""
+
+    name: str
+    objects: dict[str, str]  # object -> type; "object" for untyped domains
+    init: tuple[str, ...]
+    goal: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Generator:
+    """One domain's generator.
+
+    ``domain``: folder under ``domains/`` (also the name used on the command line);
+    ``pddl_name``: the name in ``(define (domain ...))``; ``parameters``: the natural size
+    parameters ``make`` expects; ``check_solvable``: the generator cannot guarantee solvability,
+    so the problems stage verifies each problem with a planner and redraws; ``example_sizes``:
+    small sizes that tests use (the sizes of a run come from pipeline.yaml).
+    """
+
+    domain: str
+    pddl_name: str
+    requirements: str
+    parameters: tuple[str, ...]
+    make: Callable[[dict[str, int], random.Random], ProblemSpec]
+    check_solvable: bool
+    example_sizes: tuple[dict[str, int], ...]
+    typed: bool = True
+
+    def generate(self, size: dict[str, int], rng: random.Random) -> ProblemSpec:
+        """Check the size parameters, then make a problem."""
+        missing = [p for p in self.parameters if p not in size]
+        extra = [p for p in size if p not in self.parameters]
+        if missing or extra:
+            raise ConfigError(f"{self.domain}: size {size} must give exactly the parameters "
+                              f"{', '.join(self.parameters)}" + (f" (unknown: {', '.join(extra)})" if extra else ""))
+        return self.make(dict(size), rng)
+
+    def render(self, spec: ProblemSpec) -> str:
+        """PDDL problem text in the reference layout."""
+        groups: dict[str, list[str]] = {}
+        for obj, type_name in spec.objects.items():
+            groups.setdefault(type_name, []).append(obj)
+        if self.typed:
+            objects = " ".join(" ".join(sorted(names)) + f" - {t}" for t, names in sorted(groups.items()))
+        else:
+            objects = " ".join(sorted(spec.objects))
+        goal = spec.goal[0] if len(spec.goal) == 1 else "(and " + " ".join(spec.goal) + ")"
+        return "\n".join([
+            f"(define (problem {spec.name})",
+            f"    (:domain {self.pddl_name})",
+            f"    (:requirements {self.requirements})",
+            f"    (:objects {objects})",
+            f"    (:init {' '.join(sorted(set(spec.init)))})",
+            f"    (:goal {goal})",
+            ")",
+        ]) + "\n"
