@@ -1,0 +1,99 @@
+"""`acp score` and `acp reference-answers` through the command line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from click.testing import CliRunner
+
+from acpgen.cli import cli
+from conftest import DEV, dev_records
+
+AMBIGUOUS_ID = 6158202132410658806  # occurs in both app.gen.json and prog.gen.json
+
+
+def write_jsonl(path, lines):
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_score_writes_every_line_with_score_status_reason(tmp_path):
+    app = dev_records("app")[0]
+    val = dev_records("val")[0]
+    preds = write_jsonl(tmp_path / "p.jsonl", [
+        {"id": app["id"], "task": "app", "response": " ".join(app["answer"]), "model": "m1"},
+        {"id": app["id"], "task": "app", "response": "(sail l0 l1)", "model": "m1"},
+        {"id": val["id"], "response": "The answer is: ((( ", "model": "m2"},
+    ])
+    out = tmp_path / "scores.jsonl"
+    result = run("score", preds, "--dataset", DEV, "--output", out)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["score"] for x in lines] == [1.0, 0.0, 0.0]
+    assert [x["status"] for x in lines] == ["scored", "scored", "parse_error"]
+    assert all(x["model"] in ("m1", "m2") and x["reason"] for x in lines)
+    assert "parse errors: 1" in result.output
+
+
+def test_ambiguous_id_is_an_error_naming_it_and_task_resolves_it(tmp_path):
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": AMBIGUOUS_ID, "response": "None"}])
+    result = CliRunner().invoke(cli, ["score", str(preds), "--dataset", str(DEV)])
+    assert result.exit_code == 1
+    assert str(AMBIGUOUS_ID) in result.output and "ambiguous" in result.output and "p.jsonl:1" in result.output
+    record = next(r for r in dev_records("app") if r["id"] == AMBIGUOUS_ID)
+    preds = write_jsonl(tmp_path / "q.jsonl", [{"id": AMBIGUOUS_ID, "group": "applicable_actions_gen",
+                                                "response": " ".join(record["answer"])}])
+    result = run("score", preds, "--dataset", DEV, "--json")
+    summary = json.loads(result.output)
+    assert summary["app"]["all"]["accuracy"] == 1.0 and summary["all"]["all"]["answers"] == 1
+
+
+def test_lm_eval_samples_are_scored_without_dataset(tmp_path):
+    record = dev_records("nexta")[0]
+    samples = write_jsonl(tmp_path / "samples_acp_nexta_gen_2026.jsonl", [{
+        "doc_id": 0, "doc": record, "target": str(record["answer"]),
+        "resps": [[record["answer"]["yes"][0] + "\n\nmore text", "garbage"]],
+        "filtered_resps": ["None"], "filter": "acp_grammar_parse", "metrics": ["score"],
+    }])
+    out = tmp_path / "scores.jsonl"
+    result = run("score", samples, "--output", out, "--json")
+    assert result.exit_code == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [(x["sample"], x["score"], x["status"]) for x in lines] == [(0, 1.0, "scored"), (1, 0.0, "parse_error")]
+    assert all("doc" not in x and x["id"] == record["id"] for x in lines)
+
+
+def test_gzip_jsonl_dataset_and_parallel_workers_agree(tmp_path):
+    records = dev_records("land")[:6]
+    data = tmp_path / "land.jsonl.gz"
+    with gzip.open(data, "wt") as handle:
+        handle.writelines(json.dumps(r) + "\n" for r in records)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": r["id"], "response": (r["answer"]["yes"] or ["None"])[0]}
+                                               for r in records])
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    run("score", preds, "--dataset", data, "-o", one)
+    run("score", preds, "--dataset", data, "-o", two, "-j", "2")
+    assert one.read_text() == two.read_text()
+    assert all(json.loads(x)["score"] == 1.0 for x in one.read_text().splitlines())
+
+
+def test_malformed_prediction_file_names_file_and_line(tmp_path):
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 1, "response": "x"}\n{not json}\n')
+    result = CliRunner().invoke(cli, ["score", str(preds), "--dataset", str(DEV)])
+    assert result.exit_code == 1 and "p.jsonl:2" in result.output
+
+
+def test_reference_answers_round_trip(tmp_path):
+    out = tmp_path / "ref.jsonl"
+    result = run("reference-answers", DEV / "val.gen.json", "-o", out)
+    assert result.exit_code == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 40 and {x["task"] for x in lines} == {"val"}
+    scored = run("score", out, "--dataset", DEV / "val.gen.json", "--json")
+    assert json.loads(scored.output)["val"]["all"]["accuracy"] == 1.0
