@@ -40,3 +40,14 @@ def jsonl_text(items) -> str:
 
 def write_jsonl(path: Path, items) -> None:
     atomic_write_text(path, jsonl_text(items))
+
+
+def remove_stale_temporaries(folder: Path) -> int:
+    """Delete temporary files a killed run left in ``folder``; returns how many were removed."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return 0
+    stale = [p for p in folder.glob(".*.tmp") if p.is_file()]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return len(stale)

@@ -14,6 +14,9 @@ from acpgen import __version__
 from acpgen.artefacts import write_jsonl
 from acpgen.errors import AcpError
 from acpgen.planners import Limits
+from acpgen.config import load_config
+from acpgen.generators import get_generator
+from acpgen.stages import STAGES, StageContext, count_artefacts
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import PlannerSetup, Summary, score_predictions
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions
@@ -115,6 +118,48 @@ def reference_answers(dataset: Path, output: Path) -> None:
     lines = list(reference_predictions(Dataset.load(dataset)))
     write_jsonl(output, lines)
     click.echo(f"wrote {len(lines)} predictions to {output}", err=True)
+
+
+@cli.command("generate")
+@click.option("--domain", "domains", multiple=True, required=True,
+              help="Domain to generate (repeatable), or 'all' for every domain in the config.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: 'out' in the config); artefacts go to OUT/<domain>/.")
+@click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
+@click.option("--stage", type=click.Choice(list(STAGES)), default=None,
+              help="Run the stages up to and including this one (default: all stages).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Pipeline configuration (default: the repository's pipeline.yaml).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
+def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage: str | None,
+             config_path: Path | None, jobs: int) -> None:
+    """Generate benchmark material for DOMAIN, stage by stage.
+
+    \b
+    Stages: problems -> plans -> states (artefacts under OUT/<domain>/):
+      problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
+      plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
+      states.jsonl        states along the plans and random rollouts from them
+    Every stage resumes: finished files are kept, and files are written atomically, so a killed
+    run can simply be started again. The same seed and config give byte-identical artefacts.
+    """
+    config = load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None)
+    names = list(config.domains) if "all" in domains else list(domains)
+    wanted = list(STAGES)[: list(STAGES).index(stage) + 1] if stage else list(STAGES)
+    planners = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None,
+                            None).build()
+    for name in names:
+        get_generator(name)
+        config.domain(name)
+        ctx = StageContext(name, config, Path(config.out), planners, jobs=jobs, progress=sys.stderr.isatty())
+        ctx.clean()
+        for stage_name in wanted:
+            report = STAGES[stage_name](ctx)
+            click.echo(report.summary(), err=True)
+            for failure in report.failed:
+                click.echo(f"  failed: {failure}", err=True)
+        counts = count_artefacts(ctx)
+        click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states")
 
 
 @cli.command("tasks")

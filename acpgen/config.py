@@ -1,0 +1,114 @@
+"""pipeline.yaml -> frozen configuration objects, checked once; unknown keys are errors.
+
+Command-line options override file values through :meth:`PipelineConfig.with_overrides`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from acpgen.errors import ConfigError
+
+DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "pipeline.yaml"
+
+
+@dataclass(frozen=True)
+class PlannerConfig:
+    """Planner backend and default limits."""
+
+    backend: str = "local"
+    image: str | None = None
+    time_limit: float = 60.0
+    memory_mb: int = 4096
+
+
+@dataclass(frozen=True)
+class PlansConfig:
+    """Stage 2: K* top-quality plans, diverse planning when K* finds none."""
+
+    quality_bound: float = 1.2
+    number_of_plans: int = 10
+    time_limit: float = 60.0
+    diverse_plans: int = 5
+    diverse_time_limit: float = 60.0
+
+
+@dataclass(frozen=True)
+class StatesConfig:
+    """Stage 3: states along the stored plans plus random rollouts from them."""
+
+    rollouts_per_state: int = 1
+    rollout_length: int = 5
+    max_per_problem: int = 200
+
+
+@dataclass(frozen=True)
+class DomainConfig:
+    """Per-domain problem counts and sizes (each size dict names the generator's parameters)."""
+
+    problems: int
+    sizes: tuple[dict[str, int], ...]
+    max_attempts: int = 20
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    seed: int = 1
+    out: str = "out/acp"
+    planner: PlannerConfig = field(default_factory=PlannerConfig)
+    plans: PlansConfig = field(default_factory=PlansConfig)
+    states: StatesConfig = field(default_factory=StatesConfig)
+    domains: dict[str, DomainConfig] = field(default_factory=dict)
+
+    def domain(self, name: str) -> DomainConfig:
+        if name not in self.domains:
+            raise ConfigError(f"domain {name!r} is not configured in pipeline.yaml; configured: "
+                              f"{', '.join(self.domains) or 'none'}")
+        return self.domains[name]
+
+    def with_overrides(self, **values: Any) -> "PipelineConfig":
+        """A copy with top-level values replaced (None values are ignored)."""
+        return dataclasses.replace(self, **{k: v for k, v in values.items() if v is not None})
+
+
+def _build(cls, data: Any, where: str):
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}; valid keys: {', '.join(sorted(names))}")
+    try:
+        return cls(**data)
+    except TypeError as err:
+        raise ConfigError(f"{where}: {err}") from None
+
+
+def load_config(path: Path | None = None) -> PipelineConfig:
+    """Read and check a pipeline configuration file (default: the repository's pipeline.yaml)."""
+    path = Path(path or DEFAULT_CONFIG)
+    try:
+        raw = yaml.safe_load(path.read_text()) or {}
+    except OSError as err:
+        raise ConfigError(f"cannot read config {path}: {err.strerror}") from err
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{path}: invalid YAML ({err})") from err
+    raw = dict(raw) if isinstance(raw, dict) else _build(PipelineConfig, raw, str(path))
+    sections = {"planner": PlannerConfig, "plans": PlansConfig, "states": StatesConfig}
+    for key, cls in sections.items():
+        if key in raw:
+            raw[key] = _build(cls, raw[key], f"{path}: {key}")
+    domains = {}
+    for name, data in (raw.get("domains") or {}).items():
+        entry = _build(DomainConfig, data, f"{path}: domains.{name}")
+        sizes = entry.sizes
+        if not isinstance(sizes, (list, tuple)) or not sizes or not all(isinstance(s, dict) for s in sizes):
+            raise ConfigError(f"{path}: domains.{name}.sizes must be a non-empty list of mappings")
+        domains[name] = dataclasses.replace(entry, sizes=tuple(dict(s) for s in sizes))
+    raw["domains"] = domains
+    return _build(PipelineConfig, raw, str(path))

@@ -1,0 +1,83 @@
+"""blocksworld (4 operators): rearrange towers of blocks with a single hand.
+
+Size: ``blocks`` (N >= 2). Objects ``block_1 .. block_N`` (untyped); name ``bw-rand-{N}``.
+As in the public generator, the initial state and the goal state are two independent
+uniformly random blocks-world states (Slaney & Thiebaux's counting method, computed with
+exact integers): the init is the complete first state with ``handempty``; the goal keeps only
+the ``on`` atoms of the second state, listed by the upper block's number.
+
+The goal state is redrawn when it has no ``on`` atom (an empty goal) or when all its ``on``
+atoms already hold at the start (an empty plan is useless for the questions); N >= 2 makes a
+usable goal possible. Always solvable: any goal state is reachable from any state (unstack
+everything to the table, then build the goal towers bottom-up).
+"""
+
+from __future__ import annotations
+
+import random
+
+from acpgen.generators.base import Generator, ProblemSpec
+
+
+def completions(n_blocks: int) -> list[list[int]]:
+    """g[n][k]: how many states complete n floating towers above k grounded ones.
+
+    g(0, k) = 1 and g(n, k) = g(n-1, k+1) + (n-1+k) * g(n-1, k): the last floating tower either
+    goes on the table or on top of one of the n-1+k other towers.
+    """
+    size = n_blocks + 1
+    g = [[1] * (size + 1)] + [[0] * (size + 1) for _ in range(n_blocks)]
+    for n in range(1, size):
+        for k in range(size - n + 1):
+            g[n][k] = g[n - 1][k + 1] + (n - 1 + k) * g[n - 1][k]
+    return g
+
+
+def random_state(blocks: list[str], g: list[list[int]], rng: random.Random) -> list[list[str]]:
+    """A uniformly random state as towers (each listed bottom to top)."""
+    floating = [[b] for b in blocks]
+    grounded: list[list[str]] = []
+    while floating:
+        n, k = len(floating), len(grounded)
+        tower = floating.pop()
+        if rng.randrange(g[n][k]) < g[n - 1][k + 1]:
+            grounded.append(tower)
+        else:
+            others = floating + grounded  # n - 1 + k tower tops to put it on
+            others[rng.randrange(n - 1 + k)].extend(tower)
+    return grounded
+
+
+def on_atoms(towers: list[list[str]], order: dict[str, int]) -> list[str]:
+    pairs = [(upper, lower) for tower in towers for lower, upper in zip(tower, tower[1:])]
+    return [f"(on {u} {lo})" for u, lo in sorted(pairs, key=lambda p: order[p[0]])]
+
+
+def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
+    n_blocks = size["blocks"]
+    if n_blocks < 2:
+        raise ValueError("blocksworld needs at least two blocks (one block has no 'on' goal)")
+    blocks = [f"block_{i}" for i in range(1, n_blocks + 1)]
+    order = {b: i for i, b in enumerate(blocks)}
+    g = completions(n_blocks)
+
+    towers = random_state(blocks, g, rng)
+    init = ["(handempty)"] + on_atoms(towers, order)
+    init += [f"(ontable {t[0]})" for t in towers] + [f"(clear {t[-1]})" for t in towers]
+    while True:
+        goal = on_atoms(random_state(blocks, g, rng), order)
+        if goal and not set(goal) <= set(init):
+            break
+    return ProblemSpec(f"bw-rand-{n_blocks}", {b: "object" for b in blocks}, tuple(init), tuple(goal))
+
+
+GENERATOR = Generator(
+    domain="blocksworld",
+    pddl_name="blocksworld-4ops",
+    requirements=":strips",
+    parameters=("blocks",),
+    make=make,
+    check_solvable=False,
+    example_sizes=({"blocks": 3}, {"blocks": 5}, {"blocks": 8}),
+    typed=False,
+)

@@ -1,0 +1,84 @@
+"""logistics: packages moved by trucks inside cities and by airplanes between airports.
+
+Sizes: ``cities`` (C >= 1), ``city_size`` (S >= 1: locations per city, the airport
+included), ``packages`` (P >= 1) and ``airplanes`` (A >= 0; at least 1 when C > 1).
+City ``c{i}`` has the airport ``l{i}-0`` and the plain locations ``l{i}-1 .. l{i}-{S-1}``, and
+one truck ``t{i}`` that starts at a uniform location of its city. Each airplane starts at a
+uniform city's airport; each package's start and goal are independent uniform (city,
+location) draws, as in the public generator. The name is ``logistics-c{C}-s{S}-p{P}-a{A}``;
+the goal lists ``p0, p1, ...`` in numeric order.
+
+Solvable by construction: inside a city its truck reaches every location (DRIVE-TRUCK needs
+only that both ends are in the city), and with an airplane every airport reaches every other
+(FLY-AIRPLANE has no precondition beyond the airplane's position), so any package can go
+truck -> airport -> airplane -> airport -> truck to any location. With one city no airplane
+is needed. Goals that already all hold at the start are redrawn (a problem with an empty
+plan is useless for the questions), which needs at least two locations in all (C * S >= 2).
+"""
+
+from __future__ import annotations
+
+import random
+
+from acpgen.generators.base import Generator, ProblemSpec
+
+
+def _check(n_city: int, city_size: int, n_pkg: int, n_plane: int) -> None:
+    if n_city < 1 or city_size < 1 or n_pkg < 1:
+        raise ValueError("logistics needs cities >= 1, city_size >= 1 and packages >= 1")
+    if n_plane < 0:
+        raise ValueError("logistics: airplanes must be >= 0")
+    if n_city > 1 and n_plane < 1:
+        raise ValueError("logistics with more than one city needs at least one airplane "
+                         "(otherwise packages cannot leave their city)")
+    if n_city * city_size < 2:
+        raise ValueError("logistics needs at least two locations (cities * city_size >= 2), "
+                         "otherwise every goal holds at the start")
+
+
+def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
+    n_city, city_size = size["cities"], size["city_size"]
+    n_pkg, n_plane = size["packages"], size["airplanes"]
+    _check(n_city, city_size, n_pkg, n_plane)
+
+    cities = [f"c{i}" for i in range(n_city)]
+    places = [[f"l{i}-{j}" for j in range(city_size)] for i in range(n_city)]
+    trucks = [f"t{i}" for i in range(n_city)]
+    planes = [f"a{k}" for k in range(n_plane)]
+    packages = [f"p{k}" for k in range(n_pkg)]
+
+    objects = {c: "city" for c in cities} | {t: "truck" for t in trucks}
+    objects |= {a: "airplane" for a in planes} | {p: "package" for p in packages}
+    for city_places in places:
+        objects |= {loc: ("airport" if j == 0 else "location") for j, loc in enumerate(city_places)}
+
+    def uniform_place() -> str:
+        return rng.choice(places[rng.randrange(n_city)])
+
+    init = [f"(in-city {loc} {cities[i]})" for i, city_places in enumerate(places) for loc in city_places]
+    init += [f"(at {t} {rng.choice(places[i])})" for i, t in enumerate(trucks)]
+    init += [f"(at {a} {places[rng.randrange(n_city)][0]})" for a in planes]
+    start = {p: uniform_place() for p in packages}
+    init += [f"(at {p} {loc})" for p, loc in start.items()]
+    while True:
+        goal = {p: uniform_place() for p in packages}
+        if goal != start:
+            break
+    goal_atoms = tuple(f"(at {p} {goal[p]})" for p in packages)
+    name = f"logistics-c{n_city}-s{city_size}-p{n_pkg}-a{n_plane}"
+    return ProblemSpec(name, objects, tuple(init), goal_atoms)
+
+
+GENERATOR = Generator(
+    domain="logistics",
+    pddl_name="logistics-strips",
+    requirements=":strips :typing",
+    parameters=("cities", "city_size", "packages", "airplanes"),
+    make=make,
+    check_solvable=False,
+    example_sizes=(
+        {"cities": 2, "city_size": 2, "packages": 4, "airplanes": 1},
+        {"cities": 2, "city_size": 3, "packages": 4, "airplanes": 1},
+        {"cities": 3, "city_size": 3, "packages": 4, "airplanes": 1},
+    ),
+)

@@ -1,0 +1,76 @@
+"""Stage 2, plans: OUT/D/problems/*.pddl -> OUT/D/plans/<problem>.json.
+
+K* top-quality planning (quality bound and plan-count bound from pipeline.yaml); when K* finds
+no plan within its budget, diverse planning (forbiditerative) is the fallback. Every plan is
+re-executed by acp's own core before it is kept. Problems whose plan file exists are skipped;
+a problem without any valid plan gets no file (a rerun tries again) and is reported.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tqdm import tqdm
+
+from acpgen.artefacts import atomic_write_text
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import is_plan
+from acpgen.planners import Limits, PlannerResult, Status
+from acpgen.stages.base import StageContext, StageReport
+
+
+def _valid(task: GroundTask, result: PlannerResult) -> list[list[str]]:
+    plans = {tuple(p) for p in result.plans}
+    return [list(p) for p in sorted(plans, key=lambda p: (len(p), p)) if is_plan(task, task.init, list(p))]
+
+
+def plan_problem(ctx: StageContext, problem: Path) -> dict:
+    """The plan record of one problem (``plans`` empty when no valid plan was found)."""
+    settings = ctx.config.plans
+    domain_text, problem_text = ctx.domain_text, problem.read_text()
+    task = GroundTask.from_strings(domain_text, problem_text, str(problem))
+    memory = ctx.config.planner.memory_mb
+    result = ctx.planners.top_quality(domain_text, problem_text, settings.quality_bound,
+                                      k=settings.number_of_plans, limits=Limits(settings.time_limit, memory))
+    method, plans = "kstar-top-quality", _valid(task, result)
+    complete = result.status == Status.SOLVED
+    if not plans:
+        result = ctx.planners.diverse(domain_text, problem_text, settings.diverse_plans,
+                                      Limits(settings.diverse_time_limit, memory))
+        method, plans, complete = "diverse", _valid(task, result), False
+    return {
+        "problem": problem.stem,
+        "method": method,
+        "status": result.status.value,
+        "message": result.message if not plans else "",
+        # K* that finished enumerates plans in order of cost: its cheapest plan is optimal.
+        "optimal_cost": len(plans[0]) if plans and complete else None,
+        "plans": [{"actions": p, "cost": len(p)} for p in plans],
+    }
+
+
+def run(ctx: StageContext) -> StageReport:
+    start = time.perf_counter()
+    report = StageReport("plans", ctx.domain)
+    todo = []
+    for problem in ctx.problem_files():
+        if (ctx.plans_dir / f"{problem.stem}.json").exists():
+            report.skipped += 1
+        else:
+            todo.append(problem)
+    bar = tqdm(total=len(todo), desc=f"{ctx.domain} plans", disable=not ctx.progress)
+    with ThreadPoolExecutor(max_workers=max(1, ctx.jobs)) as pool:
+        for problem, record in zip(todo, pool.map(lambda p: plan_problem(ctx, p), todo)):
+            bar.update()
+            if not record["plans"]:
+                report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
+                continue
+            atomic_write_text(ctx.plans_dir / f"{problem.stem}.json", json.dumps(record, indent=1, sort_keys=True) + "\n")
+            report.done += 1
+    bar.close()
+    report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
+    report.seconds = time.perf_counter() - start
+    return report

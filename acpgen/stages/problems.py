@@ -1,0 +1,67 @@
+"""Stage 1, problems: domains/<D>/ + the domain's generator -> OUT/D/problems/pNNN.pddl.
+
+Problem i (from 1) uses size ``sizes[(i - 1) % len(sizes)]`` and a random generator derived from (seed,
+domain, i, attempt). Generators that cannot guarantee solvability are checked with a planner;
+an unsolvable draw is redrawn with the next attempt number. Existing files are kept (resume).
+"""
+
+from __future__ import annotations
+
+import time
+
+from tqdm import tqdm
+
+from acpgen.artefacts import atomic_write_text
+from acpgen.errors import AcpError
+from acpgen.generators import get_generator
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import relaxed_goal_reachable
+from acpgen.planners import Limits, Status
+from acpgen.stages.base import StageContext, StageReport
+
+
+def problem_name(index: int) -> str:
+    return f"p{index:03d}"
+
+
+def make_problem(ctx: StageContext, index: int) -> str:
+    """PDDL text of problem ``index``: deterministic for the seed, solvable."""
+    generator = get_generator(ctx.domain)
+    settings = ctx.config.domain(ctx.domain)
+    size = settings.sizes[(index - 1) % len(settings.sizes)]
+    domain_text = ctx.domain_text
+    reasons = []
+    for attempt in range(settings.max_attempts):
+        text = generator.render(generator.generate(size, ctx.rng("problem", index, attempt)))
+        task = GroundTask.from_strings(domain_text, text, f"{ctx.domain} problem {index}")
+        if not relaxed_goal_reachable(task, task.init):
+            reasons.append("goal not relaxed-reachable")
+            continue
+        if generator.check_solvable:
+            limits = Limits(time=ctx.config.planner.time_limit, memory_mb=ctx.config.planner.memory_mb)
+            result = ctx.planners.solve(domain_text, text, limits)
+            if result.status != Status.SOLVED:
+                reasons.append(f"planner: {result.status.value}")
+                continue
+        return text
+    raise AcpError(f"{ctx.domain}: no solvable problem for size {size} in {settings.max_attempts} attempts "
+                   f"({'; '.join(reasons[-3:])}); change the size in pipeline.yaml")
+
+
+def run(ctx: StageContext) -> StageReport:
+    start = time.perf_counter()
+    report = StageReport("problems", ctx.domain)
+    count = ctx.config.domain(ctx.domain).problems
+    for index in tqdm(range(1, count + 1), desc=f"{ctx.domain} problems", disable=not ctx.progress):
+        path = ctx.problems_dir / f"{problem_name(index)}.pddl"
+        if path.exists():
+            report.skipped += 1
+            continue
+        try:
+            atomic_write_text(path, make_problem(ctx, index))
+            report.done += 1
+        except AcpError as err:
+            report.failed.append(f"{path.name}: {err}")
+    report.items = len(ctx.problem_files())
+    report.seconds = time.perf_counter() - start
+    return report

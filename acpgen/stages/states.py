@@ -1,0 +1,103 @@
+"""Stage 3, states: problems + plans -> OUT/D/states/<problem>.jsonl and OUT/D/states.jsonl.
+
+The states along every stored plan, plus seeded random rollouts from each of them, de-duplicated
+per problem and capped at ``max_per_problem`` (a seeded, order-preserving sample). Each state is
+kept with its problem, the action path that reaches it from the initial state, how it was found,
+and what later stages select on: the number of applicable actions, whether it is a goal state,
+whether the goal is delete-relaxed reachable, and for plan states the plan's remaining length.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from tqdm import tqdm
+
+from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import relaxed_goal_reachable
+from acpgen.stages.base import StageContext, StageReport
+
+
+def _describe(task: GroundTask, state: int) -> dict:
+    fluent = state & ~task.static_mask
+    return {
+        "atoms": task.state_atoms(fluent),
+        "applicable": len(task.applicable(state)),
+        "goal": task.is_goal(state),
+        "relaxed_goal_reachable": relaxed_goal_reachable(task, state),
+    }
+
+
+def sample_states(ctx: StageContext, problem: str) -> list[dict]:
+    """The de-duplicated state records of one problem."""
+    settings = ctx.config.states
+    task = GroundTask.from_strings(ctx.domain_text, (ctx.problems_dir / f"{problem}.pddl").read_text(), problem)
+    plans = json.loads((ctx.plans_dir / f"{problem}.json").read_text())["plans"]
+    rng = ctx.rng("states", problem)
+    found: dict[int, dict] = {}
+
+    def keep(state: int, path: list[str], origin: dict) -> None:
+        if state not in found:
+            found[state] = {"path": list(path), **origin}
+
+    anchors = []
+    for j, plan in enumerate(plans):
+        state, path = task.init, []
+        for t in range(len(plan["actions"]) + 1):
+            keep(state, path, {"source": "plan", "plan": j, "step": t, "plan_cost_to_go": len(plan["actions"]) - t})
+            anchors.append((state, list(path)))
+            if t < len(plan["actions"]):
+                action = task.action(plan["actions"][t])
+                state, path = action.apply(state), path + [action.name]
+    for state0, path0 in anchors:
+        for _ in range(settings.rollouts_per_state):
+            state, path = state0, list(path0)
+            for _ in range(settings.rollout_length):
+                options = task.applicable(state)
+                if not options:
+                    break
+                action = rng.choice(options)
+                state, path = action.apply(state), path + [action.name]
+                keep(state, path, {"source": "rollout"})
+    states = list(found.items())
+    if len(states) > settings.max_per_problem:
+        chosen = sorted(rng.sample(range(len(states)), settings.max_per_problem))
+        states = [states[i] for i in chosen]
+    return [{"id": f"{problem}-s{k:04d}", "problem": problem, **origin, **_describe(task, state)}
+            for k, (state, origin) in enumerate(states)]
+
+
+def _sample(args):
+    ctx, problem = args
+    return problem, sample_states(ctx, problem)
+
+
+def run(ctx: StageContext) -> StageReport:
+    start = time.perf_counter()
+    report = StageReport("states", ctx.domain)
+    problems = sorted(p.stem for p in ctx.plans_dir.glob("*.json"))
+    todo = [p for p in problems if not (ctx.states_dir / f"{p}.jsonl").exists()]
+    report.skipped = len(problems) - len(todo)
+    bar = tqdm(total=len(todo), desc=f"{ctx.domain} states", disable=not ctx.progress)
+    worker_ctx = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False)  # planners stay here
+    if ctx.jobs > 1 and len(todo) > 1:
+        with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
+            results = pool.map(_sample, [(worker_ctx, p) for p in todo])
+            for problem, states in results:
+                atomic_write_text(ctx.states_dir / f"{problem}.jsonl", jsonl_text(states))
+                report.done += 1
+                bar.update()
+    else:
+        for problem in todo:
+            atomic_write_text(ctx.states_dir / f"{problem}.jsonl", jsonl_text(sample_states(ctx, problem)))
+            report.done += 1
+            bar.update()
+    bar.close()
+    combined = "".join((ctx.states_dir / f"{p}.jsonl").read_text() for p in problems)
+    atomic_write_text(ctx.states_file, combined)
+    report.items = combined.count("\n")
+    report.seconds = time.perf_counter() - start
+    return report
