@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DEV    := tests/fixtures/acpbench-dev
 OUT    := out
 
-.PHONY: help setup test test-slow score-dev bench bench-score clean
+.PHONY: help setup test test-slow score-dev bench bench-score bench-generate clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -30,10 +30,13 @@ score-dev: $(STAMP)  ## score the reference dev records' own answers with acp sc
 	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
 	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
 
-bench: bench-score  ## all benchmarks
+bench: bench-score bench-generate  ## all benchmarks
 
 bench-score: $(STAMP)  ## answers per second of acp score on stored and perturbed dev answers
 	$(BIN)/python benchmarks/bench_score.py $(DEV)
+
+bench-generate: $(STAMP)  ## problems, plans and states per second for each configured domain
+	$(BIN)/python benchmarks/bench_generate.py
 
 clean:  ## remove build artefacts and outputs (keeps .venv)
 	rm -rf $(OUT) .pytest_cache build *.egg-info
