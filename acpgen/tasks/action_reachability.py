@@ -8,29 +8,19 @@ relaxed-reachable ones: those are exactly the typical correct answers).
 from __future__ import annotations
 
 from acpgen.answers import parse_action_or_none
-from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+from acpgen.tasks.base import RecordContext, Task, Verdict, find_witness, lowered, score_none
 
 
 def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
     """An action proven never applicable, if any (name, decided)."""
-    undecided = False
-    for name in ctx.task.all_action_names():
-        decision = ctx.oracle.action_reachable(ctx.task.action(name))
-        if decision.value is False:
-            return name, True
-        undecided |= decision.value is None
-    return None, not undecided
+    return find_witness(ctx.task.all_action_names(), lambda n: ctx.oracle.action_reachable(ctx.task.action(n)), False)
 
 
 def score(ctx: RecordContext, answer: str | None) -> Verdict:
     stored = set(lowered(ctx.answer))
     if answer is None:
-        if not ctx.options.recheck:
-            return Verdict.correct("stored answer is None") if not stored else Verdict.wrong("unreachable actions exist")
-        witness, decided = some_unreachable_action(ctx)
-        if witness is not None:
-            return Verdict.wrong(f"{witness} is never applicable")
-        return Verdict.correct("every action is reachable") if decided else Verdict.undecided("some action undecided")
+        return score_none(ctx, not stored, lambda: some_unreachable_action(ctx), "is never applicable",
+                          "every action is reachable")
     action = ctx.task.action(answer)
     if action is None:
         return Verdict.wrong(f"unknown_action: {answer}")

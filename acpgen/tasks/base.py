@@ -100,6 +100,31 @@ def unknown_atoms(task: GroundTask, atoms: list[str]) -> list[str]:
     return [a for a in atoms if not task.is_valid_atom(a)]
 
 
+def find_witness(candidates, decide: Callable[[Any], Decision], target: bool) -> tuple[Any, bool]:
+    """The first candidate whose decision is ``target`` (witness, True); else (None, all decided)."""
+    undecided = False
+    for candidate in candidates:
+        value = decide(candidate).value
+        if value is target:
+            return candidate, True
+        undecided |= value is None
+    return None, not undecided
+
+
+def score_none(ctx: "RecordContext", stored_empty: bool, search, found: str, none_exists: str) -> Verdict:
+    """Score the answer "None" (no atom/action with the asked property exists).
+
+    Trusting stored sets, "None" is right exactly when the stored set is empty; under
+    ``--recheck`` ``search()`` looks for a witness (see :func:`find_witness`).
+    """
+    if not ctx.options.recheck:
+        return Verdict.correct("stored answer is None") if stored_empty else Verdict.wrong("stored answer is not None")
+    witness, decided = search()
+    if witness is not None:
+        return Verdict.wrong(f"{witness} {found}")
+    return Verdict.correct(none_exists) if decided else Verdict.undecided("some candidate undecided")
+
+
 _ACTION_GROUP = re.compile(r"\([^()]*\)")
 
 

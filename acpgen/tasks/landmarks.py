@@ -9,7 +9,7 @@ compilation of the paper (or exactly, by exhaustive exploration, for small tasks
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
-from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+from acpgen.tasks.base import RecordContext, Task, Verdict, find_witness, lowered, score_none
 
 
 def is_trivial(ctx: RecordContext, atom: str) -> bool:
@@ -19,26 +19,14 @@ def is_trivial(ctx: RecordContext, atom: str) -> bool:
 
 def some_landmark(ctx: RecordContext) -> tuple[str | None, bool]:
     """A non-trivial landmark, if any (atom, decided)."""
-    undecided = False
-    for atom in ctx.task.fluent_atoms():
-        if is_trivial(ctx, atom):
-            continue
-        decision = ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
-        if decision.value:
-            return atom, True
-        undecided |= decision.value is None
-    return None, not undecided
+    candidates = (a for a in ctx.task.fluent_atoms() if not is_trivial(ctx, a))
+    return find_witness(candidates, lambda a: ctx.oracle.is_landmark(1 << ctx.task.atom_id(a)), True)
 
 
 def score(ctx: RecordContext, answer: str | None) -> Verdict:
     yes, no = set(lowered(ctx.answer["yes"])), set(lowered(ctx.answer["no"]))
     if answer is None:
-        if not ctx.options.recheck:
-            return Verdict.correct("stored answer is None") if not yes else Verdict.wrong("landmarks exist")
-        witness, decided = some_landmark(ctx)
-        if witness is not None:
-            return Verdict.wrong(f"{witness} is a landmark")
-        return Verdict.correct("no non-trivial landmark") if decided else Verdict.undecided("some atom undecided")
+        return score_none(ctx, not yes, lambda: some_landmark(ctx), "is a landmark", "no non-trivial landmark")
     if not ctx.task.is_valid_atom(answer):
         return Verdict.wrong(f"unknown_atom: {answer}")
     if ctx.task.is_static_atom(answer):

@@ -10,7 +10,7 @@ is proven reachable. A stored empty sample makes any atom wrong unless ``--reche
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
-from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+from acpgen.tasks.base import RecordContext, Task, Verdict, find_witness, lowered, score_none
 
 
 def stored_unreachable(ctx: RecordContext) -> set[str]:
@@ -18,25 +18,15 @@ def stored_unreachable(ctx: RecordContext) -> set[str]:
 
 
 def some_unreachable_atom(ctx: RecordContext) -> tuple[str | None, bool]:
-    """An atom proven unreachable, if any (atom, decided); (None, True) when all are reachable."""
-    undecided = False
-    for atom in ctx.task.fluent_atoms():
-        decision = ctx.oracle.atom_reachable(1 << ctx.task.atom_id(atom))
-        if decision.value is False:
-            return atom, True
-        undecided |= decision.value is None
-    return None, not undecided
+    """A proposition proven unreachable, if any (atom, decided); (None, True) when all are reachable."""
+    return find_witness(ctx.task.fluent_atoms(), lambda a: ctx.oracle.atom_reachable(1 << ctx.task.atom_id(a)), False)
 
 
 def score(ctx: RecordContext, answer: str | None) -> Verdict:
     stored = stored_unreachable(ctx)
     if answer is None:
-        if not ctx.options.recheck:
-            return Verdict.correct("stored answer is None") if not stored else Verdict.wrong("unreachable atoms exist")
-        witness, decided = some_unreachable_atom(ctx)
-        if witness is not None:
-            return Verdict.wrong(f"{witness} is unreachable")
-        return Verdict.correct("every atom is reachable") if decided else Verdict.undecided("some atom undecided")
+        return score_none(ctx, not stored, lambda: some_unreachable_atom(ctx), "is unreachable",
+                          "every proposition is reachable")
     if not ctx.task.is_valid_atom(answer):
         return Verdict.wrong(f"unknown_atom: {answer}")
     if ctx.task.is_static_atom(answer):
