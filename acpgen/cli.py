@@ -19,6 +19,7 @@ from acpgen.generators import get_generator
 from acpgen.stages import STAGES, StageContext, count_artefacts
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import PlannerSetup, Summary, score_predictions
+from acpgen.verify import validate_records
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions
 
 
@@ -103,6 +104,38 @@ def score(predictions: Path, dataset: Path | None, output: Path | None, as_json:
     if undecided:
         click.echo(f"warning: {undecided} answers undecided (planner timeout or error); see 'reason' in the output",
                    err=True)
+
+
+@cli.command("validate")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record: id, task, verdict, reason.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@planner_options
+def validate(path: Path, as_json: bool, jobs: int, planner_backend: str, image: Path | None, cache_dir: Path | None,
+             planner_timeout: float, max_states: int) -> None:
+    """Re-prove the stored answer of every record under PATH (file or folder).
+
+    Reads reference-format records and acp's own files (symbolic qa/<task>.jsonl and exported
+    records). app, prog and val answers are recomputed; every stored reach, areach, land and nexta
+    element is re-proven; justification lists are compared with all valid removals.
+    Verdicts: ok, wrong (with the reason), unproven (a planner gave no answer).
+    Exit status 1 if any answer is wrong.
+    """
+    dataset = Dataset.load(path)
+    items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
+    options = ScoreOptions(max_states=max_states, limits=Limits(time=planner_timeout))
+    results = validate_records(items, options, PlannerSetup(planner_backend, image, cache_dir), jobs=jobs,
+                               progress=sys.stderr.isatty())
+    for result in results:
+        if as_json:
+            click.echo(json.dumps(result.as_dict(), sort_keys=True))
+        elif result.verdict != "ok":
+            click.echo(f"{result.verdict:8} {result.task:6} {result.id}: {result.reason}")
+    counts = {v: sum(r.verdict == v for r in results) for v in ("ok", "wrong", "unproven")}
+    click.echo(f"{len(results)} records: {counts['ok']} ok, {counts['wrong']} wrong, {counts['unproven']} unproven",
+               err=True)
+    if counts["wrong"]:
+        sys.exit(1)
 
 
 @cli.command("reference-answers")

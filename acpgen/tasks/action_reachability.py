@@ -8,7 +8,7 @@ relaxed-reachable ones: those are exactly the typical correct answers).
 from __future__ import annotations
 
 from acpgen.answers import parse_action_or_none
-from acpgen.tasks.base import RecordContext, Task, Verdict, find_witness, lowered, score_none
+from acpgen.tasks.base import Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
 
 
 def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
@@ -33,9 +33,13 @@ def score(ctx: RecordContext, answer: str | None) -> Verdict:
     return Verdict.from_decision(decision, "reachable", "never applicable", expect=False)
 
 
+def validate(ctx: RecordContext) -> Check:
+    return check_each(ctx, score, sorted(set(lowered(ctx.answer))) or [None])
+
+
 def to_responses(record: dict) -> list[str]:
     return list(record["answer"]) or ["None"]
 
 
 TASK = Task("areach", "reachable_action_gen", "an action that can never become applicable",
-            parse_action_or_none, score, to_responses)
+            parse_action_or_none, score, to_responses, validate)

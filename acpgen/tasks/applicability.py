@@ -7,7 +7,7 @@ recomputed under ``--recheck``); every answered name must be a type-correct grou
 from __future__ import annotations
 
 from acpgen.answers import parse_action_list
-from acpgen.tasks.base import RecordContext, Task, Verdict, lowered, unknown_actions
+from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, lowered, unknown_actions
 
 
 def applicable_names(ctx: RecordContext) -> set[str]:
@@ -26,9 +26,16 @@ def score(ctx: RecordContext, answer: list[str]) -> Verdict:
     return Verdict.wrong(f"missing {len(expected - given)}, not applicable {len(given - expected)}")
 
 
+def validate(ctx: RecordContext) -> Check:
+    expected, stored = applicable_names(ctx), set(lowered(ctx.answer))
+    if stored == expected:
+        return Check(OK)
+    return Check(WRONG, f"missing {sorted(expected - stored)[:3]}, not applicable {sorted(stored - expected)[:3]}")
+
+
 def to_responses(record: dict) -> list[str]:
     return [" ".join(record["answer"])]
 
 
 TASK = Task("app", "applicable_actions_gen", "all applicable actions of a state",
-            parse_action_list, score, to_responses)
+            parse_action_list, score, to_responses, validate)

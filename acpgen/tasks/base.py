@@ -18,6 +18,15 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Limits, Planners
 
 SCORED, PARSE_ERROR, UNDECIDED = "scored", "parse_error", "undecided"
+OK, WRONG, UNPROVEN = "ok", "wrong", "unproven"
+
+
+@dataclass(frozen=True)
+class Check:
+    """Outcome of re-proving a record's stored answer (`acp validate`)."""
+
+    verdict: str  # ok | wrong | unproven
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,17 @@ def unknown_atoms(task: GroundTask, atoms: list[str]) -> list[str]:
     return [a for a in atoms if not task.is_valid_atom(a)]
 
 
+def check_each(ctx: "RecordContext", score: Callable, answers, expect: float = 1.0) -> Check:
+    """Re-prove stored answers one by one with the task's own scorer (run under ``recheck``)."""
+    for answer in answers:
+        verdict = score(ctx, answer)
+        if verdict.status == UNDECIDED:
+            return Check(UNPROVEN, f"{answer or 'None'}: {verdict.reason}")
+        if verdict.score != expect:
+            return Check(WRONG, f"{answer or 'None'}: {verdict.reason}")
+    return Check(OK)
+
+
 def find_witness(candidates, decide: Callable[[Any], Decision], target: bool) -> tuple[Any, bool]:
     """The first candidate whose decision is ``target`` (witness, True); else (None, all decided)."""
     undecided = False
@@ -152,3 +172,4 @@ class Task:
     parse: Callable[[str], Any]
     score: Callable[[RecordContext, Any], Verdict]
     to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer
+    validate: Callable[[RecordContext], Check]  # re-prove the stored answer (context built with recheck)

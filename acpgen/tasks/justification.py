@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from acpgen.answers import parse_plan
 from acpgen.pddl.semantics import is_plan
-from acpgen.tasks.base import RecordContext, Task, Verdict, plan_from_question, record_plan, unknown_actions
+from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, plan_from_question, record_plan, unknown_actions
 
 
 def is_subsequence(short: list[str], long: list[str]) -> bool:
@@ -45,6 +45,37 @@ def score(ctx: RecordContext, answer: list[str]) -> Verdict:
     return Verdict.correct()
 
 
+def valid_removals(task, plan: list[str]) -> list[list[str]]:
+    """Every removal of one action or two consecutive actions that leaves a plan, in reference form.
+
+    Singles first, in plan order, as ``[action, "k"]`` (k-th occurrence, 1-based); then pairs in
+    plan order as ``[action1, action2, "-1"]``, one entry per position.
+    """
+    singles, pairs = [], []
+    for i in range(len(plan)):
+        if is_plan(task, task.init, plan[:i] + plan[i + 1:]):
+            singles.append([plan[i], str(plan[:i + 1].count(plan[i]))])
+    for i in range(len(plan) - 1):
+        if is_plan(task, task.init, plan[:i] + plan[i + 2:]):
+            pairs.append([plan[i], plan[i + 1], "-1"])
+    return singles + pairs
+
+
+def validate(ctx: RecordContext) -> Check:
+    plan = record_plan(ctx.record)
+    if not is_plan(ctx.task, ctx.task.init, plan):
+        return Check(WRONG, "the given sequence is not a plan")
+    expected = sorted(map(tuple, valid_removals(ctx.task, plan)))
+    stored = sorted(tuple(e[:-1]) + (e[-1],) for e in ([x.lower() for x in entry] for entry in ctx.answer))
+    if stored == expected:
+        return Check(OK)
+    extra = [e for e in stored if e not in expected]
+    if extra:
+        return Check(WRONG, f"stored removal {list(extra[0])} does not leave a plan")
+    missing = [e for e in expected if e not in stored]
+    return Check(WRONG, f"incomplete: valid removal {list(missing[0])} is not stored")
+
+
 def _remove(plan: list[str], entry: list[str], used_pairs: dict) -> list[str]:
     if entry[-1] != "-1":
         action, occurrence = entry[0].lower(), int(entry[1])
@@ -65,4 +96,4 @@ def to_responses(record: dict) -> list[str]:
     return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
 
 
-TASK = Task("just", "action_justification_gen", "a simplified plan", parse_plan, score, to_responses)
+TASK = Task("just", "action_justification_gen", "a simplified plan", parse_plan, score, to_responses, validate)

@@ -9,7 +9,7 @@ compilation of the paper (or exactly, by exhaustive exploration, for small tasks
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
-from acpgen.tasks.base import RecordContext, Task, Verdict, find_witness, lowered, score_none
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
 
 
 def is_trivial(ctx: RecordContext, atom: str) -> bool:
@@ -42,8 +42,23 @@ def score(ctx: RecordContext, answer: str | None) -> Verdict:
     return Verdict.from_decision(decision, "landmark", "not a landmark", expect=True)
 
 
+def validate(ctx: RecordContext) -> Check:
+    check = check_each(ctx, score, sorted(set(lowered(ctx.answer["yes"]))) or [None])
+    if check.verdict != OK:
+        return check
+    for atom in sorted(set(lowered(ctx.answer["no"]))):
+        if not ctx.task.is_proposition(atom) or is_trivial(ctx, atom):
+            return Check(WRONG, f"{atom}: not a non-trivial proposition")
+        decision = ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
+        if decision.value is None:
+            return Check(UNPROVEN, f"{atom}: {decision.detail}")
+        if decision.value:
+            return Check(WRONG, f"{atom} is stored as a non-landmark but is a landmark ({decision.method})")
+    return Check(OK)
+
+
 def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"]) or ["None"]
 
 
-TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark", parse_atom_or_none, score, to_responses)
+TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark", parse_atom_or_none, score, to_responses, validate)

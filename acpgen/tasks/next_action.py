@@ -8,7 +8,7 @@ action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (rec
 from __future__ import annotations
 
 from acpgen.answers import parse_action
-from acpgen.tasks.base import RecordContext, Task, Verdict, lowered
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, lowered
 
 
 def score(ctx: RecordContext, answer: str) -> Verdict:
@@ -40,8 +40,23 @@ def score(ctx: RecordContext, answer: str) -> Verdict:
     return Verdict.wrong(f"h* {opt} -> {successor.cost if successor.cost is not None else 'dead end'} ({successor.method})")
 
 
+def validate(ctx: RecordContext) -> Check:
+    stored = ctx.answer
+    groups = {k: set(lowered(stored[k])) for k in ("yes", "no", "maybe")}
+    applicable = {a.name for a in ctx.task.applicable(ctx.task.init)}
+    if set().union(*groups.values()) != applicable or sum(map(len, groups.values())) != len(applicable):
+        return Check(WRONG, "yes, no and maybe do not partition the applicable actions")
+    current = ctx.oracle.optimal_cost()
+    if not current.decided:
+        return Check(UNPROVEN, f"optimal cost: {current.detail}")
+    if stored.get("opt") not in (None, "") and current.cost != int(stored["opt"]):
+        return Check(WRONG, f"optimal cost is {current.cost}, stored {stored['opt']}")
+    check = check_each(ctx, score, sorted(groups["yes"]), expect=1.0)
+    return check if check.verdict != OK else check_each(ctx, score, sorted(groups["no"]), expect=0.0)
+
+
 def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"])
 
 
-TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost", parse_action, score, to_responses)
+TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost", parse_action, score, to_responses, validate)

@@ -8,7 +8,7 @@ action only in prose, confirmed by finding an applicable action with exactly tho
 from __future__ import annotations
 
 from acpgen.answers import parse_effects
-from acpgen.tasks.base import RecordContext, Task, Verdict, lowered, unknown_atoms
+from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, lowered, unknown_atoms
 
 
 def effects(ctx: RecordContext, name: str) -> tuple[set[str], set[str]]:
@@ -47,6 +47,14 @@ def score(ctx: RecordContext, answer: tuple[list[str], list[str]]) -> Verdict:
     return Verdict.wrong("effects differ")
 
 
+def validate(ctx: RecordContext) -> Check:
+    stored = (set(lowered(ctx.answer["pos"])), set(lowered(ctx.answer["neg"])))
+    if expected_effects(ctx) == stored:
+        return Check(OK)
+    return Check(WRONG, "the stored effects are not those of the record's action" if ctx.record.get("action")
+                 else "no applicable action has the stored effects")
+
+
 def to_responses(record: dict) -> list[str]:
     answer = record["answer"]
     return ["Positive effects: " + (" ".join(answer["pos"]) or "None")
@@ -54,4 +62,4 @@ def to_responses(record: dict) -> list[str]:
 
 
 TASK = Task("prog", "progression_gen", "positive and negative effects of an action",
-            parse_effects, score, to_responses)
+            parse_effects, score, to_responses, validate)

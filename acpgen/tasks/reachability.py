@@ -10,7 +10,7 @@ is proven reachable. A stored empty sample makes any atom wrong unless ``--reche
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
-from acpgen.tasks.base import RecordContext, Task, Verdict, find_witness, lowered, score_none
+from acpgen.tasks.base import Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
 
 
 def stored_unreachable(ctx: RecordContext) -> set[str]:
@@ -40,9 +40,13 @@ def score(ctx: RecordContext, answer: str | None) -> Verdict:
     return Verdict.from_decision(decision, "reachable", "unreachable", expect=False)
 
 
+def validate(ctx: RecordContext) -> Check:
+    return check_each(ctx, score, sorted(stored_unreachable(ctx)) or [None])
+
+
 def to_responses(record: dict) -> list[str]:
     return [f"({a})" for a in record["answer"]] or ["None"]
 
 
 TASK = Task("reach", "reachable_atom_gen", "an atom that can never become true",
-            parse_atom_or_none, score, to_responses)
+            parse_atom_or_none, score, to_responses, validate)

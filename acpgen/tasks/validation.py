@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from acpgen.answers import parse_index
 from acpgen.pddl.semantics import execute
-from acpgen.tasks.base import RecordContext, Task, Verdict, record_plan
+from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, record_plan
 
 
 def first_inapplicable(ctx: RecordContext) -> int | None:
@@ -26,8 +26,14 @@ def score(ctx: RecordContext, answer: int | None) -> Verdict:
     return Verdict.wrong(f"expected {expected}, got {answer}")
 
 
+def validate(ctx: RecordContext) -> Check:
+    expected = first_inapplicable(ctx)
+    stored = None if int(ctx.answer) < 0 else int(ctx.answer)
+    return Check(OK) if expected == stored else Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
+
+
 def to_responses(record: dict) -> list[str]:
     return [str(record["answer"])]
 
 
-TASK = Task("val", "validation_gen", "index of the first inapplicable action", parse_index, score, to_responses)
+TASK = Task("val", "validation_gen", "index of the first inapplicable action", parse_index, score, to_responses, validate)

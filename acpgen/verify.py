@@ -1,0 +1,66 @@
+"""`acp validate`: re-prove the stored answer of every record by an independent route.
+
+app, prog and val answers are recomputed from the PDDL; every stored reach, areach, land and
+nexta element is re-proven (delete relaxation, exhaustive exploration or planners, whichever
+settles it), and justification lists are compared with the complete set of valid removals.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from tqdm import tqdm
+
+from acpgen.errors import PddlError
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions
+from acpgen.tasks.base import UNPROVEN, Check
+
+
+@dataclass(frozen=True)
+class RecordCheck:
+    id: object
+    task: str
+    verdict: str
+    reason: str
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "task": self.task, "verdict": self.verdict, "reason": self.reason}
+
+
+def check_record(task: str, record: dict, options: ScoreOptions, planners=None) -> RecordCheck:
+    """Re-prove one record's stored answer."""
+    ctx = RecordContext(record, options, planners)
+    try:
+        check = TASKS[task].validate(ctx)
+    except PddlError as err:
+        check = Check(UNPROVEN, f"record PDDL error: {err}")
+    except (KeyError, TypeError, ValueError, IndexError) as err:
+        check = Check("wrong", f"malformed stored answer ({type(err).__name__}: {err})")
+    return RecordCheck(record.get("id"), task, check.verdict, check.reason)
+
+
+def _check(args) -> RecordCheck:
+    task, record, options, setup = args
+    return check_record(task, record, options, setup.build())
+
+
+def validate_records(items: list[tuple[str, dict]], options: ScoreOptions, setup, jobs: int = 1,
+                     progress: bool = True) -> list[RecordCheck]:
+    """Check (task, record) pairs; results in input order."""
+    options = ScoreOptions(recheck=True, strict_just=options.strict_just, max_states=options.max_states,
+                           limits=options.limits)
+    bar = tqdm(total=len(items), desc="validating", unit="record", disable=not progress)
+    results = []
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(_check, [(t, r, options, setup) for t, r in items]):
+                results.append(result)
+                bar.update()
+    else:
+        planners = setup.build()
+        for task, record in items:
+            results.append(check_record(task, record, options, planners))
+            bar.update()
+    bar.close()
+    return results
