@@ -1,8 +1,9 @@
 """alfworld (PDDL domain ``alfred``): random ALFWorld-like household scenes with one validate goal.
 
-Sizes: ``receptacles`` (>= 4) receptacles, ``objects`` (>= 2) numbered household objects, of which
-``objects // 6`` are fixtures (window, lightswitch, sink, ...: only ``objectatlocation``, at
-locations without a receptacle, as in ALFWorld scenes; ``faucet{k}`` gets no facts) and the rest
+Sizes: ``receptacles`` (>= 4) receptacles, ``objects`` (>= 1; >= 2 for pick-two and examine)
+numbered household objects, of which ``objects // 6`` are fixtures (window, lightswitch, sink, ...:
+only ``objecttype`` and ``objectatlocation``, at locations without a receptacle, as in ALFWorld
+scenes; ``faucet{k}`` gets no facts at all) and the rest
 are movable objects placed in receptacles; ``goal`` picks the goal kind by index into ``GOALS``
 (0 pick-and-place, 1 pick-two-and-place, 2 heat, 3 cool, 4 clean, 5 examine-in-light).
 

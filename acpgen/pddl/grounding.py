@@ -17,6 +17,33 @@ from acpgen.pddl.model import AtomTable, GroundAction, LiftedTask, Literal, Sche
 from acpgen.pddl.tarski_io import read_files, read_strings
 
 
+class _FactIndex:
+    """Ground facts by predicate and by (predicate, argument position, value), for joins."""
+
+    def __init__(self):
+        self.by_pred: dict[str, set[tuple[str, ...]]] = {}
+        self.by_arg: dict[tuple[str, int, str], set[tuple[str, ...]]] = {}
+
+    def add(self, pred: str, args: tuple[str, ...]) -> bool:
+        bucket = self.by_pred.setdefault(pred, set())
+        if args in bucket:
+            return False
+        bucket.add(args)
+        for i, value in enumerate(args):
+            self.by_arg.setdefault((pred, i, value), set()).add(args)
+        return True
+
+    def size(self, pred: str) -> int:
+        return len(self.by_pred.get(pred, ()))
+
+    def candidates(self, pred: str, known: list[tuple[int, str]]):
+        """Facts of ``pred`` agreeing with the smallest index bucket of the known arguments."""
+        if not known:
+            return list(self.by_pred.get(pred, ()))
+        buckets = [self.by_arg.get((pred, i, v), ()) for i, v in known]
+        return list(min(buckets, key=len))
+
+
 class GroundTask:
     """A grounded planning task; states are ints whose set bits are the true atoms."""
 
@@ -62,9 +89,9 @@ class GroundTask:
 
     def _relaxed_grounding(self) -> list[GroundAction]:
         """Ground actions reachable in the delete relaxation from the initial state."""
-        facts: dict[str, set[tuple[str, ...]]] = {}
+        facts = _FactIndex()
         for pred, args in self._init_facts:
-            facts.setdefault(pred, set()).add(args)
+            facts.add(pred, args)
         found: dict[str, GroundAction] = {}
         changed = True
         while changed:
@@ -83,25 +110,33 @@ class GroundTask:
                         found[name] = action
                         new_facts += [(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add]
                     for pred, args in new_facts:
-                        bucket = facts.setdefault(pred, set())
-                        if args not in bucket:
-                            bucket.add(args)
-                            changed = True
+                        changed |= facts.add(pred, args)
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
 
-    def _bindings(self, schema: Schema, conjunction, facts):
-        """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``."""
+    def _bindings(self, schema: Schema, conjunction, facts: "_FactIndex"):
+        """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``.
+
+        A join that always extends with the literal having the most bound arguments, looking up
+        candidate facts through the most selective bound argument.
+        """
         positives = [lit for lit in conjunction if lit.positive and not lit.is_equality]
-        positives.sort(key=lambda lit: (lit.predicate not in self.static_predicates, len(facts.get(lit.predicate, ()))))
         types = dict(schema.params)
 
-        def extend(i: int, binding: dict[str, str]):
-            if i == len(positives):
+        def pick(rest, binding):
+            def key(lit):
+                bound = sum(1 for a in lit.args if not a.startswith("?") or a in binding)
+                return (-bound, lit.predicate not in self.static_predicates, facts.size(lit.predicate))
+            return min(rest, key=key)
+
+        def extend(rest: list, binding: dict[str, str]):
+            if not rest:
                 yield from self._complete(schema, binding)
                 return
-            lit = positives[i]
-            for fact in facts.get(lit.predicate, ()):
+            lit = pick(rest, binding)
+            remaining = [r for r in rest if r is not lit]
+            known = [(i, binding.get(a, a)) for i, a in enumerate(lit.args) if not a.startswith("?") or a in binding]
+            for fact in facts.candidates(lit.predicate, known):
                 new = dict(binding)
                 ok = True
                 for term, value in zip(lit.args, fact):
@@ -119,9 +154,9 @@ class GroundTask:
                         ok = False
                         break
                 if ok:
-                    yield from extend(i + 1, new)
+                    yield from extend(remaining, new)
 
-        yield from extend(0, {})
+        yield from extend(positives, {})
 
     def _complete(self, schema: Schema, binding: dict[str, str]):
         free = [(v, t) for v, t in schema.params if v not in binding]
