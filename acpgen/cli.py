@@ -173,6 +173,7 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
       problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
       plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
       states.jsonl        states along the plans and random rollouts from them
+      qa/<task>.jsonl     symbolic questions with verified answers for the 8 tasks
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
     run can simply be started again. The same seed and config give byte-identical artefacts.
     """
@@ -192,7 +193,8 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
             for failure in report.failed:
                 click.echo(f"  failed: {failure}", err=True)
         counts = count_artefacts(ctx)
-        click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states")
+        click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
+                   f"{counts['questions']} questions")
 
 
 @cli.command("tasks")

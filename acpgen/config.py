@@ -48,6 +48,22 @@ class StatesConfig:
 
 
 @dataclass(frozen=True)
+class QAConfig:
+    """Stage 4: symbolic questions per task, and the budgets that keep every answer provable."""
+
+    questions_per_task: int = 10
+    max_applicable: int = 100       # app/nexta: only states with at most this many applicable actions
+    reach_stored: int = 5           # how many unreachable atoms a reach record keeps
+    areach_stored: int = 3          # how many unreachable actions an areach record keeps
+    max_candidates: int = 5000      # areach: type-correct actions examined per state (sampled beyond)
+    max_planner_calls: int = 60     # per question; a state needing more is skipped ("in case of doubt")
+    max_states: int = 20000         # exhaustive exploration bound while generating
+    verify_max_states: int = 1      # bound while verifying (1: planners and relaxation, not exploration)
+    planner_time_limit: float = 20.0
+    candidates_per_task: int = 60   # states tried per task before giving up
+
+
+@dataclass(frozen=True)
 class DomainConfig:
     """Per-domain problem counts and sizes (each size dict names the generator's parameters)."""
 
@@ -63,6 +79,7 @@ class PipelineConfig:
     planner: PlannerConfig = field(default_factory=PlannerConfig)
     plans: PlansConfig = field(default_factory=PlansConfig)
     states: StatesConfig = field(default_factory=StatesConfig)
+    qa: QAConfig = field(default_factory=QAConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
 
     def domain(self, name: str) -> DomainConfig:
@@ -99,7 +116,7 @@ def load_config(path: Path | None = None) -> PipelineConfig:
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: invalid YAML ({err})") from err
     raw = dict(raw) if isinstance(raw, dict) else _build(PipelineConfig, raw, str(path))
-    sections = {"planner": PlannerConfig, "plans": PlansConfig, "states": StatesConfig}
+    sections = {"planner": PlannerConfig, "plans": PlansConfig, "states": StatesConfig, "qa": QAConfig}
     for key, cls in sections.items():
         if key in raw:
             raw[key] = _build(cls, raw[key], f"{path}: {key}")

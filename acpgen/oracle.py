@@ -58,6 +58,7 @@ class Oracle:
         self.limits = limits
         self.retry_factor = retry_factor
         self.walks, self.walk_length = walks, walk_length
+        self.planner_calls = 0
         self._explored: StateSpace | None = None
         self._relaxed: tuple[int, list[GroundAction]] | None = None
         self._landmark_bits: int | None = None
@@ -102,6 +103,7 @@ class Oracle:
         return self._relaxed
 
     def _ask(self, query, encoding: Encoding) -> PlannerResult:
+        self.planner_calls += 1
         result = query(encoding.domain, encoding.problem, self.limits)
         if result.status in (Status.TIMEOUT, Status.ERROR):
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
@@ -117,8 +119,8 @@ class Oracle:
         return Decision(None, "planner", f"planner {result.status.value}: {result.message}")
 
     # ----- the checks ---------------------------------------------------------------------
-    def atom_reachable(self, atom_bit: int) -> Decision:
-        """Can the atom hold in some state reachable from the state?"""
+    def atom_reachable(self, atom_bit: int, planner: bool = True) -> Decision:
+        """Can the atom hold in some state reachable from the state? (``planner=False``: cheap checks only)"""
         if self.state & atom_bit:
             return Decision(True, "static")
         if not self.relaxed[0] & atom_bit:
@@ -127,10 +129,12 @@ class Oracle:
             return Decision(True, "explored")
         if self.space is not None:
             return Decision(False, "explored")
+        if not planner:
+            return Decision(None, "cheap", "needs a planner")
         return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
 
-    def action_reachable(self, action: GroundAction) -> Decision:
-        """Is the action applicable in some state reachable from the state?"""
+    def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
+        """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
         if not action.precondition:
             return Decision(False, "static")
         if action.applicable(self.state):
@@ -142,6 +146,8 @@ class Oracle:
             return Decision(True, "explored")
         if self.space is not None:
             return Decision(False, "explored")
+        if not planner:
+            return Decision(None, "cheap", "needs a planner")
         undecided = None
         for pos, neg in action.precondition:
             if not reached & pos == pos:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, split_canonical
+from acpgen.pddl.render import render_problem
 from acpgen.pddl.semantics import relaxed_reachable
 
 # A goal is a disjunction of (positive mask, negative mask) conjunctions.
@@ -53,33 +54,9 @@ def goal_of(task: GroundTask) -> Goal:
 
 
 # ----- lifted encoding ------------------------------------------------------------------------
-def _atom_text(task: GroundTask, bit: int) -> str:
-    return task.atoms.names[bit]
-
-
-def _lifted_conjunction(task: GroundTask, pos: int, neg: int) -> str:
-    parts = [_atom_text(task, i) for i in _bits(pos)] + [f"(not {_atom_text(task, i)})" for i in _bits(neg)]
-    return "(and " + " ".join(parts) + ")"
-
-
 def lifted_query(task: GroundTask, state: int, pos: int, neg: int = 0, name: str = "query") -> Encoding:
     """The task's domain with a problem asking to reach ``pos``/``not neg`` from ``state``."""
-    lifted = task.lifted
-    groups: dict[str, list[str]] = {}
-    for obj, type_name in sorted(lifted.objects.items()):
-        if obj not in lifted.constants:
-            groups.setdefault(type_name, []).append(obj)
-    objects = " ".join(" ".join(names) + ("" if t == "object" else f" - {t}") for t, names in sorted(groups.items()))
-    init = " ".join(sorted(task.atoms.atoms(state)))
-    problem = "\n".join([
-        f"(define (problem acp-{name})",
-        f"    (:domain {lifted.domain_name})",
-        f"    (:objects {objects})",
-        f"    (:init {init})",
-        f"    (:goal {_lifted_conjunction(task, pos, neg)})",
-        ")",
-    ])
-    return Encoding(lifted.domain_text, problem + "\n")
+    return Encoding(task.lifted.domain_text, render_problem(task, state, f"acp-{name}", goal=(pos, neg)))
 
 
 # ----- propositional encoding -----------------------------------------------------------------

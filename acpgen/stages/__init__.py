@@ -1,23 +1,24 @@
 """Pipeline stages of `acp generate`, in order; each reads the previous stage's folder only.
 
 Artefacts of domain D live under ``OUT/D/``: ``problems/*.pddl`` (stage problems),
-``plans/<problem>.json`` (stage plans), ``states.jsonl`` (stage states).
+``plans/<problem>.json`` (stage plans), ``states.jsonl`` (stage states), ``qa/<task>.jsonl`` (stage qa).
 """
 
 from __future__ import annotations
 
 import json
 
-from acpgen.stages import plans, problems, states
+from acpgen.stages import plans, problems, qa, states
 from acpgen.stages.base import StageContext, StageReport
 
-STAGES = {"problems": problems.run, "plans": plans.run, "states": states.run}
+STAGES = {"problems": problems.run, "plans": plans.run, "states": states.run, "qa": qa.run}
 
 
 def count_artefacts(ctx: StageContext) -> dict[str, int]:
     """Problems, stored plans and states of a domain's output folder."""
     plan_count = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
     states = ctx.states_file.read_text().count("\n") if ctx.states_file.exists() else 0
-    return {"problems": len(ctx.problem_files()), "plans": plan_count, "states": states}
+    questions = sum(len(p.read_text().splitlines()) for p in sorted((ctx.root / "qa").glob("*.jsonl")))
+    return {"questions": questions, "problems": len(ctx.problem_files()), "plans": plan_count, "states": states}
 
 __all__ = ["STAGES", "StageContext", "StageReport", "count_artefacts"]

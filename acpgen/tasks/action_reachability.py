@@ -7,6 +7,8 @@ relaxed-reachable ones: those are exactly the typical correct answers).
 
 from __future__ import annotations
 
+import itertools
+
 from acpgen.answers import parse_action_or_none
 from acpgen.tasks.base import Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
 
@@ -37,9 +39,28 @@ def validate(ctx: RecordContext) -> Check:
     return check_each(ctx, score, sorted(set(lowered(ctx.answer))) or [None])
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    """A sample of proven never-applicable actions, or [] when every action is proven reachable."""
+    names = list(itertools.islice(ctx.task.all_action_names(), settings.max_candidates + 1))
+    complete = len(names) <= settings.max_candidates
+    if not complete:
+        names = rng.sample(names, settings.max_candidates)
+    decide = {n: ctx.oracle.action_reachable(ctx.task.action(n), planner=False).value for n in names}
+    unreachable = [n for n, v in decide.items() if v is False]
+    if not unreachable:
+        if not complete:
+            return None
+        for name in [n for n, v in decide.items() if v is None][: settings.max_planner_calls]:
+            decide[name] = ctx.oracle.action_reachable(ctx.task.action(name)).value
+        if any(v is None for v in decide.values()):
+            return None
+        unreachable = [n for n, v in decide.items() if v is False]
+    return {"answer": sorted(rng.sample(unreachable, min(settings.areach_stored, len(unreachable))))}
+
+
 def to_responses(record: dict) -> list[str]:
     return list(record["answer"]) or ["None"]
 
 
 TASK = Task("areach", "reachable_action_gen", "an action that can never become applicable",
-            parse_action_or_none, score, to_responses, validate)
+            parse_action_or_none, score, to_responses, validate, generate)

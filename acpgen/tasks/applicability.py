@@ -33,9 +33,16 @@ def validate(ctx: RecordContext) -> Check:
     return Check(WRONG, f"missing {sorted(expected - stored)[:3]}, not applicable {sorted(stored - expected)[:3]}")
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    names = sorted(applicable_names(ctx))
+    if not names or len(names) > settings.max_applicable:
+        return None
+    return {"answer": names}
+
+
 def to_responses(record: dict) -> list[str]:
     return [" ".join(record["answer"])]
 
 
 TASK = Task("app", "applicable_actions_gen", "all applicable actions of a state",
-            parse_action_list, score, to_responses, validate)
+            parse_action_list, score, to_responses, validate, generate)

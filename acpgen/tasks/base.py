@@ -163,6 +163,18 @@ def record_plan(record: dict) -> list[str]:
 
 
 @dataclass(frozen=True)
+class QAItem:
+    """A sampled state offered to a task's question generator.
+
+    ``suffix``: the rest of a stored plan from this state (None for rollout states);
+    ``settings``: the qa section of the pipeline configuration.
+    """
+
+    state: dict
+    suffix: list[str] | None
+
+
+@dataclass(frozen=True)
 class Task:
     """A task: short name, reference group names, answer parser, scorer."""
 
@@ -173,3 +185,4 @@ class Task:
     score: Callable[[RecordContext, Any], Verdict]
     to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer
     validate: Callable[[RecordContext], Check]  # re-prove the stored answer (context built with recheck)
+    generate: Callable[["RecordContext", "QAItem", Any, Any], dict | None]  # stored fields of a question, or None

@@ -76,6 +76,40 @@ def validate(ctx: RecordContext) -> Check:
     return Check(WRONG, f"incomplete: valid removal {list(missing[0])} is not stored")
 
 
+def _redundant_insertion(task, plan: list[str], rng) -> list[str] | None:
+    """The plan with a no-op action, or an action and one undoing it, inserted somewhere."""
+    positions = list(range(len(plan) + 1))
+    rng.shuffle(positions)
+    for i in positions:
+        state = task.init
+        for name in plan[:i]:
+            state = task.action(name).apply(state)
+        applicable = task.applicable(state)
+        rng.shuffle(applicable)
+        for first in applicable:
+            after = first.apply(state)
+            if after == state:
+                return plan[:i] + [first.name] + plan[i:]
+            for second in task.applicable(after):
+                if second.apply(after) == state:
+                    return plan[:i] + [first.name, second.name] + plan[i:]
+    return None
+
+
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    """A plan from the state that can be shortened, with every valid one-step removal stored."""
+    if not item.suffix:
+        return None
+    plan = list(item.suffix)
+    removals = valid_removals(ctx.task, plan)
+    if not removals:
+        plan = _redundant_insertion(ctx.task, plan, rng)
+        if plan is None:
+            return None
+        removals = valid_removals(ctx.task, plan)
+    return {"plan": plan, "answer": removals} if removals else None
+
+
 def _remove(plan: list[str], entry: list[str], used_pairs: dict) -> list[str]:
     if entry[-1] != "-1":
         action, occurrence = entry[0].lower(), int(entry[1])
@@ -96,4 +130,4 @@ def to_responses(record: dict) -> list[str]:
     return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
 
 
-TASK = Task("just", "action_justification_gen", "a simplified plan", parse_plan, score, to_responses, validate)
+TASK = Task("just", "action_justification_gen", "a simplified plan", parse_plan, score, to_responses, validate, generate)

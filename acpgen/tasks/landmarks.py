@@ -57,8 +57,26 @@ def validate(ctx: RecordContext) -> Check:
     return Check(OK)
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    """Every non-trivial proposition classified as landmark or not; None if one stays open."""
+    task = ctx.task
+    if task.is_goal(task.init) or not ctx.oracle.goal_reachable().value:
+        return None
+    yes, no = [], []
+    for atom in task.fluent_atoms():
+        if is_trivial(ctx, atom):
+            continue
+        if ctx.oracle.planner_calls > settings.max_planner_calls:
+            return None
+        decision = ctx.oracle.is_landmark(1 << task.atom_id(atom))
+        if decision.value is None:
+            return None
+        (yes if decision.value else no).append(atom)
+    return {"answer": {"yes": yes, "no": no}}
+
+
 def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"]) or ["None"]
 
 
-TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark", parse_atom_or_none, score, to_responses, validate)
+TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark", parse_atom_or_none, score, to_responses, validate, generate)

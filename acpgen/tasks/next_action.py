@@ -55,8 +55,30 @@ def validate(ctx: RecordContext) -> Check:
     return check if check.verdict != OK else check_each(ctx, score, sorted(groups["no"]), expect=0.0)
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    """Applicable actions split by whether they decrease the optimal cost; opt = h*(state)."""
+    task = ctx.task
+    applicable = task.applicable(task.init)
+    if task.is_goal(task.init) or not applicable or len(applicable) > settings.max_applicable:
+        return None
+    current = ctx.oracle.optimal_cost()
+    if not current.decided or current.cost is None:
+        return None
+    groups = {"yes": [], "no": [], "maybe": []}
+    for action in applicable:
+        successor = ctx.oracle.optimal_cost(action.apply(task.init)) \
+            if ctx.oracle.planner_calls <= settings.max_planner_calls else None
+        if successor is None or not successor.decided:
+            groups["maybe"].append(action.name)
+        elif successor.cost is not None and successor.cost < current.cost:
+            groups["yes"].append(action.name)
+        else:
+            groups["no"].append(action.name)
+    return {"answer": {**groups, "opt": str(current.cost)}} if groups["yes"] else None
+
+
 def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"])
 
 
-TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost", parse_action, score, to_responses, validate)
+TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost", parse_action, score, to_responses, validate, generate)

@@ -55,6 +55,15 @@ def validate(ctx: RecordContext) -> Check:
                  else "no applicable action has the stored effects")
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    options = [a.name for a in ctx.task.applicable(ctx.task.init) if any(effects(ctx, a.name))]
+    if not options:
+        return None
+    action = rng.choice(options)
+    pos, neg = effects(ctx, action)
+    return {"action": action, "answer": {"pos": sorted(pos), "neg": sorted(neg)}}
+
+
 def to_responses(record: dict) -> list[str]:
     answer = record["answer"]
     return ["Positive effects: " + (" ".join(answer["pos"]) or "None")
@@ -62,4 +71,4 @@ def to_responses(record: dict) -> list[str]:
 
 
 TASK = Task("prog", "progression_gen", "positive and negative effects of an action",
-            parse_effects, score, to_responses, validate)
+            parse_effects, score, to_responses, validate, generate)

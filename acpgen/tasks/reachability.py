@@ -44,9 +44,25 @@ def validate(ctx: RecordContext) -> Check:
     return check_each(ctx, score, sorted(stored_unreachable(ctx)) or [None])
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    """A sample of proven-unreachable propositions, or [] when all are proven reachable."""
+    atoms = ctx.task.fluent_atoms()
+    decide = {a: ctx.oracle.atom_reachable(1 << ctx.task.atom_id(a), planner=False).value for a in atoms}
+    open_atoms = [a for a, v in decide.items() if v is None]
+    unreachable = [a for a, v in decide.items() if v is False]
+    if not unreachable:
+        for atom in open_atoms[: settings.max_planner_calls]:
+            decide[atom] = ctx.oracle.atom_reachable(1 << ctx.task.atom_id(atom)).value
+        if any(v is None for v in decide.values()):
+            return None  # in case of doubt, skip the state
+        unreachable = [a for a, v in decide.items() if v is False]
+    chosen = sorted(rng.sample(unreachable, min(settings.reach_stored, len(unreachable))))
+    return {"answer": [a[1:-1] for a in chosen]}  # the reference writes reach atoms without parentheses
+
+
 def to_responses(record: dict) -> list[str]:
     return [f"({a})" for a in record["answer"]] or ["None"]
 
 
 TASK = Task("reach", "reachable_atom_gen", "an atom that can never become true",
-            parse_atom_or_none, score, to_responses, validate)
+            parse_atom_or_none, score, to_responses, validate, generate)

@@ -32,8 +32,21 @@ def validate(ctx: RecordContext) -> Check:
     return Check(OK) if expected == stored else Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
 
 
+def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
+    """Replace one action of a plan from the state by an action inapplicable at that point."""
+    if not item.suffix or len(item.suffix) < 2:
+        return None
+    index = rng.randrange(len(item.suffix))
+    run = execute(ctx.task, ctx.task.init, item.suffix[:index])
+    candidates = [a.name for a in ctx.task.actions if not a.applicable(run.state)]
+    if run.failed_at is not None or not candidates:
+        return None
+    plan = item.suffix[:index] + [rng.choice(candidates)] + item.suffix[index + 1:]
+    return {"plan": plan, "answer": index}
+
+
 def to_responses(record: dict) -> list[str]:
     return [str(record["answer"])]
 
 
-TASK = Task("val", "validation_gen", "index of the first inapplicable action", parse_index, score, to_responses, validate)
+TASK = Task("val", "validation_gen", "index of the first inapplicable action", parse_index, score, to_responses, validate, generate)
