@@ -111,3 +111,23 @@ def test_config_errors_name_the_key(tmp_path):
         load_config(bad)
     result = CliRunner().invoke(cli, ["generate", "--domain", "atlantis", "--config", str(SMALL)])
     assert result.exit_code == 1 and "unknown domain 'atlantis'" in result.output
+
+
+def test_qa_questions_validate_and_their_answers_score_one(reference_run):
+    from acpgen.records import Dataset, Prediction, reference_predictions
+    from acpgen.scoring import PlannerSetup, score_predictions
+    from acpgen.tasks import TASKS, ScoreOptions
+    from acpgen.verify import validate_records
+
+    qa = reference_run / "ferry" / "qa"
+    counts = {t: len((qa / f"{t}.jsonl").read_text().splitlines()) for t in TASKS}
+    assert counts == {t: 3 for t in TASKS}
+    dataset = Dataset.load(qa)
+    assert len(dataset.records) == 24  # ids are unique across tasks
+    items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
+    results = validate_records(items, ScoreOptions(), PlannerSetup(), progress=False)
+    assert [r.verdict for r in results] == ["ok"] * 24
+    predictions = [Prediction(line, *dataset.resolve(line), line["response"]) for line in reference_predictions(dataset)]
+    for recheck in (False, True):
+        scored = score_predictions(predictions, ScoreOptions(recheck=recheck), progress=False)
+        assert [s.verdict.score for s in scored] == [1.0] * len(predictions)
