@@ -240,3 +240,29 @@ def test_land_atom_outside_stored_sets_goes_to_the_planner_and_can_be_undecided(
     ctx = RecordContext(record, ScoreOptions(recheck=True, max_states=1, limits=Limits(time=1)), TimeoutPlanners())
     witness = WRONG_LAND_NONE.get(str(record["id"]))
     assert witness and score_one(ctx, "land", witness).status == UNDECIDED
+
+
+# ----- the task modules on the reference states ------------------------------------------------
+@pytest.mark.parametrize("record", dev_records("app"), ids=lambda r: str(r["id"]))
+def test_app_generation_reproduces_the_reference_answer(record):
+    from acpgen.config import QAConfig
+    from acpgen.tasks.base import QAItem
+
+    fields = TASKS["app"].generate(RecordContext(record), QAItem({}, None), None, QAConfig())
+    assert fields["answer"] == sorted(a.lower() for a in record["answer"])
+
+
+@pytest.mark.parametrize("record", dev_records("prog"), ids=lambda r: str(r["id"]))
+def test_prog_effects_of_some_applicable_action_are_the_reference_answer(record):
+    from acpgen.tasks.progression import effects
+
+    ctx = RecordContext(record)
+    stored = ({a.lower() for a in record["answer"]["pos"]}, {a.lower() for a in record["answer"]["neg"]})
+    assert any(effects(ctx, a.name) == stored for a in ctx.task.applicable(ctx.task.init))
+
+
+@pytest.mark.parametrize("record", dev_records("val"), ids=lambda r: str(r["id"]))
+def test_val_index_agrees_with_the_reference(record):
+    from acpgen.tasks.validation import first_inapplicable
+
+    assert first_inapplicable(RecordContext(record)) == record["answer"]
