@@ -59,7 +59,7 @@ class QAConfig:
     max_planner_calls: int = 60     # per question; a state needing more is skipped ("in case of doubt")
     max_states: int = 20000         # exhaustive exploration bound while generating
     verify_max_states: int = 1      # bound while verifying (1: planners and relaxation, not exploration)
-    planner_time_limit: float = 20.0
+    planner_time_limit: float = 5.0   # seconds per planner call while generating and verifying
     candidates_per_task: int = 60   # states tried per task before giving up
 
 

@@ -105,7 +105,7 @@ class Oracle:
     def _ask(self, query, encoding: Encoding) -> PlannerResult:
         self.planner_calls += 1
         result = query(encoding.domain, encoding.problem, self.limits)
-        if result.status in (Status.TIMEOUT, Status.ERROR):
+        if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
             result = query(encoding.domain, encoding.problem, bigger)
         return result

@@ -102,7 +102,8 @@ def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None 
     settings = ctx.config.qa
     planners = ctx.planners or (setup or PlannerSetup()).build()
     limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
-    generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits)
+    # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
+    generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
     verify_options = ScoreOptions(recheck=True, max_states=settings.verify_max_states, limits=limits)
     source = QASource(ctx)
     task = TASKS[task_name]

@@ -72,6 +72,7 @@ class ScoreOptions:
     strict_just: bool = False
     max_states: int = 20000
     limits: Limits = field(default_factory=lambda: Limits(time=20.0))
+    retry_factor: float = 4.0  # a planner timeout is retried once with this factor (<= 1: no retry)
 
 
 class RecordContext:
@@ -89,7 +90,8 @@ class RecordContext:
 
     @cached_property
     def oracle(self) -> Oracle:
-        return Oracle(self.task, self._planners, max_states=self.options.max_states, limits=self.options.limits)
+        return Oracle(self.task, self._planners, max_states=self.options.max_states, limits=self.options.limits,
+                      retry_factor=self.options.retry_factor)
 
     @property
     def answer(self) -> Any:
