@@ -199,17 +199,27 @@ class Planners:
         if hit is not None:
             return hit
         with self._workdir(domain, problem) as workdir:
-            spent = 0.0
-            for template in templates:
-                (workdir / PLANS_JSON).unlink(missing_ok=True)
-                run = self._run(KSTAR, template, workdir, limits)
-                spent += run.wall_time
-                if run.returncode != SEARCH_UNSUPPORTED or run.timed_out:
-                    break
-                log.info("K* configuration unsupported for this task, retrying with blind search")
+            run, spent = self._first_supported(KSTAR, templates, workdir, limits, PLANS_JSON)
             result = self._kstar_result(run, workdir, spent, wanted)
         self._store(key, result)
         return result
+
+    def _first_supported(self, tool: str, templates, workdir: Path, limits: Limits,
+                         output: str | None = None) -> tuple[_run.ToolRun, float]:
+        """Run the configurations in order until one is not rejected as unsupported (exit 34).
+
+        LM-cut and stubborn sets do not support axioms; the later configurations do.
+        """
+        spent = 0.0
+        for template in templates:
+            if output:
+                (workdir / output).unlink(missing_ok=True)
+            run = self._run(tool, template, workdir, limits)
+            spent += run.wall_time
+            if run.returncode != SEARCH_UNSUPPORTED or run.timed_out:
+                break
+            log.info("%s: %s unsupported for this task, trying the next configuration", tool, template[-1])
+        return run, spent
 
     @staticmethod
     def _kstar_result(run: _run.ToolRun, workdir: Path, spent: float, wanted: int | None) -> PlannerResult:
@@ -241,13 +251,7 @@ class Planners:
         if hit is not None:
             return hit
         with self._workdir(domain, problem) as workdir:
-            spent = 0.0
-            for template in templates:
-                run = self._run(FAST_DOWNWARD, template, workdir, limits)
-                spent += run.wall_time
-                if run.returncode != SEARCH_UNSUPPORTED or run.timed_out:
-                    break
-                log.info("%s unsupported for this task, trying the next configuration", template[-1])
+            run, spent = self._first_supported(FAST_DOWNWARD, templates, workdir, limits)
             outcome = classify(run)
             plan = sas_plan(workdir / PLAN_FILE)
             if outcome.status == Status.SOLVED:
