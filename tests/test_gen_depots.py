@@ -10,6 +10,7 @@ import pytest
 
 from acpgen.generators import domain_file, get_generator
 from acpgen.pddl.tarski_io import read_strings
+from documented_schema import actual_schema, expected_schema
 
 GEN = get_generator("depots")
 SIZE = {"depots": 3, "distributors": 2, "trucks": 2, "pallets": 7, "hoists": 6, "crates": 6}
@@ -33,26 +34,10 @@ ACTIONS = {  # name: (parameters, precondition, add, delete)
 }
 
 
-def positional(params, atoms):
-    index = {v: f"#{i}" for i, v in enumerate(params)}
-    return frozenset((a[0], tuple(index[x] for x in a[1:])) for a in atoms)
 
 
-def expected_schema(spec):
-    params, pre, add, dele = spec
-    names = [p.split(" - ")[0] for p in params.split(", ")]
-    types = tuple(p.split(" - ")[1] for p in params.split(", "))
-    parse = lambda text: [atom.split() for atom in text.split(", ")]  # noqa: E731
-    return types, positional(names, parse(pre)), positional(names, parse(add)), positional(names, parse(dele))
 
 
-def actual_schema(schema):
-    names = [v.lstrip("?") for v, _ in schema.params]
-    (pre,) = schema.precondition
-    assert all(lit.positive for lit in pre)
-    atoms = lambda lits: [(lit.predicate, *(a.lstrip("?") for a in lit.args)) for lit in lits]  # noqa: E731
-    return (tuple(t for _, t in schema.params), positional(names, atoms(pre)),
-            positional(names, atoms(schema.add)), positional(names, atoms(schema.delete)))
 
 
 def generate(size=SIZE, seed=1):

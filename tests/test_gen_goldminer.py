@@ -9,6 +9,7 @@ import pytest
 
 from acpgen.generators import domain_file, get_generator
 from acpgen.pddl.tarski_io import read_strings
+from documented_schema import actual_schema, expected_schema
 
 GEN = get_generator("goldminer")
 
@@ -17,37 +18,22 @@ PREDICATES = {"arm-empty": (), "bomb-at": ("loc",), "clear": ("loc",), "connecte
               "gold-at": ("loc",), "hard-rock-at": ("loc",), "holds-bomb": (), "holds-gold": (),
               "holds-laser": (), "laser-at": ("loc",), "robot-at": ("loc",), "soft-rock-at": ("loc",)}
 ACTIONS = {  # name: (parameters, precondition, add, delete); every parameter is a loc
-    "move": ("x y", "robot-at x, connected x y, clear y", "robot-at y", "robot-at x"),
-    "pickup-laser": ("x", "robot-at x, laser-at x, arm-empty", "holds-laser", "arm-empty, laser-at x"),
-    "putdown-laser": ("x", "robot-at x, holds-laser", "arm-empty, laser-at x", "holds-laser"),
-    "pickup-bomb": ("x", "robot-at x, bomb-at x, arm-empty", "holds-bomb", "arm-empty"),
-    "detonate-bomb": ("x y", "robot-at x, holds-bomb, connected x y, soft-rock-at y", "arm-empty, clear y",
+    "move": ("x - loc, y - loc", "robot-at x, connected x y, clear y", "robot-at y", "robot-at x"),
+    "pickup-laser": ("x - loc", "robot-at x, laser-at x, arm-empty", "holds-laser", "arm-empty, laser-at x"),
+    "putdown-laser": ("x - loc", "robot-at x, holds-laser", "arm-empty, laser-at x", "holds-laser"),
+    "pickup-bomb": ("x - loc", "robot-at x, bomb-at x, arm-empty", "holds-bomb", "arm-empty"),
+    "detonate-bomb": ("x - loc, y - loc", "robot-at x, holds-bomb, connected x y, soft-rock-at y", "arm-empty, clear y",
                       "holds-bomb, soft-rock-at y"),
-    "fire-laser": ("x y", "robot-at x, holds-laser, connected x y", "clear y",
+    "fire-laser": ("x - loc, y - loc", "robot-at x, holds-laser, connected x y", "clear y",
                    "soft-rock-at y, gold-at y, hard-rock-at y"),
-    "pick-gold": ("x", "robot-at x, arm-empty, gold-at x", "holds-gold", "arm-empty"),
+    "pick-gold": ("x - loc", "robot-at x, arm-empty, gold-at x", "holds-gold", "arm-empty"),
 }
 
 
-def positional(params, atoms):
-    index = {v: f"#{i}" for i, v in enumerate(params)}
-    return frozenset((a[0], tuple(index[x] for x in a[1:])) for a in atoms)
 
 
-def expected_schema(spec):
-    params, pre, add, dele = (part.split(", ") if i else part.split() for i, part in enumerate(spec))
-    parse = lambda items: [item.split() for item in items]  # noqa: E731
-    return (("loc",) * len(params), positional(params, parse(pre)), positional(params, parse(add)),
-            positional(params, parse(dele)))
 
 
-def actual_schema(schema):
-    names = [v.lstrip("?") for v, _ in schema.params]
-    (pre,) = schema.precondition
-    assert all(lit.positive for lit in pre)
-    atoms = lambda lits: [(lit.predicate, *(a.lstrip("?") for a in lit.args)) for lit in lits]  # noqa: E731
-    return (tuple(t for _, t in schema.params), positional(names, atoms(pre)),
-            positional(names, atoms(schema.add)), positional(names, atoms(schema.delete)))
 
 
 def generate(rows=4, cols=5, seed=1):
@@ -63,7 +49,7 @@ def test_domain_file_matches_the_documented_domain():
     lifted = read_strings(domain_file("goldminer").read_text(), GEN.render(generate()))
     assert lifted.domain_name == "gold-miner-typed"
     assert set(lifted.supertypes) == {"loc", "object"}
-    assert lifted.supertypes["loc"] == ("loc", "object")
+    assert lifted.supertypes["loc"] == ("loc - loc", "object")
     assert lifted.predicates == PREDICATES
     assert set(lifted.schemas) == set(ACTIONS)
     for name, spec in ACTIONS.items():
