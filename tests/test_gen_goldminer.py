@@ -49,7 +49,7 @@ def test_domain_file_matches_the_documented_domain():
     lifted = read_strings(domain_file("goldminer").read_text(), GEN.render(generate()))
     assert lifted.domain_name == "gold-miner-typed"
     assert set(lifted.supertypes) == {"loc", "object"}
-    assert lifted.supertypes["loc"] == ("loc - loc", "object")
+    assert lifted.supertypes["loc"] == ("loc", "object")
     assert lifted.predicates == PREDICATES
     assert set(lifted.schemas) == set(ACTIONS)
     for name, spec in ACTIONS.items():
