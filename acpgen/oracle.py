@@ -50,7 +50,7 @@ class Oracle:
 
     def __init__(self, task: GroundTask, planners: Planners | None = None, max_states: int = 20000,
                  limits: Limits = Limits(time=20.0), retry_factor: float = 4.0, state: int | None = None,
-                 walks: int = 200, walk_length: int = 100):
+                 walks: int = 40, walk_length: int = 50):
         self.task = task
         self.state = task.init if state is None else state
         self.planners = planners or Planners()

@@ -84,15 +84,28 @@ def _trigger_index(task: GroundTask) -> tuple[dict[int, list[tuple[int, object]]
     """Actions keyed by one positive precondition atom each, so a state only checks candidates."""
     by_atom: dict[int, list[tuple[int, object]]] = {}
     always: list[tuple[int, object]] = []
+    fluent = ~task.static_mask
+    share: dict[int, int] = {}  # how many actions need each atom: the least shared one is the trigger
+    for action in task.actions:
+        for pos, _ in action.precondition:
+            for bit in _bits(pos & fluent):
+                share[bit] = share.get(bit, 0) + 1
     for i, action in enumerate(task.actions):
         if not action.precondition:
             continue
-        pos = action.precondition[0][0]
+        pos = action.precondition[0][0] & fluent
         if len(action.precondition) > 1 or not pos:
             always.append((i, action))
         else:
-            by_atom.setdefault((pos & -pos).bit_length() - 1, []).append((i, action))
+            by_atom.setdefault(min(_bits(pos), key=lambda b: (share[b], b)), []).append((i, action))
     return by_atom, always
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def _candidates(state: int, by_atom, always, fluent: int) -> list:
