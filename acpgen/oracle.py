@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from acpgen.pddl.encode import Encoding, atom_bit_of, lifted_query, never_achieved
+from acpgen.pddl.encode import Encoding, atom_bit_of, lifted_never_achieved, lifted_query
 from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
@@ -62,7 +62,8 @@ class Oracle:
         self._explored: StateSpace | None = None
         self._relaxed: tuple[int, list[GroundAction]] | None = None
         self._landmark_bits: int | None = None
-        self._plan_atoms: int | None = None
+        self._plan_atoms: list[int] | None = None
+        self.evidence_plans = 8
 
     # ----- shared machinery ---------------------------------------------------------------
     @property
@@ -173,12 +174,13 @@ class Oracle:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
+        if self._relaxed_landmark(atom_bit):
+            return Decision(True, "relaxed")
+        if any(not atoms & atom_bit for atoms in self._plans_atoms()):
+            return Decision(False, "plan")
         if self._rhw_landmarks() & atom_bit:
             return Decision(True, "rhw")
-        plan_atoms = self._one_plan_atoms()
-        if plan_atoms is not None and not plan_atoms & atom_bit:
-            return Decision(False, "plan")
-        decision = self._solvable(never_achieved(self.task, self.state, atom_bit))
+        decision = self._solvable(lifted_never_achieved(self.task, self.state, atom_bit))
         return Decision(None if decision.value is None else not decision.value, decision.method, decision.detail)
 
     def _rhw_landmarks(self) -> int:
@@ -194,22 +196,43 @@ class Oracle:
                         self._landmark_bits |= 1 << bit
         return self._landmark_bits
 
-    def _one_plan_atoms(self) -> int | None:
-        """Atoms along one plan from the state (non-landmark evidence); None without a plan."""
+    def _relaxed_landmark(self, atom_bit: int) -> bool:
+        """Sound test: without the actions adding the atom, the goal is not even relaxed-reachable."""
+        reached = self.state
+        pending = [a for a in self.relaxed[1] if not a.add & atom_bit]
+        grew = True
+        while grew:
+            grew = False
+            rest = []
+            for action in pending:
+                if any(reached & pos == pos for pos, _ in action.precondition):
+                    grew |= bool(action.add & ~reached)
+                    reached |= action.add
+                else:
+                    rest.append(action)
+            pending = rest
+        return reached & self.task.goal_pos != self.task.goal_pos
+
+    def _plans_atoms(self) -> list[int]:
+        """For several plans from the state, the atoms each one passes through (non-landmark evidence)."""
         if self._plan_atoms is None:
-            encoding = self._goal_query("plan")
-            result = self._ask(self.planners.solve, encoding)
-            if result.status != Status.SOLVED or not result.plans:
-                return None
-            state = seen = self.state
-            for name in encoding.decode(result.plans[0]):
-                action = self.task.action(name)
-                if action is None or not action.applicable(state):
-                    log.warning("planner plan step %s does not apply; ignoring the plan", name)
-                    return None
-                state = action.apply(state)
-                seen |= state
-            self._plan_atoms = seen
+            self._plan_atoms = []
+            encoding = self._goal_query("plans")
+            result = self._ask(lambda d, p, limits: self.planners.top_k(d, p, self.evidence_plans, limits), encoding)
+            if not result.plans:
+                result = self._ask(self.planners.solve, encoding)
+            for plan in result.plans:
+                state = seen = self.state
+                for name in encoding.decode(plan):
+                    action = self.task.action(name)
+                    if action is None or not action.applicable(state):
+                        log.warning("planner plan step %s does not apply; ignoring the plan", name)
+                        break
+                    state = action.apply(state)
+                    seen |= state
+                else:
+                    if self.task.is_goal(state):
+                        self._plan_atoms.append(seen)
         return self._plan_atoms
 
     def goal_reachable(self) -> Decision:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from acpgen.errors import PddlError
@@ -115,3 +117,24 @@ def test_adl_constants_negation_equality_disjunction():
 def test_malformed_pddl_is_a_clear_error():
     with pytest.raises(PddlError, match="record 7"):
         GroundTask.from_strings(FERRY, "(define (problem p) (:domain ferry) (:init (at c0", source="record 7")
+
+
+@pytest.mark.parametrize("domain", sorted(p.parent.name for p in (Path(__file__).parents[1] / "domains").glob("*/domain.pddl")))
+def test_rendered_domain_round_trips(domain):
+    """A domain rendered from the model parses back to the same types, predicates and schemas."""
+    import random
+
+    from acpgen.generators import domain_file, get_generator
+    from acpgen.pddl.render import render_domain
+    from acpgen.pddl.tarski_io import read_strings
+
+    generator = get_generator(domain)
+    problem = generator.render(generator.generate(generator.example_sizes[0], random.Random(1)))
+    original = read_strings(domain_file(domain).read_text(), problem)
+    again = read_strings(render_domain(original), problem)
+    assert again.supertypes == original.supertypes
+    assert again.predicates == original.predicates and again.constants == original.constants
+    for name, schema in original.schemas.items():
+        other = again.schemas[name]
+        assert (other.params, other.add, other.delete) == (schema.params, schema.add, schema.delete)
+        assert set(map(frozenset, other.precondition)) == set(map(frozenset, schema.precondition))

@@ -1,18 +1,21 @@
 """rovers: planetary rovers gather soil, rock and image data and send it to a lander.
 
 Sizes: ``rovers`` (>= 1), ``waypoints`` (>= 2), ``objectives`` (>= 1), ``cameras`` (>= 1) and
-``goals`` (>= 1, the public generator's goal parameter n: it makes rnd(1..n) + n//3 draws each
-for soil, rock and image goals and drops duplicates). Objects: ``rover{i}`` with ``store{i}``,
-``waypoint{i}``, ``camera{i}`` (one more per imaging rover that drew no camera, so there can be
-more cameras than asked), ``objective{i}``, the lander ``general`` and the modes ``colour
-high_res low_res``. The problem name is ``prob-{R}-{W}-{O}-{C}-{G}-{tag}``; the public names end
-in the generator seed, which ``make`` does not see, so the tag is drawn from the given generator.
+``goals`` (>= 1, the public generator's goal parameter n: it asks for rnd(1..n) + n//3 goals each
+of soil, rock and image data, fewer when fewer distinct ones can be gathered; image draws that
+repeat a goal are dropped). Objects: ``rover{i}`` with ``store{i}``, ``waypoint{i}``,
+``camera{i}`` (one more per imaging rover that drew no camera, so there can be more cameras than
+asked), ``objective{i}``, the lander ``general`` and the modes ``colour high_res low_res``. The
+problem name is ``prob-{R}-{W}-{O}-{C}-{G}-{tag}``; the public names end in the generator seed,
+which ``make`` does not see, so the tag is drawn from the given generator. Goals: soil, then
+rock, then image goals, each in draw order.
 
-The drawing follows the public rovgen generator: a random visibility map (5 random waypoint pairs
-per waypoint, then linked up until connected); samples on each waypoint with probability 1/2;
-per rover a random start, each capability with probability 4/7, and a ``can_traverse`` tree grown
-breadth-first over the map; cameras on random rovers with a random calibration target and random
-modes; objectives visible from random waypoints; goals only over data some rover can gather.
+The drawing follows the public rovgen generator: a random visibility map (5n random waypoint
+pairs, then linked up until connected); a random lander waypoint; per rover a random start,
+correlated capability flags (soil 4/7, rock 5/7, imaging 4/7) and a ``can_traverse`` tree grown
+breadth-first over the map; cameras on random rovers with a random calibration target and a
+non-empty random set of modes; objectives visible from random waypoints; soil and rock samples on
+each waypoint with probability about 1/2; goals only over data some rover can gather.
 
 Solvability by construction: every goal names data that a suitably equipped rover can gather
 within its traversal tree (a sample on it; an objective visible from it, with a camera whose
@@ -29,15 +32,24 @@ import random
 from acpgen.generators.base import Generator, ProblemSpec
 
 MODES = ("colour", "high_res", "low_res")
+KINDS = ("soil", "rock", "imaging")
+
+
+def three_flags(rng: random.Random) -> tuple[bool, bool, bool]:
+    """The public generator's correlated flags: x uniform in 0..6, flags = x, x//2, x//4 even
+    (never all false; rovers: soil 4/7, rock 5/7, imaging 4/7)."""
+    x = rng.randrange(7)
+    return x % 2 == 0, x // 2 % 2 == 0, x // 4 % 2 == 0
 
 
 def visibility_map(n: int, rng: random.Random) -> list[set[int]]:
-    """Symmetric adjacency sets: 5n random pairs, then unreached waypoints linked in."""
+    """Symmetric adjacency sets: 5n random pairs (equal ends skipped), then unreached waypoints linked in."""
     adj: list[set[int]] = [set() for _ in range(n)]
     for _ in range(5 * n):
-        a, b = rng.sample(range(n), 2)
-        adj[a].add(b)
-        adj[b].add(a)
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            adj[a].add(b)
+            adj[b].add(a)
     while True:
         reached, stack = {0}, [0]
         while stack:
@@ -47,36 +59,34 @@ def visibility_map(n: int, rng: random.Random) -> list[set[int]]:
         missing = sorted(set(range(n)) - reached)
         if not missing:
             return adj
-        a, b = rng.choice(missing), rng.choice(sorted(reached))
+        a, b = missing[0], rng.choice(sorted(reached))
         adj[a].add(b)
         adj[b].add(a)
 
 
 def traversal_tree(adj: list[set[int]], start: int, rng: random.Random) -> list[tuple[int, int]]:
-    """Tree edges grown breadth-first from ``start``: the first new neighbour of an expanded waypoint
-    is always taken, each further one with probability 0.7; at most n//3 + rnd(n) expansions."""
+    """Tree edges grown breadth-first from ``start``, neighbours in index order: the first edge is
+    always taken, each further one with probability 0.7; at most max(1, n//3 + rnd(n)) expansions
+    (the public generator allows 0, which leaves a rover that cannot move)."""
     n = len(adj)
     budget = max(1, n // 3 + rng.randrange(n))
     inside, queue, edges = {start}, [start], []
     while queue and budget > 0:
         budget -= 1
         current = queue.pop(0)
-        fresh = sorted(adj[current] - inside)
-        rng.shuffle(fresh)
-        for k, w in enumerate(fresh):
-            if k == 0 or rng.random() < 0.7:
+        for w in sorted(adj[current] - inside):
+            if not edges or rng.randrange(10) > 2:
                 inside.add(w)
                 queue.append(w)
                 edges.append((current, w))
     return edges
 
 
-def draw_goals(count: int, candidates: list, rng: random.Random) -> list:
-    """``count`` random draws from ``candidates`` (a list of callables or items), duplicates dropped."""
+def distinct_draws(count: int, candidates: list, rng: random.Random) -> list:
+    """Up to ``count`` distinct items drawn from ``candidates`` (repeats weight the draw)."""
     picked: list = []
-    for _ in range(count if candidates else 0):
+    while len(picked) < min(count, len(set(candidates))):
         item = rng.choice(candidates)
-        item = item() if callable(item) else item
         if item not in picked:
             picked.append(item)
     return picked
@@ -90,52 +100,45 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         raise ValueError("rovers needs at least two waypoints (a rover must move to see the lander)")
     tag = rng.randrange(10000)
     adj = visibility_map(n_wp, rng)
-    soil = [w for w in range(n_wp) if rng.random() < 0.5]
-    rock = [w for w in range(n_wp) if rng.random() < 0.5]
-
+    lander = rng.randrange(n_wp)
     start = [rng.randrange(n_wp) for _ in range(n_rov)]
-    equip = [{kind for kind in ("soil", "rock", "imaging") if rng.randrange(7) < 4} for _ in range(n_rov)]
+    equip = [{k for k, flag in zip(KINDS, three_flags(rng)) if flag} for _ in range(n_rov)]
     trees = [traversal_tree(adj, start[r], rng) for r in range(n_rov)]
     area = [{start[r]} | {w for edge in trees[r] for w in edge} for r in range(n_rov)]
-
-    camera_rover = [rng.randrange(n_rov) for _ in range(n_cam)]
-    for r in camera_rover:
-        equip[r].add("imaging")
-    camera_rover += [r for r in range(n_rov) if "imaging" in equip[r] and r not in camera_rover]
-    target = [rng.randrange(n_obj) for _ in camera_rover]
-    supports = []
-    for _ in camera_rover:
-        modes = [m for m in MODES if rng.random() < 0.5]
-        supports.append(modes or [rng.choice(MODES)])
-
-    seen_from = [{w for w in range(n_wp) if rng.random() < 0.5} for _ in range(n_obj)]
-    for o in range(n_obj):
-        if not seen_from[o]:
-            seen_from[o].add(rng.randrange(n_wp))
-    for cam, r in enumerate(camera_rover):  # the calibration target must be seen from the rover's area
-        if not seen_from[target[cam]] & area[r]:
-            seen_from[target[cam]].add(rng.choice(sorted(area[r])))
-
-    lander = rng.randrange(n_wp)
     for r in range(n_rov):  # the repair the public generator intends: each rover can see the lander
         if not any(lander in adj[w] for w in area[r]):
             w = rng.choice(sorted(area[r] - {lander}))
             adj[w].add(lander)
             adj[lander].add(w)
 
-    def can_sample(kind: str, sites: list[int]) -> list[int]:
-        return [w for w in sites if any(kind in equip[r] and w in area[r] for r in range(n_rov))]
+    camera_rover = [rng.randrange(n_rov) for _ in range(n_cam)]
+    for r in camera_rover:
+        equip[r].add("imaging")
+    camera_rover += [r for r in range(n_rov) if "imaging" in equip[r] and r not in camera_rover]
+    target, supports = [], []
+    for _ in camera_rover:
+        target.append(rng.randrange(n_obj))
+        supports.append([m for m, flag in zip(MODES, three_flags(rng)) if flag])
+    seen_from = [{rng.randrange(n_wp) for _ in range(rng.randint(1, n_wp))} for _ in range(n_obj)]
+    soil = [w for w in range(n_wp) if rng.randrange(n_wp) % 2 == 0]
+    rock = [w for w in range(n_wp) if rng.randrange(n_wp) % 2 == 0]
 
-    def image_draw(o: int, r: int):
-        def draw():
-            cam = rng.choice([c for c, owner in enumerate(camera_rover) if owner == r])
-            return o, rng.choice(supports[cam])
-        return draw
+    def sites(kind: str, samples: list[int]) -> list[int]:  # one entry per (able rover, site)
+        return [w for r in range(n_rov) if kind in equip[r] for w in sorted(area[r]) if w in samples]
 
-    soil_goals = draw_goals(rng.randint(1, n_goal) + n_goal // 3, can_sample("soil", soil), rng)
-    rock_goals = draw_goals(rng.randint(1, n_goal) + n_goal // 3, can_sample("rock", rock), rng)
-    pairs = [image_draw(o, r) for o in range(n_obj) for r in sorted(set(camera_rover)) if seen_from[o] & area[r]]
-    image_goals = draw_goals(rng.randint(1, n_goal) + n_goal // 3, pairs, rng)
+    soil_goals = distinct_draws(rng.randint(1, n_goal) + n_goal // 3, sites("soil", soil), rng)
+    rock_goals = distinct_draws(rng.randint(1, n_goal) + n_goal // 3, sites("rock", rock), rng)
+    for cam, r in enumerate(camera_rover):  # every camera's target must be seen from its rover's area
+        if not seen_from[target[cam]] & area[r]:
+            seen_from[target[cam]].add(rng.choice(sorted(area[r])))
+    suitable = [(o, r) for r in sorted(set(camera_rover)) for o in range(n_obj) for _ in seen_from[o] & area[r]]
+    image_goals: list = []
+    for _ in range(min(len(suitable), rng.randint(1, n_goal) + n_goal // 3)):
+        o, r = rng.choice(suitable)
+        cam = rng.choice([c for c, owner in enumerate(camera_rover) if owner == r])
+        goal = (o, rng.choice(supports[cam]))
+        if goal not in image_goals:
+            image_goals.append(goal)
 
     objects = {f"rover{r}": "rover" for r in range(n_rov)} | {f"store{r}": "store" for r in range(n_rov)}
     objects |= {f"waypoint{w}": "waypoint" for w in range(n_wp)}
@@ -154,10 +157,10 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         init += [f"(on_board camera{c} rover{r})", f"(calibration_target camera{c} objective{target[c]})"]
         init += [f"(supports camera{c} {m})" for m in supports[c]]
     init += [f"(visible_from objective{o} waypoint{w})" for o in range(n_obj) for w in seen_from[o]]
-    goal = tuple([f"(communicated_soil_data waypoint{w})" for w in soil_goals]
+    goals = tuple([f"(communicated_soil_data waypoint{w})" for w in soil_goals]
                  + [f"(communicated_rock_data waypoint{w})" for w in rock_goals]
                  + [f"(communicated_image_data objective{o} {m})" for o, m in image_goals])
-    return ProblemSpec(f"prob-{n_rov}-{n_wp}-{n_obj}-{n_cam}-{n_goal}-{tag}", objects, tuple(init), goal)
+    return ProblemSpec(f"prob-{n_rov}-{n_wp}-{n_obj}-{n_cam}-{n_goal}-{tag}", objects, tuple(init), goals)
 
 
 GENERATOR = Generator(

@@ -28,14 +28,75 @@ def goal_formula(task: GroundTask, pos: int, neg: int = 0) -> str:
 
 
 def render_problem(task: GroundTask, state: int, name: str | None = None, requirements: str | None = None,
-                   goal: tuple[int, int] | None = None) -> str:
-    """PDDL problem with ``state`` as ``:init`` and the task's goal (or ``goal``: positive, negative masks)."""
+                   goal: tuple[int, int] | None = None, extra_init: tuple[str, ...] = ()) -> str:
+    """PDDL problem with ``state`` as ``:init`` and the task's goal (or ``goal``: positive, negative masks).
+
+    ``extra_init``: atoms of helper predicates added to ``:init`` (see :func:`render_domain`).
+    """
     pos, neg = goal if goal is not None else (task.goal_pos, task.goal_neg)
     lines = [f"(define (problem {name or task.lifted.problem_name})", f"    (:domain {task.lifted.domain_name})"]
     if requirements:
         lines.append(f"    (:requirements {requirements})")
     lines += [f"    (:objects {objects_section(task)})",
-              f"    (:init {' '.join(task.state_atoms(state))})",
+              f"    (:init {' '.join([*task.state_atoms(state), *extra_init])})",
               f"    (:goal {goal_formula(task, pos, neg)})",
               ")"]
     return "\n".join(lines) + "\n"
+
+
+def _literal(lit) -> str:
+    atom = f"({' '.join([lit.predicate, *lit.args])})"
+    return atom if lit.positive else f"(not {atom})"
+
+
+def _joined(connective: str, parts: list[str]) -> str:
+    """``(and a b)``; a single part stands alone (some parsers reject one-element connectives)."""
+    if len(parts) == 1:
+        return parts[0]
+    return f"({connective} {' '.join(parts)})" if parts else "(and)"
+
+
+NEVER_PREFIX = "acp-never-"
+
+
+def _parent(supertypes: dict[str, tuple[str, ...]], type_name: str) -> str:
+    """The immediate parent type: the ancestor with the most ancestors of its own."""
+    ancestors = supertypes[type_name][1:]
+    return max(ancestors, key=lambda a: (len(supertypes.get(a, (a,))), a))
+
+
+def render_domain(lifted, name: str | None = None, never_add: str | None = None) -> str:
+    """PDDL domain text of a :class:`LiftedTask`'s domain (unit costs, no action costs).
+
+    ``never_add=predicate``: a static predicate ``acp-never-<predicate>`` of the same arity is
+    declared, and every action adding an instance of ``predicate`` requires that instance not to
+    be marked by it. Marking one ground atom in the problem's init (see :func:`render_problem`)
+    removes exactly the groundings that would add it: the "p never achieved" landmark test in
+    lifted form, so the translator's invariant synthesis still sees the original schemas.
+    """
+    ordered = sorted(lifted.supertypes, key=lambda t: (len(lifted.supertypes[t]), t))  # parents first
+    types = " ".join(f"{t} - {_parent(lifted.supertypes, t)}" for t in ordered if len(lifted.supertypes[t]) > 1)
+    constants = " ".join(f"{c} - {lifted.objects[c]}" for c in sorted(lifted.constants))
+    declared = dict(lifted.predicates)
+    if never_add is not None:
+        declared[NEVER_PREFIX + never_add] = lifted.predicates[never_add]
+    predicates = " ".join(
+        "(" + " ".join([p, *(f"?x{i} - {t}" for i, t in enumerate(args))]) + ")" for p, args in sorted(declared.items()))
+    lines = [f"(define (domain {name or lifted.domain_name})",
+             "    (:requirements :typing :negative-preconditions :disjunctive-preconditions :equality)",
+             f"    (:types {types})" if types else "",
+             f"    (:constants {constants})" if constants else "",
+             f"    (:predicates {predicates})"]
+    for schema in lifted.schemas.values():
+        precondition = _joined("or", [_joined("and", [_literal(lit) for lit in c]) for c in schema.precondition])
+        if never_add is not None:
+            for lit in schema.add:
+                if lit.predicate == never_add:
+                    marker = " ".join([NEVER_PREFIX + never_add, *lit.args])
+                    precondition = f"(and {precondition} (not ({marker})))"
+        effects = [_literal(l) for l in schema.add] + [f"(not {_literal(l)})" for l in schema.delete]
+        params = " ".join(f"{v} - {t}" for v, t in schema.params)
+        lines.append(f"    (:action {schema.name} :parameters ({params})\n"
+                     f"        :precondition {precondition}\n        :effect {_joined('and', effects)})")
+    lines.append(")")
+    return "\n".join(line for line in lines if line) + "\n"

@@ -65,8 +65,9 @@ class QASource:
         """States in a seeded order, alternating between problems so questions spread over them."""
         rng = self.ctx.rng("qa-order", task_name)
         shuffled = []
+        accepts = TASKS[task_name].accepts
         for problem in sorted(self.by_problem):
-            states = list(self.by_problem[problem])
+            states = [s for s in self.by_problem[problem] if accepts(s)]
             rng.shuffle(states)
             shuffled.append(states)
         order = [s for group in zip_longest(*shuffled) for s in group if s is not None]

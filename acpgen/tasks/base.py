@@ -164,6 +164,16 @@ def record_plan(record: dict) -> list[str]:
     return plan_from_question(record["question"])
 
 
+def on_plan_before_goal(state: dict) -> bool:
+    """A state on a stored plan, not yet a goal state (val and just need the rest of the plan)."""
+    return state.get("source") == "plan" and not state.get("goal")
+
+
+def goal_ahead(state: dict) -> bool:
+    """A state from which the goal is still to be reached and not ruled out by the relaxation."""
+    return not state.get("goal") and state.get("relaxed_goal_reachable", True)
+
+
 @dataclass(frozen=True)
 class QAItem:
     """A sampled state offered to a task's question generator.
@@ -188,3 +198,4 @@ class Task:
     to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer
     validate: Callable[[RecordContext], Check]  # re-prove the stored answer (context built with recheck)
     generate: Callable[["RecordContext", "QAItem", Any, Any], dict | None]  # stored fields of a question, or None
+    accepts: Callable[[dict], bool] = lambda state: True  # which sampled states can give a question

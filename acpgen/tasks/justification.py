@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from acpgen.answers import parse_plan
 from acpgen.pddl.semantics import is_plan
-from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, plan_from_question, record_plan, unknown_actions
+from acpgen.tasks.base import on_plan_before_goal, OK, WRONG, Check, RecordContext, Task, Verdict, plan_from_question, record_plan, unknown_actions
 
 
 def is_subsequence(short: list[str], long: list[str]) -> bool:
@@ -130,4 +130,5 @@ def to_responses(record: dict) -> list[str]:
     return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
 
 
-TASK = Task("just", "action_justification_gen", "a simplified plan", parse_plan, score, to_responses, validate, generate)
+TASK = Task("just", "action_justification_gen", "a simplified plan",
+            parse_plan, score, to_responses, validate, generate, accepts=on_plan_before_goal)

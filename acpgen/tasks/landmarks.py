@@ -9,7 +9,7 @@ compilation of the paper (or exactly, by exhaustive exploration, for small tasks
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
-from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
+from acpgen.tasks.base import goal_ahead, OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
 
 
 def is_trivial(ctx: RecordContext, atom: str) -> bool:
@@ -79,4 +79,5 @@ def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"]) or ["None"]
 
 
-TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark", parse_atom_or_none, score, to_responses, validate, generate)
+TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark",
+            parse_atom_or_none, score, to_responses, validate, generate, accepts=goal_ahead)

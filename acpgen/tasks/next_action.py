@@ -8,7 +8,7 @@ action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (rec
 from __future__ import annotations
 
 from acpgen.answers import parse_action
-from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, lowered
+from acpgen.tasks.base import goal_ahead, OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, lowered
 
 
 def score(ctx: RecordContext, answer: str) -> Verdict:
@@ -81,4 +81,5 @@ def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"])
 
 
-TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost", parse_action, score, to_responses, validate, generate)
+TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost",
+            parse_action, score, to_responses, validate, generate, accepts=goal_ahead)

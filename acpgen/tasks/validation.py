@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from acpgen.answers import parse_index
 from acpgen.pddl.semantics import execute
-from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, record_plan
+from acpgen.tasks.base import on_plan_before_goal, OK, WRONG, Check, RecordContext, Task, Verdict, record_plan
 
 
 def first_inapplicable(ctx: RecordContext) -> int | None:
@@ -49,4 +49,5 @@ def to_responses(record: dict) -> list[str]:
     return [str(record["answer"])]
 
 
-TASK = Task("val", "validation_gen", "index of the first inapplicable action", parse_index, score, to_responses, validate, generate)
+TASK = Task("val", "validation_gen", "index of the first inapplicable action",
+            parse_index, score, to_responses, validate, generate, accepts=on_plan_before_goal)
