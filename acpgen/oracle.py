@@ -198,19 +198,8 @@ class Oracle:
 
     def _relaxed_landmark(self, atom_bit: int) -> bool:
         """Sound test: without the actions adding the atom, the goal is not even relaxed-reachable."""
-        reached = self.state
-        pending = [a for a in self.relaxed[1] if not a.add & atom_bit]
-        grew = True
-        while grew:
-            grew = False
-            rest = []
-            for action in pending:
-                if any(reached & pos == pos for pos, _ in action.precondition):
-                    grew |= bool(action.add & ~reached)
-                    reached |= action.add
-                else:
-                    rest.append(action)
-            pending = rest
+        without = [a for a in self.relaxed[1] if not a.add & atom_bit]
+        reached, _ = relaxed_reachable(self.task, self.state, without)
         return reached & self.task.goal_pos != self.task.goal_pos
 
     def _plans_atoms(self) -> list[int]:

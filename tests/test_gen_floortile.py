@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import pytest
 
 from acpgen.generators import domain_file, get_generator
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 
 GEN = get_generator("floortile")
@@ -86,14 +86,5 @@ def test_impossible_sizes_are_rejected(bad):
 def test_tiny_problems_are_solvable_by_exhaustive_search(seed):
     text = GEN.render(GEN.generate({"rows": 2, "columns": 2, "robots": 2}, random.Random(seed)))
     task = GroundTask.from_strings(domain_file("floortile").read_text(), text)
-    seen, queue = {task.init}, deque([task.init])
-    while queue:
-        state = queue.popleft()
-        if task.is_goal(state):
-            return
-        for action in task.applicable(state):
-            nxt = action.apply(state)
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    pytest.fail("no plan exists")
+    space = explore(task, task.init, 100_000)
+    assert space.complete and space.optimal_cost() is not None, "no plan exists"

@@ -44,14 +44,15 @@ def is_plan(task: GroundTask, state: int, names: list[str]) -> bool:
     return run.applicable and task.is_goal(run.state)
 
 
-def relaxed_reachable(task: GroundTask, state: int) -> tuple[int, list[GroundAction]]:
+def relaxed_reachable(task: GroundTask, state: int, actions: list[GroundAction] | None = None
+                      ) -> tuple[int, list[GroundAction]]:
     """Atoms and actions reachable from ``state`` when delete effects are ignored.
 
     Negative preconditions are treated as satisfiable (an over-approximation), so anything
-    outside the returned sets is provably unreachable.
+    outside the returned sets is provably unreachable. ``actions`` restricts the actions used.
     """
     reached = state
-    pending = [a for a in task.actions if a.precondition]
+    pending = [a for a in (task.actions if actions is None else actions) if a.precondition]
     fired: list[GroundAction] = []
     progress_made = True
     while progress_made:
