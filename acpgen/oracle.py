@@ -104,8 +104,8 @@ class Oracle:
         return self._relaxed
 
     def _ask(self, query, encoding: Encoding) -> PlannerResult:
-        self.planner_calls += 1
         result = query(encoding.domain, encoding.problem, self.limits)
+        self.planner_calls += not result.cached
         if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
             result = query(encoding.domain, encoding.problem, bigger)
@@ -225,6 +225,12 @@ class Oracle:
         return self._plan_atoms
 
     def goal_reachable(self) -> Decision:
+        """Does a plan exist from the state? (decided once per oracle)"""
+        if "_goal_reachable" not in self.__dict__:
+            self.__dict__["_goal_reachable"] = self._decide_goal_reachable()
+        return self.__dict__["_goal_reachable"]
+
+    def _decide_goal_reachable(self) -> Decision:
         if not self.task.goal_satisfiable:
             return Decision(False, "static")
         if self.relaxed[0] & self.task.goal_pos != self.task.goal_pos:
