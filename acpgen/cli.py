@@ -42,7 +42,9 @@ def cli(verbose: bool) -> None:
     """acp: generate and score planning-reasoning benchmarks (ACPBench, ACPBench-Hard).
 
     \b
-    Score model outputs:   acp score predictions.jsonl --dataset ../acpbench/dev
+    Generate questions:    acp generate --domain ferry --out out/acp --seed 1
+    Check a dataset:       acp validate out/acp/ferry/qa
+    Score model outputs:   acp score predictions.jsonl --dataset out/acp/ferry/qa
     List the tasks:        acp tasks
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
@@ -169,13 +171,14 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
     """Generate benchmark material for DOMAIN, stage by stage.
 
     \b
-    Stages: problems -> plans -> states (artefacts under OUT/<domain>/):
+    Stages: problems -> plans -> states -> qa (artefacts under OUT/<domain>/):
       problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
       plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
       states.jsonl        states along the plans and random rollouts from them
       qa/<task>.jsonl     symbolic questions with verified answers for the 8 tasks
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
-    run can simply be started again. The same seed and config give byte-identical artefacts.
+    run can simply be started again. The same seed and config give byte-identical artefacts
+    (while planners finish within their time budgets).
     """
     config = load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None)
     names = list(config.domains) if "all" in domains else list(domains)
