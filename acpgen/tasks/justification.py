@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from acpgen.answers import parse_plan
 from acpgen.pddl.semantics import is_plan
-from acpgen.tasks.base import on_plan_before_goal, OK, WRONG, Check, RecordContext, Task, Verdict, plan_from_question, record_plan, unknown_actions
+from acpgen.tasks.base import (
+    OK,
+    WRONG,
+    Check,
+    RecordContext,
+    Task,
+    Verdict,
+    on_plan_before_goal,
+    record_plan,
+    unknown_actions,
+)
 
 
 def is_subsequence(short: list[str], long: list[str]) -> bool:
@@ -125,7 +135,7 @@ def _remove(plan: list[str], entry: list[str], used_pairs: dict) -> list[str]:
 
 
 def to_responses(record: dict) -> list[str]:
-    plan = record_plan(record) if record.get("plan") else plan_from_question(record["question"])
+    plan = record_plan(record)
     used: dict = {}
     return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
 

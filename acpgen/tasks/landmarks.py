@@ -9,7 +9,20 @@ compilation of the paper (or exactly, by exhaustive exploration, for small tasks
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
-from acpgen.tasks.base import goal_ahead, OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
+from acpgen.tasks.base import (
+    OK,
+    UNPROVEN,
+    WRONG,
+    Check,
+    check_each,
+    find_witness,
+    goal_ahead,
+    lowered,
+    RecordContext,
+    score_none,
+    Task,
+    Verdict,
+)
 
 
 def is_trivial(ctx: RecordContext, atom: str) -> bool:

@@ -8,7 +8,18 @@ action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (rec
 from __future__ import annotations
 
 from acpgen.answers import parse_action
-from acpgen.tasks.base import goal_ahead, OK, UNPROVEN, WRONG, Check, RecordContext, Task, Verdict, check_each, lowered
+from acpgen.tasks.base import (
+    OK,
+    UNPROVEN,
+    WRONG,
+    Check,
+    check_each,
+    goal_ahead,
+    lowered,
+    RecordContext,
+    Task,
+    Verdict,
+)
 
 
 def score(ctx: RecordContext, answer: str) -> Verdict:

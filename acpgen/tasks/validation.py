@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from acpgen.answers import parse_index
 from acpgen.pddl.semantics import execute
-from acpgen.tasks.base import on_plan_before_goal, OK, WRONG, Check, RecordContext, Task, Verdict, record_plan
+from acpgen.tasks.base import (
+    OK,
+    WRONG,
+    Check,
+    on_plan_before_goal,
+    record_plan,
+    RecordContext,
+    Task,
+    Verdict,
+)
 
 
 def first_inapplicable(ctx: RecordContext) -> int | None:
