@@ -80,45 +80,6 @@ class StateSpace:
         return False
 
 
-def _trigger_index(task: GroundTask) -> tuple[dict[int, list[tuple[int, object]]], list[tuple[int, object]]]:
-    """Actions keyed by one positive precondition atom each, so a state only checks candidates."""
-    by_atom: dict[int, list[tuple[int, object]]] = {}
-    always: list[tuple[int, object]] = []
-    fluent = ~task.static_mask
-    share: dict[int, int] = {}  # how many actions need each atom: the least shared one is the trigger
-    for action in task.actions:
-        for pos, _ in action.precondition:
-            for bit in _bits(pos & fluent):
-                share[bit] = share.get(bit, 0) + 1
-    for i, action in enumerate(task.actions):
-        if not action.precondition:
-            continue
-        pos = action.precondition[0][0] & fluent
-        if len(action.precondition) > 1 or not pos:
-            always.append((i, action))
-        else:
-            by_atom.setdefault(min(_bits(pos), key=lambda b: (share[b], b)), []).append((i, action))
-    return by_atom, always
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def _candidates(state: int, by_atom, always, fluent: int) -> list:
-    """Actions whose trigger atom holds in ``state`` (a superset of the applicable ones)."""
-    candidates = list(always)
-    rest = state & fluent
-    while rest:
-        low = rest & -rest
-        candidates.extend(by_atom.get(low.bit_length() - 1, ()))
-        rest ^= low
-    return candidates
-
-
 def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     """Breadth-first exploration from ``root`` of at most ``max_states`` states.
 
@@ -128,24 +89,21 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     index = {root: 0}
     states = [root]
     successors: list[list[tuple[int, int]]] = []
-    by_atom, always = _trigger_index(task)
-    fluent = ~task.static_mask
     head = 0
     while head < len(states):
         state = states[head]
         head += 1
         succ = []
-        for position, action in _candidates(state, by_atom, always, fluent):
-            if action.applicable(state):
-                nxt = action.apply(state)
-                j = index.get(nxt)
-                if j is None:
-                    if len(states) >= max_states:
-                        successors.append(succ)
-                        return StateSpace(task, root, states, successors, index, complete=False)
-                    j = index[nxt] = len(states)
-                    states.append(nxt)
-                succ.append((position, j))
+        for position, action in task.successors(state):
+            nxt = action.apply(state)
+            j = index.get(nxt)
+            if j is None:
+                if len(states) >= max_states:
+                    successors.append(succ)
+                    return StateSpace(task, root, states, successors, index, complete=False)
+                j = index[nxt] = len(states)
+                states.append(nxt)
+            succ.append((position, j))
         successors.append(succ)
     return StateSpace(task, root, states, successors, index)
 
@@ -157,13 +115,11 @@ def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int
     actions far away are confirmed reachable without a planner call.
     """
     rng = random.Random(seed)
-    by_atom, always = _trigger_index(task)
-    fluent = ~task.static_mask
     atoms, used = root, set()
     for _ in range(walks):
         state = root
         for _ in range(length):
-            options = [(i, a) for i, a in _candidates(state, by_atom, always, fluent) if a.applicable(state)]
+            options = task.successors(state)
             if not options:
                 break
             position, action = rng.choice(options)

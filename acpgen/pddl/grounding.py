@@ -10,10 +10,11 @@ groundings, not only the relaxed-reachable ones.
 from __future__ import annotations
 
 import itertools
+from functools import cached_property
 from pathlib import Path
 
 from acpgen.errors import PddlError
-from acpgen.pddl.model import AtomTable, GroundAction, LiftedTask, Literal, Schema, canonical, split_canonical
+from acpgen.pddl.model import AtomTable, GroundAction, LiftedTask, Literal, Schema, bits, canonical, split_canonical
 from acpgen.pddl.tarski_io import read_files, read_strings
 
 
@@ -262,9 +263,41 @@ class GroundTask:
     def is_goal(self, state: int) -> bool:
         return self.goal_satisfiable and state & self.goal_pos == self.goal_pos and not state & self.goal_neg
 
+    def successors(self, state: int) -> list[tuple[int, GroundAction]]:
+        """(position in ``actions``, action) of the actions applicable in ``state``, by position.
+
+        Only the actions triggered by a fluent atom of the state are tested: each action is
+        indexed under its least shared positive precondition atom (see :meth:`_triggers`).
+        """
+        by_atom, always = self._triggers
+        candidates = list(always)
+        for bit in bits(state & ~self.static_mask):
+            candidates.extend(by_atom.get(bit, ()))
+        return sorted((c for c in candidates if c[1].applicable(state)), key=lambda c: c[0])
+
     def applicable(self, state: int) -> list[GroundAction]:
         """Applicable ground actions in ``state``, sorted by name."""
-        return [a for a in self.actions if a.applicable(state)]
+        return [action for _, action in self.successors(state)]
+
+    @cached_property
+    def _triggers(self) -> tuple[dict[int, list[tuple[int, GroundAction]]], list[tuple[int, GroundAction]]]:
+        """Actions keyed by one positive precondition atom each; ``always``: disjunctive or atom-free ones."""
+        share: dict[int, int] = {}
+        for action in self.actions:
+            for pos, _ in action.precondition:
+                for bit in bits(pos):
+                    share[bit] = share.get(bit, 0) + 1
+        by_atom: dict[int, list[tuple[int, GroundAction]]] = {}
+        always: list[tuple[int, GroundAction]] = []
+        for i, action in enumerate(self.actions):
+            if not action.precondition:
+                continue
+            pos = action.precondition[0][0]
+            if len(action.precondition) > 1 or not pos:
+                always.append((i, action))
+            else:
+                by_atom.setdefault(min(bits(pos), key=lambda b: (share[b], b)), []).append((i, action))
+        return by_atom, always
 
     def state_atoms(self, state: int) -> list[str]:
         """Sorted canonical atoms of a state."""

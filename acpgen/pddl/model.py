@@ -12,6 +12,14 @@ from dataclasses import dataclass, field
 EQUALITY = "="
 
 
+def bits(mask: int):
+    """Positions of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def canonical(name: str, args: tuple[str, ...] | list[str] = ()) -> str:
     """Canonical text of an atom or action: ``(name a b)`` in lower case."""
     return "(" + " ".join([name.lower(), *(a.lower() for a in args)]) + ")"
@@ -116,9 +124,4 @@ class AtomTable:
 
     def atoms(self, mask: int) -> list[str]:
         """Atom names of the set bits of ``mask``, in bit order."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(self.names[low.bit_length() - 1])
-            mask ^= low
-        return out
+        return [self.names[i] for i in bits(mask)]
