@@ -1,8 +1,9 @@
 """Decisions behind the PSPACE-hard checks: reachability, action reachability, landmarks, h*.
 
-Each question is first settled by cheap sound arguments (static atoms, delete relaxation), then
-exactly by exhaustive exploration when the reachable state space fits ``max_states``, and only
-beyond that by a planner on a propositional encoding built from the ground task. A planner that
+Each question is first settled by cheap sound arguments (static atoms, delete relaxation,
+reachability evidence from exploration and random walks), exactly by exhaustive exploration when
+the reachable state space fits ``max_states``, and only beyond that by a planner on a PDDL task
+rendered from the ground task (:mod:`acpgen.pddl.encode`). A planner that
 times out or fails is asked once more with a larger budget; if it still gives no answer the
 decision is *undecided* — never silently "no".
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cached_property
 
 from acpgen.pddl.encode import Encoding, atom_bit_of, lifted_never_achieved, lifted_query
 from acpgen.pddl.explore import StateSpace, explore, random_walks
@@ -27,7 +29,7 @@ class Decision:
     """Answer of a check: ``value`` True/False, or None when undecided (with ``detail`` why)."""
 
     value: bool | None
-    method: str  # static | relaxed | explored | planner
+    method: str  # static | relaxed | explored | plan | rhw | planner | cheap (undecided without a planner)
     detail: str = ""
 
     @property
@@ -59,49 +61,40 @@ class Oracle:
         self.retry_factor = retry_factor
         self.walks, self.walk_length = walks, walk_length
         self.planner_calls = 0
-        self._explored: StateSpace | None = None
-        self._relaxed: tuple[int, list[GroundAction]] | None = None
-        self._landmark_bits: int | None = None
-        self._plan_atoms: list[int] | None = None
         self.evidence_plans = 8
 
-    # ----- shared machinery ---------------------------------------------------------------
-    @property
+    # ----- shared machinery (each computed once, on first use) ----------------------------
+    @cached_property
     def explored(self) -> StateSpace:
         """Breadth-first exploration of at most ``max_states`` states (complete or not)."""
-        if self._explored is None:
-            self._explored = explore(self.task, self.state, max(1, self.max_states))
-        return self._explored
+        return explore(self.task, self.state, max(1, self.max_states))
 
     @property
     def space(self) -> StateSpace | None:
         """The whole reachable state space, or None when it exceeds ``max_states``."""
         return self.explored if self.explored.complete else None
 
+    @cached_property
     def _evidence(self) -> tuple[int, set[str]]:
         """Atoms and actions seen in explored states or on random walks: reachable for sure."""
-        cache = self.__dict__.get("_seen")
-        if cache is None:
-            atoms, used = self.explored.reachable_atoms, self.explored.reachable_action_indices()
-            if not self.explored.complete:
-                walk_atoms, walk_used = random_walks(self.task, self.state, self.walks, self.walk_length)
-                atoms, used = atoms | walk_atoms, used | walk_used
-            cache = self.__dict__["_seen"] = (atoms, {self.task.actions[i].name for i in used})
-        return cache
+        atoms, used = self.explored.reachable_atoms, self.explored.reachable_action_indices()
+        if not self.explored.complete:
+            walk_atoms, walk_used = random_walks(self.task, self.state, self.walks, self.walk_length)
+            atoms, used = atoms | walk_atoms, used | walk_used
+        return atoms, {self.task.actions[i].name for i in used}
 
     @property
     def seen_atoms(self) -> int:
-        return self._evidence()[0]
+        return self._evidence[0]
 
     @property
     def seen_actions(self) -> set[str]:
-        return self._evidence()[1]
+        return self._evidence[1]
 
-    @property
+    @cached_property
     def relaxed(self) -> tuple[int, list[GroundAction]]:
-        if self._relaxed is None:
-            self._relaxed = relaxed_reachable(self.task, self.state)
-        return self._relaxed
+        """Atoms and actions reachable from the state in the delete relaxation."""
+        return relaxed_reachable(self.task, self.state)
 
     def _ask(self, query, encoding: Encoding) -> PlannerResult:
         result = query(encoding.domain, encoding.problem, self.limits)
@@ -176,25 +169,25 @@ class Oracle:
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
         if self._relaxed_landmark(atom_bit):
             return Decision(True, "relaxed")
-        if any(not atoms & atom_bit for atoms in self._plans_atoms()):
+        if any(not atoms & atom_bit for atoms in self._plans_atoms):
             return Decision(False, "plan")
-        if self._rhw_landmarks() & atom_bit:
+        if self._rhw_landmarks & atom_bit:
             return Decision(True, "rhw")
         decision = self._solvable(lifted_never_achieved(self.task, self.state, atom_bit))
         return Decision(None if decision.value is None else not decision.value, decision.method, decision.detail)
 
+    @cached_property
     def _rhw_landmarks(self) -> int:
         """Atoms that Fast Downward's RHW method proves to be landmarks (sound; 0 if it fails)."""
-        if self._landmark_bits is None:
-            self._landmark_bits = 0
-            encoding = self._goal_query("landmarks")
-            result = self.planners.landmarks(encoding.domain, encoding.problem, self.limits)
-            for landmark in result.landmarks:
-                if len(landmark.atoms) == 1 and not (landmark.disjunctive or landmark.conjunctive):
-                    bit = atom_bit_of(self.task, landmark.atoms[0])
-                    if bit is not None:
-                        self._landmark_bits |= 1 << bit
-        return self._landmark_bits
+        found = 0
+        encoding = self._goal_query("landmarks")
+        result = self.planners.landmarks(encoding.domain, encoding.problem, self.limits)
+        for landmark in result.landmarks:
+            if len(landmark.atoms) == 1 and not (landmark.disjunctive or landmark.conjunctive):
+                bit = atom_bit_of(self.task, landmark.atoms[0])
+                if bit is not None:
+                    found |= 1 << bit
+        return found
 
     def _relaxed_landmark(self, atom_bit: int) -> bool:
         """Sound test: without the actions adding the atom, the goal is not even relaxed-reachable."""
@@ -202,35 +195,34 @@ class Oracle:
         reached, _ = relaxed_reachable(self.task, self.state, without)
         return reached & self.task.goal_pos != self.task.goal_pos
 
+    @cached_property
     def _plans_atoms(self) -> list[int]:
         """For several plans from the state, the atoms each one passes through (non-landmark evidence)."""
-        if self._plan_atoms is None:
-            self._plan_atoms = []
-            encoding = self._goal_query("plans")
-            result = self._ask(lambda d, p, limits: self.planners.top_k(d, p, self.evidence_plans, limits), encoding)
-            if not result.plans:
-                result = self._ask(self.planners.solve, encoding)
-            for plan in result.plans:
-                state = seen = self.state
-                for name in encoding.decode(plan):
-                    action = self.task.action(name)
-                    if action is None or not action.applicable(state):
-                        log.warning("planner plan step %s does not apply; ignoring the plan", name)
-                        break
-                    state = action.apply(state)
-                    seen |= state
-                else:
-                    if self.task.is_goal(state):
-                        self._plan_atoms.append(seen)
-        return self._plan_atoms
+        found = []
+        encoding = self._goal_query("plans")
+        result = self._ask(lambda d, p, limits: self.planners.top_k(d, p, self.evidence_plans, limits), encoding)
+        if not result.plans:
+            result = self._ask(self.planners.solve, encoding)
+        for plan in result.plans:
+            state = seen = self.state
+            for name in encoding.decode(plan):
+                action = self.task.action(name)
+                if action is None or not action.applicable(state):
+                    log.warning("planner plan step %s does not apply; ignoring the plan", name)
+                    break
+                state = action.apply(state)
+                seen |= state
+            else:
+                if self.task.is_goal(state):
+                    found.append(seen)
+        return found
 
     def goal_reachable(self) -> Decision:
         """Does a plan exist from the state? (decided once per oracle)"""
-        if "_goal_reachable" not in self.__dict__:
-            self.__dict__["_goal_reachable"] = self._decide_goal_reachable()
-        return self.__dict__["_goal_reachable"]
+        return self._goal_decision
 
-    def _decide_goal_reachable(self) -> Decision:
+    @cached_property
+    def _goal_decision(self) -> Decision:
         if not self.task.goal_satisfiable:
             return Decision(False, "static")
         if self.relaxed[0] & self.task.goal_pos != self.task.goal_pos:

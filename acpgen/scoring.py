@@ -82,10 +82,8 @@ def _score_group(group: list[tuple[int, Prediction]], options: ScoreOptions, set
     planners = planners or setup.build()
     record = group[0][1].record
     ctx = RecordContext(record, options, planners)
-    out = []
-    for index, prediction in group:
-        out.append((index, score_one(ctx, prediction.task, prediction.response), _domain_of(ctx)))
-    return out
+    domain = _domain_of(ctx)
+    return [(index, score_one(ctx, prediction.task, prediction.response), domain) for index, prediction in group]
 
 
 def score_predictions(predictions: list[Prediction], options: ScoreOptions = ScoreOptions(),

@@ -7,6 +7,7 @@ settles it), and justification lists are compared with the complete set of valid
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -48,8 +49,7 @@ def _check(args) -> RecordCheck:
 def validate_records(items: list[tuple[str, dict]], options: ScoreOptions, setup, jobs: int = 1,
                      progress: bool = True) -> list[RecordCheck]:
     """Check (task, record) pairs; results in input order."""
-    options = ScoreOptions(recheck=True, strict_just=options.strict_just, max_states=options.max_states,
-                           limits=options.limits)
+    options = dataclasses.replace(options, recheck=True)
     bar = tqdm(total=len(items), desc="validating", unit="record", disable=not progress)
     results = []
     if jobs > 1:

@@ -138,3 +138,14 @@ def test_rendered_domain_round_trips(domain):
         other = again.schemas[name]
         assert (other.params, other.add, other.delete) == (schema.params, schema.add, schema.delete)
         assert set(map(frozenset, other.precondition)) == set(map(frozenset, schema.precondition))
+
+
+def test_files_and_strings_give_the_same_task(tmp_path):
+    (tmp_path / "d.pddl").write_text(FERRY)
+    (tmp_path / "p.pddl").write_text(FERRY_P)
+    from_files = GroundTask.from_files(tmp_path / "d.pddl", tmp_path / "p.pddl")
+    from_text = GroundTask.from_strings(FERRY, FERRY_P)
+    assert [a.name for a in from_files.actions] == [a.name for a in from_text.actions]
+    assert from_files.state_atoms(from_files.init) == from_text.state_atoms(from_text.init)
+    with pytest.raises(PddlError, match="cannot read"):
+        GroundTask.from_files(tmp_path / "missing.pddl", tmp_path / "p.pddl")

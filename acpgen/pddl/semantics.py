@@ -21,11 +21,6 @@ class Execution:
         return self.failed_at is None and self.unknown_at is None
 
 
-def progress(action: GroundAction, state: int) -> int:
-    """Successor state (the caller checks applicability)."""
-    return action.apply(state)
-
-
 def execute(task: GroundTask, state: int, names: list[str]) -> Execution:
     """Execute named actions from ``state``; stop at the first unknown or inapplicable one."""
     for i, name in enumerate(names):

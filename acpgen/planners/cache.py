@@ -39,8 +39,6 @@ class PlanCache:
         self.directory = Path(directory).expanduser() if directory is not None else None
         self._memory: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
     @staticmethod
     def key(tool: str, config: Sequence[str], domain: str, problem: str) -> str:
@@ -57,7 +55,7 @@ class PlanCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        """The stored value, or None. Unreadable disk entries count as misses."""
+        """The stored value, or None (also for an unreadable disk entry)."""
         with self._lock:
             value = self._memory.get(key)
         if value is None and self.directory is not None:
@@ -72,11 +70,6 @@ class PlanCache:
             if value is not None:
                 with self._lock:
                     self._memory[key] = value
-        with self._lock:
-            if value is None:
-                self.misses += 1
-            else:
-                self.hits += 1
         return value
 
     def put(self, key: str, value: dict[str, Any]) -> None:

@@ -178,8 +178,8 @@ def goal_ahead(state: dict) -> bool:
 class QAItem:
     """A sampled state offered to a task's question generator.
 
-    ``suffix``: the rest of a stored plan from this state (None for rollout states);
-    ``settings``: the qa section of the pipeline configuration.
+    ``state``: the record of ``states.jsonl``; ``suffix``: the rest of a stored plan from this
+    state (None for rollout states).
     """
 
     state: dict
@@ -197,5 +197,6 @@ class Task:
     score: Callable[[RecordContext, Any], Verdict]
     to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer
     validate: Callable[[RecordContext], Check]  # re-prove the stored answer (context built with recheck)
-    generate: Callable[["RecordContext", "QAItem", Any, Any], dict | None]  # stored fields of a question, or None
+    # (context, item, random.Random, QAConfig) -> the stored fields of a question, or None to skip the state
+    generate: Callable[["RecordContext", "QAItem", Any, Any], dict | None]
     accepts: Callable[[dict], bool] = lambda state: True  # which sampled states can give a question
