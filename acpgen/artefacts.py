@@ -33,9 +33,9 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def jsonl_text(items) -> str:
-    """JSON Lines text with sorted keys (diffable, deterministic)."""
-    return "".join(json.dumps(item, sort_keys=True, ensure_ascii=False) + "\n" for item in items)
+def jsonl_text(items, sort_keys: bool = True) -> str:
+    """JSON Lines text, keys sorted unless the items' own key order matters (exported records)."""
+    return "".join(json.dumps(item, sort_keys=sort_keys, ensure_ascii=False) + "\n" for item in items)
 
 
 def write_jsonl(path: Path, items) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -15,7 +16,10 @@ from acpgen.artefacts import write_jsonl
 from acpgen.errors import AcpError
 from acpgen.planners import Limits
 from acpgen.config import load_config
-from acpgen.generators import get_generator
+from acpgen.generators import domain_file, get_generator
+from acpgen.nl.describe import REPRESENTATIONS, Describer
+from acpgen.nl.template import load_template
+from acpgen.pddl.tarski_io import read_strings
 from acpgen.stages import STAGES, StageContext, count_artefacts
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import PlannerSetup, Summary, score_predictions
@@ -165,22 +169,28 @@ def reference_answers(dataset: Path, output: Path) -> None:
               help="Run the stages up to and including this one (default: all stages).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Pipeline configuration (default: the repository's pipeline.yaml).")
+@click.option("--representation", type=click.Choice(REPRESENTATIONS), default=None,
+              help="What record contexts contain: natural language (nl), the PDDL only (pddl), or both "
+                   "(pddl+nl). Default: export.representation in the config (nl).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage: str | None,
-             config_path: Path | None, jobs: int) -> None:
+             config_path: Path | None, representation: str | None, jobs: int) -> None:
     """Generate benchmark material for DOMAIN, stage by stage.
 
     \b
-    Stages: problems -> plans -> states -> qa (artefacts under OUT/<domain>/):
+    Stages: problems -> plans -> states -> qa -> export (artefacts under OUT/<domain>/):
       problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
       plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
       states.jsonl        states along the plans and random rollouts from them
       qa/<task>.jsonl     symbolic questions with verified answers for the 8 tasks
+      <task>.gen.jsonl    the records: reference schema, text from templates/<domain>.yaml
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
     run can simply be started again. The same seed and config give byte-identical artefacts
     (while planners finish within their time budgets).
     """
     config = load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None)
+    if representation:
+        config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
     names = list(config.domains) if "all" in domains else list(domains)
     wanted = list(STAGES)[: list(STAGES).index(stage) + 1] if stage else list(STAGES)
     planners = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None,
@@ -198,6 +208,38 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
         counts = count_artefacts(ctx)
         click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
                    f"{counts['questions']} questions")
+
+
+@cli.command("describe")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--domain", required=True, help="Domain whose template and PDDL domain to use (e.g. ferry).")
+@click.option("--task", type=click.Choice(list(TASKS)), default=None,
+              help="Render the context of this task (default: each record's own task; app for a PDDL file).")
+@click.option("--representation", type=click.Choice(REPRESENTATIONS), default="nl", show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Records to render from a JSONL file.")
+def describe(source: Path, domain: str, task: str | None, representation: str, limit: int) -> None:
+    """Show how a problem or question reads: the context (and question) from templates/DOMAIN.yaml.
+
+    \b
+    SOURCE is a PDDL problem file or a JSONL file of questions (qa/<task>.jsonl, <task>.gen.jsonl):
+      acp describe --domain ferry out/acp/ferry/problems/p001.pddl
+      acp describe --domain ferry out/acp/ferry/qa/prog.jsonl --limit 2
+    """
+    domain_text = domain_file(domain).read_text()
+    template = load_template(domain)
+    if source.suffix in (".jsonl", ".json"):
+        records = [json.loads(line) for line in source.read_text().splitlines() if line.strip()][:limit]
+    else:
+        records = [{"PDDL_domain": domain_text, "PDDL_problem": source.read_text(), "task": task or "app"}]
+    for record in records:
+        record_task = task or record.get("task") or "app"
+        lifted = read_strings(domain_text, record["PDDL_problem"], str(source))
+        describer = Describer(template, lifted)
+        click.echo(describer.context(record_task, representation, domain_text, record["PDDL_problem"]))
+        if record_task not in ("prog", "val", "just") or "action" in record or "plan" in record:
+            click.echo("Question: " + describer.question(record_task, record, representation))
+        click.echo()
 
 
 @cli.command("tasks")

@@ -64,6 +64,23 @@ class QAConfig:
 
 
 @dataclass(frozen=True)
+class ExportConfig:
+    """Stage 5: natural-language text and the exported records."""
+
+    representation: str = "nl"     # nl, pddl or pddl+nl: what a record's context contains
+
+
+@dataclass(frozen=True)
+class DatasetConfig:
+    """`acp dataset` / `make dataset`: splits assembled from every configured domain."""
+
+    out: str = "dataset"
+    test_per_domain: int = 10       # test questions per task and domain
+    dev_per_task: int = 40          # dev questions per task, spread over the domains
+    validate_jobs: int = 2          # parallel processes of the final `acp validate`
+
+
+@dataclass(frozen=True)
 class DomainConfig:
     """Per-domain problem counts and sizes (each size dict names the generator's parameters)."""
 
@@ -80,6 +97,8 @@ class PipelineConfig:
     plans: PlansConfig = field(default_factory=PlansConfig)
     states: StatesConfig = field(default_factory=StatesConfig)
     qa: QAConfig = field(default_factory=QAConfig)
+    export: ExportConfig = field(default_factory=ExportConfig)
+    dataset: DatasetConfig = field(default_factory=DatasetConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
 
     def domain(self, name: str) -> DomainConfig:
@@ -116,7 +135,8 @@ def load_config(path: Path | None = None) -> PipelineConfig:
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: invalid YAML ({err})") from err
     raw = dict(raw) if isinstance(raw, dict) else _build(PipelineConfig, raw, str(path))
-    sections = {"planner": PlannerConfig, "plans": PlansConfig, "states": StatesConfig, "qa": QAConfig}
+    sections = {"planner": PlannerConfig, "plans": PlansConfig, "states": StatesConfig, "qa": QAConfig,
+                "export": ExportConfig, "dataset": DatasetConfig}
     for key, cls in sections.items():
         if key in raw:
             raw[key] = _build(cls, raw[key], f"{path}: {key}")

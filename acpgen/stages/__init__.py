@@ -1,17 +1,18 @@
 """Pipeline stages of `acp generate`, in order; each reads the previous stage's folder only.
 
 Artefacts of domain D live under ``OUT/D/``: ``problems/*.pddl`` (stage problems),
-``plans/<problem>.json`` (stage plans), ``states.jsonl`` (stage states), ``qa/<task>.jsonl`` (stage qa).
+``plans/<problem>.json`` (stage plans), ``states.jsonl`` (stage states), ``qa/<task>.jsonl`` (stage qa),
+``<task>.gen.jsonl`` (stage export: the records in the reference schema).
 """
 
 from __future__ import annotations
 
 import json
 
-from acpgen.stages import plans, problems, qa, states
+from acpgen.stages import export, plans, problems, qa, states
 from acpgen.stages.base import StageContext, StageReport
 
-STAGES = {"problems": problems.run, "plans": plans.run, "states": states.run, "qa": qa.run}
+STAGES = {"problems": problems.run, "plans": plans.run, "states": states.run, "qa": qa.run, "export": export.run}
 
 
 def count_artefacts(ctx: StageContext) -> dict[str, int]:

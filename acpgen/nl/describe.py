@@ -1,0 +1,189 @@
+"""Natural-language descriptions of a problem, its state and goal, its actions and questions.
+
+A `Describer` pairs a checked `DomainTemplate` with one lifted task (the record's problem, whose
+``:init`` is the question's state). Facts are grouped the way a person lists them: atoms of a
+predicate that differ only in the template's ``merge`` variable become one clause ("cars c0, c3,
+and c5 are at location l1"); clauses of one predicate are joined by commas, predicates by
+semicolons, in the template's predicate order. Object names are listed in natural order (c2
+before c10), so the text is a deterministic function of the facts.
+
+Context layout (as the reference gen records): description, newline, size sentence and static
+facts, newline, "Currently, ..." state, then the task's optional parts (goal, available actions
+or propositions) in the reference order.
+"""
+
+from __future__ import annotations
+
+from acpgen.nl.template import (DomainTemplate, PredicateText, TemplateError, implied_holds, join_names,
+                                natural_key, substitute)
+from acpgen.pddl.model import LiftedTask, split_canonical
+
+REPRESENTATIONS = ("nl", "pddl", "pddl+nl")
+# Optional context parts after the state, per task (the reference order; just lists actions first).
+PARTS = {
+    "app": ("actions",), "areach": ("actions",),
+    "prog": ("propositions",), "reach": ("propositions",),
+    "val": ("goal", "actions"), "nexta": ("goal", "actions"),
+    "just": ("actions", "goal"),
+    "land": ("goal", "propositions"),
+}
+PDDL_INTRO = ("The PDDL domain and PDDL problem below define the task; the current state is the "
+              "initial state (:init) of the problem.")
+
+
+def capitalise(text: str, names) -> str:
+    """Upper-case the first letter, unless the text starts with an object name (names keep their case)."""
+    first = text.split(" ", 1)[0].rstrip(",;.")
+    return text if first in names else text[:1].upper() + text[1:]
+
+
+class Describer:
+    def __init__(self, template: DomainTemplate, lifted: LiftedTask):
+        template.check(lifted)
+        self.template = template
+        self.lifted = lifted
+        self.static = lifted.static_predicates
+
+    # ----- atoms and actions ------------------------------------------------------------------
+    def _entry(self, predicate: str) -> PredicateText:
+        entry = self.template.predicates.get(predicate.lower())
+        if entry is None:
+            raise TemplateError(f"{self.template.path}: no entry for predicate '{predicate}'")
+        return entry
+
+    def atom(self, atom: str) -> str:
+        """One atom in natural language, e.g. '(at c1 l0)' -> 'car c1 is at location l0'."""
+        pred, args = split_canonical(atom)
+        return self._entry(pred).fill(args)
+
+    def action(self, action: str) -> str:
+        """One ground action in natural language, e.g. '(sail l0 l1)' -> 'sail ... from l0 to l1'."""
+        name, args = split_canonical(action)
+        text = self.template.actions.get(name.lower())
+        if text is None:
+            raise TemplateError(f"{self.template.path}: no entry for action '{name}'")
+        variables = self.template.schema_variables(self.lifted, name)
+        if len(variables) != len(args):
+            raise TemplateError(f"action {action} has {len(args)} argument(s), the domain's '{name}' {len(variables)}")
+        return substitute(text, dict(zip(variables, args)))
+
+    def clauses(self, atoms, *, omit_implied: bool = False) -> list[str]:
+        """Clauses describing a set of atoms (canonical strings), merged and ordered as the template says."""
+        by_pred: dict[str, list[tuple[str, ...]]] = {}
+        for atom in atoms:
+            pred, args = split_canonical(atom)
+            by_pred.setdefault(pred.lower(), []).append(args)
+        order = list(self.template.predicates)
+        out = []
+        for pred in sorted(by_pred, key=lambda p: (order.index(p) if p in order else len(order), p)):
+            entry = self._entry(pred)
+            facts = sorted(set(by_pred[pred]), key=lambda a: [natural_key(x) for x in a])
+            if omit_implied and entry.implied and self._implied(entry, facts):
+                continue
+            parts = self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts]
+            out.append(", ".join(parts))
+        return out
+
+    def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> bool:
+        types = self.lifted.predicates[entry.name]
+        mentioned = sorted({a for args in facts for a in args})
+        # An untyped argument ranges over the objects the facts mention (e.g. ferry's not-eq).
+        objects = [mentioned if t == "object" else sorted(self.lifted.objects_of(t)) for t in types]
+        return implied_holds(entry.implied, facts, objects)
+
+    def _merged(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> list[str]:
+        position = entry.variables.index(entry.merge)
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for args in facts:
+            key = args[:position] + args[position + 1:]
+            groups.setdefault(key, []).append(args[position])
+        out = []
+        for key in sorted(groups, key=lambda k: [natural_key(x) for x in k]):
+            values = sorted(groups[key], key=natural_key)
+            args = key[:position] + (values[0],) + key[position:]
+            out.append(entry.fill(args, values))
+        return out
+
+    def sentence(self, atoms, *, omit_implied: bool = False) -> str:
+        return "; ".join(self.clauses(atoms, omit_implied=omit_implied))
+
+    # ----- context parts ------------------------------------------------------------------------
+    def size_sentence(self) -> str:
+        def count(match):
+            kind, type_name = match.group(1), match.group(2)
+            objects = sorted(self.lifted.objects_of(type_name), key=natural_key)
+            objects = [o for o in objects if o not in self.lifted.constants] or objects
+            return str(len(objects)) if kind == "n" else join_names(objects)
+        from acpgen.nl.template import PLACEHOLDER
+        return PLACEHOLDER.sub(count, self.template.size)
+
+    def static_atoms(self) -> list[str]:
+        return [f"({p}{''.join(' ' + a for a in args)})" for p, args in sorted(self.lifted.init) if p in self.static]
+
+    def state_atoms(self) -> list[str]:
+        return [f"({p}{''.join(' ' + a for a in args)})" for p, args in sorted(self.lifted.init) if p not in self.static]
+
+    def static_part(self) -> str:
+        text = self.sentence(self.static_atoms(), omit_implied=True)
+        if not text:
+            return ""
+        intro = self.template.static_intro
+        return f"{intro} {text}." if intro else capitalise(text, self.lifted.objects) + "."
+
+    def state_part(self) -> str:
+        text = self.sentence(self.state_atoms())
+        return f"Currently, {text}." if text else "Currently, none of the propositions hold."
+
+    def goal_part(self) -> str:
+        positive = [f"({lit.predicate}{''.join(' ' + a for a in lit.args)})" for lit in self.lifted.goal if lit.positive]
+        negative = [f"({lit.predicate}{''.join(' ' + a for a in lit.args)})" for lit in self.lifted.goal
+                    if not lit.positive]
+        parts = self.clauses(positive)
+        parts += [f"it is not the case that {self.atom(a)}" for a in negative]
+        return "The goal is to reach a state where the following facts hold: " + "; ".join(parts) + "."
+
+    def actions_part(self) -> str:
+        items = []
+        for name, schema in self.lifted.schemas.items():
+            variables = [v.lstrip("?") for v, _ in schema.params]
+            text = substitute(self.template.actions[name.lower()], {v: "?" + v for v in variables})
+            items.append(f"({name}{''.join(' ?' + v for v in variables)}) - {text}")
+        return "The available actions are: " + join_names(items) + "."
+
+    def propositions_part(self) -> str:
+        items = []
+        for entry in self.template.predicates.values():
+            if entry.name in self.static:
+                continue
+            text = substitute(entry.text, {v: "?" + v for v in entry.variables})
+            items.append(f"({entry.name}{''.join(' ?' + v for v in entry.variables)}) - {text}")
+        return "The available propositions are: " + join_names(items) + "."
+
+    def nl_context(self, task: str) -> str:
+        head = self.template.description
+        middle = " ".join(p for p in (self.size_sentence(), self.template.layout, self.static_part()) if p)
+        tail = [self.state_part()]
+        for part in PARTS[task]:
+            tail.append({"goal": self.goal_part, "actions": self.actions_part,
+                         "propositions": self.propositions_part}[part]())
+        return f"{head} \n{middle} \n" + " ".join(tail)
+
+    def context(self, task: str, representation: str, domain_text: str, problem_text: str) -> str:
+        if representation not in REPRESENTATIONS:
+            raise TemplateError(f"unknown representation '{representation}' (one of {', '.join(REPRESENTATIONS)})")
+        pddl = (f"{PDDL_INTRO}\n\nPDDL domain:\n```pddl\n{domain_text.strip()}\n```\n\n"
+                f"PDDL problem:\n```pddl\n{problem_text.strip()}\n```")
+        if representation == "pddl":
+            return pddl
+        nl = self.nl_context(task)
+        return nl if representation == "nl" else f"{nl}\n\n{pddl}"
+
+    # ----- questions ------------------------------------------------------------------------------
+    def question(self, task: str, record: dict, representation: str) -> str:
+        """The task's question for a record; actions in PDDL syntax when the context is PDDL only."""
+        values = {}
+        if "action" in record:
+            values["action"] = record["action"] if representation == "pddl" else self.action(record["action"])
+        if "plan" in record:
+            values["plan"] = " ".join(record["plan"])
+        return substitute(self.template.questions[task], values)

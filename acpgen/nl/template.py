@@ -1,0 +1,249 @@
+"""Domain templates: `templates/<domain>.yaml` read, checked against the domain, and applied to atoms.
+
+A template is data (see `templates/README.md`): a domain description, a sentence giving the
+problem's size, the natural-language form of every predicate (with the variable names used in
+its text, e.g. ``(at ?car ?loc)``) and of every action schema (its text uses the schema's own
+parameter names). The shared task questions live in `templates/questions.yaml`; a domain file
+may override one. Loading checks the template against the PDDL domain, so a missing or
+misspelt entry is reported with the predicate or action it concerns and the file to edit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from acpgen.errors import AcpError
+from acpgen.pddl.model import LiftedTask, split_canonical
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+QUESTIONS_FILE = "questions.yaml"
+# What a state or goal can leave out because the description already says it; each rule is
+# checked against the problem's facts before anything is left out (see `implied_holds`).
+IMPLIED_RULES = ("distinct", "grid-neighbours")
+PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
+SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
+TASK_QUESTIONS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+
+
+class TemplateError(AcpError):
+    """A template file is missing, malformed or does not fit its PDDL domain."""
+
+
+@dataclass(frozen=True)
+class PredicateText:
+    """How atoms of one predicate read: ``text`` for one atom, ``plural`` when atoms merge."""
+
+    name: str
+    variables: tuple[str, ...]
+    text: str
+    plural: str | None = None
+    merge: str | None = None  # the variable whose values are listed when atoms merge
+    implied: str | None = None  # an IMPLIED_RULES name: left out when the rule holds
+
+    def fill(self, args: tuple[str, ...], merged: list[str] | None = None) -> str:
+        values = dict(zip(self.variables, args))
+        text = self.text
+        if merged is not None:
+            values[self.merge] = join_names(merged)
+            if len(merged) > 1:
+                text = self.plural
+        return substitute(text, values)
+
+
+@dataclass(frozen=True)
+class DomainTemplate:
+    domain: str
+    path: Path
+    description: str
+    size: str
+    predicates: dict[str, PredicateText]
+    actions: dict[str, str]
+    questions: dict[str, str]
+    static_intro: str = ""
+    layout: str = ""  # optional sentence after the size, e.g. the naming scheme of grid cells
+
+    def check(self, lifted: LiftedTask) -> None:
+        """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
+        where = f"{self.path}"
+        for pred, types in lifted.predicates.items():
+            if pred == "=":
+                continue
+            entry = self.predicates.get(pred)
+            if entry is None:
+                raise TemplateError(f"{where}: no entry for predicate '{pred}' ({len(types)} argument(s)); add "
+                                    f"'({pred}{''.join(f' ?x{i}' for i in range(len(types)))})': {{text: ...}} under predicates")
+            if len(entry.variables) != len(types):
+                raise TemplateError(f"{where}: predicate '{pred}' has {len(types)} argument(s) in the domain, "
+                                    f"the template declares {len(entry.variables)}")
+        for pred in self.predicates:
+            if pred not in lifted.predicates:
+                raise TemplateError(f"{where}: predicate '{pred}' is not in the domain {lifted.domain_name}")
+        for name, schema in lifted.schemas.items():
+            text = self.actions.get(name.lower())
+            if text is None:
+                raise TemplateError(f"{where}: no entry for action '{name}' under actions (parameters "
+                                    f"{' '.join(v for v, _ in schema.params) or 'none'})")
+            variables = {v.lstrip("?") for v, _ in schema.params}
+            used = {m.group(1) for m in PLACEHOLDER.finditer(text)}
+            if used - variables:
+                raise TemplateError(f"{where}: action '{name}' text uses {sorted(used - variables)}, "
+                                    f"not parameters of the action ({sorted(variables)})")
+            if variables - used:
+                raise TemplateError(f"{where}: action '{name}' text does not mention parameter(s) "
+                                    f"{sorted(variables - used)}")
+        known = {s.lower() for s in lifted.schemas}
+        for name in self.actions:
+            if name not in known:
+                raise TemplateError(f"{where}: action '{name}' is not in the domain {lifted.domain_name}")
+        for match in PLACEHOLDER.finditer(self.size):
+            kind, type_name = match.group(1), match.group(2)
+            if kind not in ("n", "list") or type_name is None:
+                raise TemplateError(f"{where}: size placeholder '{match.group(0)}' must be {{n:TYPE}} or {{list:TYPE}}")
+            if type_name not in lifted.supertypes and type_name != "object":
+                raise TemplateError(f"{where}: size placeholder '{match.group(0)}' names no type of the domain")
+
+    def schema_variables(self, lifted: LiftedTask, action: str) -> tuple[str, ...]:
+        schema = _schema(lifted, action)
+        return tuple(v.lstrip("?") for v, _ in schema.params)
+
+
+def _schema(lifted: LiftedTask, action: str):
+    for name, schema in lifted.schemas.items():
+        if name.lower() == action.lower():
+            return schema
+    raise TemplateError(f"action '{action}' is not in the domain {lifted.domain_name}")
+
+
+def substitute(text: str, values: dict[str, str]) -> str:
+    def replace(match: re.Match) -> str:
+        key = match.group(1)
+        if match.group(2) is not None or key not in values:
+            raise TemplateError(f"placeholder '{match.group(0)}' cannot be filled in '{text}'")
+        return values[key]
+    return PLACEHOLDER.sub(replace, text)
+
+
+def join_names(names: list[str]) -> str:
+    """'a', 'a and b', 'a, b, and c'."""
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + ", and " + names[-1]
+
+
+def natural_key(text: str):
+    """Sort key that puts c2 before c10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)]
+
+
+def _parse_predicate(path: Path, key: str, value) -> PredicateText:
+    match = SIGNATURE.match(str(key).strip())
+    if not match:
+        raise TemplateError(f"{path}: predicate key '{key}' must look like '(pred ?var1 ?var2)'")
+    name = match.group(1).lower()
+    variables = tuple(v.lstrip("?") for v in match.group(2).split())
+    if isinstance(value, str):
+        value = {"text": value}
+    if not isinstance(value, dict) or "text" not in value:
+        raise TemplateError(f"{path}: predicate '{name}' needs a 'text'")
+    unknown = set(value) - {"text", "plural", "merge", "implied"}
+    if unknown:
+        raise TemplateError(f"{path}: predicate '{name}' has unknown key(s) {sorted(unknown)}")
+    entry = PredicateText(name, variables, str(value["text"]), value.get("plural"), value.get("merge"),
+                          value.get("implied"))
+    for text in (entry.text, entry.plural):
+        if text is None:
+            continue
+        used = {m.group(1) for m in PLACEHOLDER.finditer(text)}
+        if used != set(variables):
+            raise TemplateError(f"{path}: predicate '{name}' text '{text}' must use exactly the variables "
+                                f"{sorted(variables)} (uses {sorted(used)})")
+    if entry.merge is not None:
+        if entry.merge not in variables:
+            raise TemplateError(f"{path}: predicate '{name}' merges over '{entry.merge}', not one of its variables")
+        if entry.plural is None:
+            raise TemplateError(f"{path}: predicate '{name}' merges atoms and so needs a 'plural' text")
+    if entry.implied is not None and entry.implied not in IMPLIED_RULES:
+        raise TemplateError(f"{path}: predicate '{name}' has implied '{entry.implied}'; known rules: "
+                            f"{', '.join(IMPLIED_RULES)}")
+    return entry
+
+
+def _read_yaml(path: Path) -> dict:
+    if not path.exists():
+        raise TemplateError(f"{path}: no such template file; write one (see {TEMPLATES_DIR / 'README.md'})")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        raise TemplateError(f"{path}: not valid YAML ({err})") from None
+    if not isinstance(data, dict):
+        raise TemplateError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+@lru_cache(maxsize=None)
+def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplate:
+    """The template of ``domain`` (not yet checked against its PDDL: call `DomainTemplate.check`)."""
+    path = directory / f"{domain}.yaml"
+    data = _read_yaml(path)
+    questions = _read_yaml(directory / QUESTIONS_FILE)
+    unknown = set(data) - {"domain", "description", "size", "layout", "static", "predicates", "actions", "questions"}
+    if unknown:
+        raise TemplateError(f"{path}: unknown key(s) {sorted(unknown)}")
+    for key in ("description", "size", "predicates", "actions"):
+        if key not in data:
+            raise TemplateError(f"{path}: missing '{key}'")
+    predicates = {}
+    for key, value in (data["predicates"] or {}).items():
+        entry = _parse_predicate(path, key, value)
+        predicates[entry.name] = entry
+    actions = {str(k).lower(): str(v) for k, v in (data["actions"] or {}).items()}
+    merged_questions = {**questions, **(data.get("questions") or {})}
+    missing = [t for t in TASK_QUESTIONS if t not in merged_questions]
+    if missing:
+        raise TemplateError(f"{directory / QUESTIONS_FILE}: no question text for task(s) {', '.join(missing)}")
+    return DomainTemplate(
+        domain=domain, path=path, description=" ".join(str(data["description"]).split()),
+        size=" ".join(str(data["size"]).split()), predicates=predicates, actions=actions,
+        questions={k: " ".join(str(v).split()) for k, v in merged_questions.items()},
+        static_intro=" ".join(str(data.get("static") or "").split()),
+        layout=" ".join(str(data.get("layout") or "").split()))
+
+
+def _coordinates(name: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", name))
+
+
+def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: list[tuple[str, ...]]) -> bool:
+    """Whether the atoms (argument tuples) are exactly what the rule says over the candidate objects.
+
+    ``domain_objects`` gives, per argument position, the objects of that argument's type.
+    ``distinct``: every pair of different objects. ``grid-neighbours``: every pair of objects whose
+    names carry two numbers that differ by one in exactly one of them.
+    """
+    if len(domain_objects) != 2:
+        return False
+    left, right = domain_objects
+    if rule == "distinct":
+        expected = {(a, b) for a in left for b in right if a != b}
+    elif rule == "grid-neighbours":
+        expected = set()
+        for a in left:
+            ca = _coordinates(a)
+            if len(ca) != 2:
+                return False
+            for b in right:
+                cb = _coordinates(b)
+                if len(cb) == 2 and abs(ca[0] - cb[0]) + abs(ca[1] - cb[1]) == 1:
+                    expected.add((a, b))
+    else:
+        return False
+    return set(atoms) == expected
+
+
+def atom_parts(atom: str) -> tuple[str, tuple[str, ...]]:
+    return split_canonical(atom)

@@ -1,0 +1,122 @@
+"""Stage 5, export: qa/<task>.jsonl -> OUT/D/<task>.gen.jsonl, records in the reference schema.
+
+Each symbolic question gets its context and question text from the domain's template
+(`templates/<domain>.yaml`, see `acpgen.nl`), in the representation the configuration asks
+for (nl, pddl or pddl+nl). Records keep the reference key order (``id, group, context,
+question, answer, PDDL_domain, PDDL_problem``), followed by acp's structured fields (``task``,
+``domain``, ``problem``, ``state``, ``uid``, ``representation`` and the question's ``plan`` or
+``action``), which the scorer and validator read instead of parsing prose. Action names in
+answers and plans take the domain's own case (logistics actions are upper case in its PDDL).
+
+The stage is cheap and deterministic; a file is rewritten only when its qa input or the
+representation changed (recorded in ``export.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from tqdm import tqdm
+
+from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.errors import ConfigError
+from acpgen.nl.describe import REPRESENTATIONS, Describer
+from acpgen.nl.template import load_template
+from acpgen.pddl.tarski_io import read_strings
+from acpgen.stages.base import StageContext, StageReport
+from acpgen.tasks import TASKS
+
+REFERENCE_KEYS = ("id", "group", "context", "question", "answer", "PDDL_domain", "PDDL_problem")
+STRUCTURED_KEYS = ("task", "domain", "problem", "state", "uid", "representation", "plan", "action")
+ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
+
+
+class ActionCase:
+    """Writes action names as the domain declares them (``(load-truck ...)`` -> ``(LOAD-TRUCK ...)``)."""
+
+    def __init__(self, domain_text: str):
+        self.names = {m.lower(): m for m in re.findall(r"\(:action\s+([^\s()]+)", domain_text, flags=re.I)}
+
+    def __call__(self, action: str) -> str:
+        inner = action.strip()[1:-1].split(" ", 1)
+        if not inner or inner[0].lower() not in self.names:
+            return action
+        return "(" + " ".join([self.names[inner[0].lower()], *inner[1:]]) + ")"
+
+    def answer(self, task: str, answer):
+        if task in ACTION_ANSWERS:
+            return [self(a) for a in answer]
+        if task == "just":
+            return [[self(x) for x in entry[:-1]] + [entry[-1]] for entry in answer]
+        if task == "nexta":
+            return {k: ([self(a) for a in v] if isinstance(v, list) else v) for k, v in answer.items()}
+        return answer
+
+
+def export_record(record: dict, describer: Describer, representation: str, case: ActionCase) -> dict:
+    """A qa record as an exported record: reference fields first, then the structured ones."""
+    task = record["task"]
+    cased = dict(record)
+    if "plan" in record:
+        cased["plan"] = [case(a) for a in record["plan"]]
+    if "action" in record:
+        cased["action"] = case(record["action"])
+    out = {
+        "id": record["id"],
+        "group": record["group"],
+        "context": describer.context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
+        "question": describer.question(task, cased, representation),
+        "answer": case.answer(task, record["answer"]),
+        "PDDL_domain": record["PDDL_domain"],
+        "PDDL_problem": record["PDDL_problem"],
+    }
+    for key in STRUCTURED_KEYS:
+        if key == "representation":
+            out[key] = representation
+        elif key in cased:
+            out[key] = cased[key]
+    return out
+
+
+def export_task(ctx: StageContext, task: str, representation: str) -> list[dict]:
+    template = load_template(ctx.domain)
+    case = ActionCase(ctx.domain_text)
+    records = []
+    for line in (ctx.root / "qa" / f"{task}.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
+        records.append(export_record(record, Describer(template, lifted), representation, case))
+    return records
+
+
+def run(ctx: StageContext) -> StageReport:
+    start = time.perf_counter()
+    report = StageReport("export", ctx.domain)
+    representation = ctx.config.export.representation
+    if representation not in REPRESENTATIONS:
+        raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
+    meta_file = ctx.root / "export.json"
+    meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}
+    bar = tqdm(list(TASKS), desc=f"{ctx.domain} export", disable=not ctx.progress)
+    for task in bar:
+        source = ctx.root / "qa" / f"{task}.jsonl"
+        target = ctx.root / f"{task}.gen.jsonl"
+        if not source.exists():
+            report.failed.append(f"{task}: no qa/{task}.jsonl (run the qa stage first)")
+            continue
+        stamp = {"representation": representation, "qa_bytes": source.stat().st_size,
+                 "qa_mtime_ns": source.stat().st_mtime_ns}
+        if target.exists() and meta.get(task) == stamp:
+            report.skipped += 1
+            continue
+        records = export_task(ctx, task, representation)
+        atomic_write_text(target, jsonl_text(records, sort_keys=False))
+        meta[task] = stamp
+        atomic_write_text(meta_file, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+        report.done += 1
+    report.items = sum(len((ctx.root / f"{t}.gen.jsonl").read_text().splitlines()) for t in TASKS
+                       if (ctx.root / f"{t}.gen.jsonl").exists())
+    report.seconds = time.perf_counter() - start
+    return report

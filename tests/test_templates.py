@@ -1,0 +1,161 @@
+"""Natural-language templates: every domain has one that fits its PDDL, texts are unambiguous,
+facts are grouped as documented, and a broken template is reported by name."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import shutil
+
+import pytest
+
+from acpgen.generators import DOMAINS, domain_file, get_generator
+from acpgen.nl.describe import PARTS, Describer
+from acpgen.nl.template import TEMPLATES_DIR, TemplateError, load_template
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.tarski_io import read_strings
+
+MAX_ACTIONS = 20000  # ground actions whose texts are compared per domain
+
+
+def example_problem(domain: str, size_index: int = 0) -> tuple[str, str]:
+    generator = get_generator(domain)
+    spec = generator.generate(generator.example_sizes[size_index], random.Random(7))
+    return domain_file(domain).read_text(), generator.render(spec)
+
+
+def describer_for(domain: str, problem_text: str | None = None) -> tuple[Describer, GroundTask]:
+    domain_text, generated = example_problem(domain)
+    problem_text = problem_text or generated
+    lifted = read_strings(domain_text, problem_text)
+    return Describer(load_template(domain), lifted), GroundTask(lifted)
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_template_fits_domain(domain):
+    domain_text, problem_text = example_problem(domain)
+    load_template(domain).check(read_strings(domain_text, problem_text))
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_atom_texts_are_unambiguous(domain):
+    describer, task = describer_for(domain)
+    texts: dict[str, str] = {}
+    for atom in task.all_atoms():
+        text = describer.atom(atom)
+        assert "{" not in text and "?" not in text, (atom, text)
+        assert text not in texts, f"{atom} and {texts.get(text)} both read '{text}'"
+        texts[text] = atom
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_action_texts_are_unambiguous(domain):
+    describer, task = describer_for(domain)
+    texts: dict[str, str] = {}
+    for action in itertools.islice(task.all_action_names(), MAX_ACTIONS):
+        text = describer.action(action)
+        assert "{" not in text, (action, text)
+        assert text not in texts, f"{action} and {texts.get(text)} both read '{text}'"
+        texts[text] = action
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_contexts_follow_the_reference_layout(domain):
+    domain_text, problem_text = example_problem(domain)
+    describer, task = describer_for(domain, problem_text)
+    for name, parts in PARTS.items():
+        context = describer.context(name, "nl", domain_text, problem_text)
+        description, middle, rest = context.split(" \n")
+        assert description == load_template(domain).description
+        assert rest.startswith("Currently, ")
+        assert ("The goal is to reach a state where" in rest) == ("goal" in parts)
+        assert ("The available actions are: " in rest) == ("actions" in parts)
+        assert ("The available propositions are: " in rest) == ("propositions" in parts)
+        assert "{" not in context and "}" not in context
+
+
+def ferry_problem(extra_init: str = "", omit_pair: bool = False) -> str:
+    pairs = [(a, b) for a in ("l0", "l1", "l2") for b in ("l0", "l1", "l2") if a != b]
+    if omit_pair:
+        pairs = pairs[1:]
+    noteq = " ".join(f"(not-eq {a} {b})" for a, b in pairs)
+    return (f"(define (problem t) (:domain ferry) (:objects c0 c3 c5 c10 c2 - car l0 l1 l2 - location) "
+            f"(:init (at-ferry l2) (on c2) (at c10 l1) (at c5 l1) (at c0 l1) (at c3 l1) {noteq} {extra_init}) "
+            f"(:goal (and (at c0 l0) (at c2 l0))))")
+
+
+def test_ferry_state_groups_cars_by_location():
+    describer, _ = describer_for("ferry", ferry_problem())
+    assert describer.state_part() == ("Currently, the ferry is at location l2; car c2 is on the ferry; "
+                                      "cars c0, c3, c5, and c10 are at location l1.")
+    assert describer.goal_part() == ("The goal is to reach a state where the following facts hold: "
+                                     "cars c0 and c2 are at location l0.")
+
+
+def test_implied_facts_are_left_out_only_when_the_rule_holds():
+    complete, _ = describer_for("ferry", ferry_problem())
+    assert complete.static_part() == ""
+    partial, _ = describer_for("ferry", ferry_problem(omit_pair=True))
+    # One pair missing: the remaining five facts are written out.
+    assert partial.static_part().count("are different locations") == 5
+
+
+def test_prog_question_names_the_action_in_words():
+    describer, _ = describer_for("ferry", ferry_problem())
+    record = {"action": "(debark c2 l2)"}
+    assert "debark car c2 from the ferry at location l2" in describer.question("prog", record, "nl")
+    assert '"(debark c2 l2)"' in describer.question("prog", record, "pddl")
+
+
+def test_representations():
+    domain_text, _ = example_problem("ferry")
+    problem_text = ferry_problem()
+    describer, _ = describer_for("ferry", problem_text)
+    nl = describer.context("app", "nl", domain_text, problem_text)
+    pddl = describer.context("app", "pddl", domain_text, problem_text)
+    both = describer.context("app", "pddl+nl", domain_text, problem_text)
+    assert "Currently," in nl and "(define (domain ferry)" not in nl
+    assert "Currently," not in pddl and "(define (domain ferry)" in pddl and "(at-ferry l2)" in pddl
+    assert both.startswith(nl) and both.endswith(pddl)
+
+
+def copy_templates(tmp_path, domain="ferry"):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    shutil.copy(TEMPLATES_DIR / "questions.yaml", folder)
+    shutil.copy(TEMPLATES_DIR / f"{domain}.yaml", folder)
+    return folder
+
+
+def test_missing_predicate_entry_names_the_predicate(tmp_path):
+    folder = copy_templates(tmp_path)
+    path = folder / "ferry.yaml"
+    path.write_text(path.read_text().replace('  (empty-ferry): "the ferry is empty"\n', ""))
+    template = load_template("ferry", folder)
+    domain_text, problem_text = example_problem("ferry")
+    with pytest.raises(TemplateError, match=r"ferry.yaml: no entry for predicate 'empty-ferry'"):
+        template.check(read_strings(domain_text, problem_text))
+
+
+def test_missing_action_entry_names_the_action(tmp_path):
+    folder = copy_templates(tmp_path)
+    path = folder / "ferry.yaml"
+    text = path.read_text()
+    path.write_text("\n".join(line for line in text.splitlines() if not line.strip().startswith("debark:")) + "\n")
+    domain_text, problem_text = example_problem("ferry")
+    with pytest.raises(TemplateError, match=r"no entry for action 'debark'"):
+        load_template("ferry", folder).check(read_strings(domain_text, problem_text))
+
+
+def test_text_with_a_wrong_variable_is_rejected(tmp_path):
+    folder = copy_templates(tmp_path)
+    path = folder / "ferry.yaml"
+    path.write_text(path.read_text().replace('"car {car} is on the ferry"', '"car {c} is on the ferry"'))
+    with pytest.raises(TemplateError, match=r"predicate 'on' text .* must use exactly the variables"):
+        load_template("ferry", folder)
+
+
+def test_missing_template_file_says_what_to_write(tmp_path):
+    folder = copy_templates(tmp_path)
+    with pytest.raises(TemplateError, match=r"grid.yaml: no such template file"):
+        load_template("grid", folder)
