@@ -16,11 +16,14 @@ from acpgen.artefacts import write_jsonl
 from acpgen.errors import AcpError
 from acpgen.planners import Limits
 from acpgen.config import load_config
+from acpgen.dataset import build_dataset, counts_table
 from acpgen.generators import domain_file, get_generator
+from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.stages import STAGES, StageContext, count_artefacts
+from acpgen.pipeline import run_domain, stages_up_to
+from acpgen.stages import STAGES
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import PlannerSetup, Summary, score_predictions
 from acpgen.verify import validate_records
@@ -192,22 +195,86 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
     if representation:
         config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
     names = list(config.domains) if "all" in domains else list(domains)
-    wanted = list(STAGES)[: list(STAGES).index(stage) + 1] if stage else list(STAGES)
     planners = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None,
                             None).build()
     for name in names:
-        get_generator(name)
-        config.domain(name)
-        ctx = StageContext(name, config, Path(config.out), planners, jobs=jobs, progress=sys.stderr.isatty())
-        ctx.clean()
-        for stage_name in wanted:
-            report = STAGES[stage_name](ctx)
-            click.echo(report.summary(), err=True)
-            for failure in report.failed:
-                click.echo(f"  failed: {failure}", err=True)
-        counts = count_artefacts(ctx)
+        counts = run_domain(config, name, planners, stages=stages_up_to(stage), jobs=jobs,
+                            progress=sys.stderr.isatty(), report=echo_report)
         click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
                    f"{counts['questions']} questions")
+
+
+def echo_report(report) -> None:
+    click.echo(report.summary(), err=True)
+    for failure in report.failed:
+        click.echo(f"  failed: {failure}", err=True)
+
+
+@cli.command("dataset")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Pipeline configuration (default: the repository's pipeline.yaml).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Dataset folder (default: dataset.out in the config); splits go to OUT/<task>/<split>.gen.jsonl.")
+@click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of the generation artefacts (default: 'out' in the config).")
+@click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
+@click.option("--representation", type=click.Choice(REPRESENTATIONS), default=None,
+              help="Context representation (default: export.representation in the config).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Parallel workers.")
+def dataset_command(config_path: Path | None, out: Path | None, work: Path | None, seed: int | None,
+                    representation: str | None, jobs: int) -> None:
+    """Build the whole benchmark from the config: every domain, all stages, test and dev splits.
+
+    \b
+    Then re-proves every stored answer (as `acp validate`), scores every stored answer as a model
+    answer (as `acp score` on `acp reference-answers`), prints counts per task and domain, and
+    writes OUT/manifest.json. Exit status 1 if a record is wrong or unproven, a stored answer does
+    not score 1, or a domain gave fewer questions than the splits need.
+      make dataset                                     # pipeline.yaml -> dataset/
+      acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
+    """
+    config = load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None)
+    if representation:
+        config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
+    built = build_dataset(config, Path(out or config.dataset.out), jobs=jobs, progress=sys.stderr.isatty(),
+                          report=echo_report)
+    assembly, checks, seconds, domains, target = built.assembly, built.checks, built.seconds, built.domains, built.target
+    click.echo(counts_table(assembly, domains))
+    click.echo(f"{checks.records} records in {target}; validate: {checks.validate['ok']} ok, "
+               f"{checks.validate['wrong']} wrong, {checks.validate['unproven']} unproven; stored answers: "
+               f"{checks.answers_scored_1} of {checks.answers} score 1 ({checks.answers_undecided} undecided)")
+    click.echo(f"time: {seconds['total']:.0f} s in total ({seconds['generate']:.0f} s generating, "
+               f"{seconds['check']:.0f} s checking); {checks.records / seconds['total']:.2f} records/s overall")
+    for line in assembly.shortfalls + checks.problems:
+        click.echo(f"problem: {line}", err=True)
+    if assembly.shortfalls or checks.problems:
+        sys.exit(1)
+
+
+@cli.group("export")
+def export_group() -> None:
+    """Write a generated dataset in the formats of evaluation harnesses."""
+
+
+@export_group.command("lm-eval")
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the task files (default: DATASET/lm_eval).")
+def export_lm_eval_command(dataset: Path, out: Path | None) -> None:
+    """lm-evaluation-harness tasks (2-shot, scored by acp) for a dataset written by `acp dataset`.
+
+    \b
+    One task per generative task, acpgen_<task>_gen, all tagged acpgen_gen_2shot:
+      acp export lm-eval dataset
+      lm_eval --model hf --model_args pretrained=MODEL --include_path dataset/lm_eval \\
+              --tasks acpgen_gen_2shot --log_samples --output_path results
+      acp score results/MODEL/samples_acpgen_app_gen_*.jsonl
+    lm-eval must run where acp is installed; its 'undecided' metric counts answers a planner
+    could not decide within the default budget (`acp score` re-scores them with retries).
+    """
+    out = out or dataset / "lm_eval"
+    for path in export_lm_eval(dataset, out):
+        click.echo(str(path))
 
 
 @cli.command("describe")

@@ -82,10 +82,11 @@ class Dataset:
     skipped: int = 0
 
     @classmethod
-    def load(cls, path: Path) -> "Dataset":
+    def load(cls, path: Path, files: list[Path] | None = None) -> "Dataset":
+        """Records of a file or folder (or of exactly ``files``)."""
         records: dict[tuple[str, str], dict] = {}
         skipped = 0
-        for file in dataset_files(path):
+        for file in files if files is not None else dataset_files(path):
             for record in read_json_items(file):
                 task = record_task(record)
                 if task is None or "id" not in record:

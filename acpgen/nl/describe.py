@@ -14,8 +14,8 @@ or propositions) in the reference order.
 
 from __future__ import annotations
 
-from acpgen.nl.template import (DomainTemplate, PredicateText, TemplateError, implied_holds, join_names,
-                                natural_key, substitute)
+from acpgen.nl.template import (PLACEHOLDER, DomainTemplate, PredicateText, TemplateError, grid_gaps, grid_shape,
+                                implied_holds, join_names, natural_key, substitute)
 from acpgen.pddl.model import LiftedTask, split_canonical
 
 REPRESENTATIONS = ("nl", "pddl", "pddl+nl")
@@ -78,13 +78,18 @@ class Describer:
         for pred in sorted(by_pred, key=lambda p: (order.index(p) if p in order else len(order), p)):
             entry = self._entry(pred)
             facts = sorted(set(by_pred[pred]), key=lambda a: [natural_key(x) for x in a])
-            if omit_implied and entry.implied and self._implied(entry, facts):
+            if omit_implied and entry.implied and self._implied(entry, facts, by_pred):
                 continue
-            parts = self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts]
-            out.append(", ".join(parts))
+            out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
         return out
 
-    def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> bool:
+    def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]], by_pred: dict) -> bool:
+        rule = entry.implied.split()
+        if rule[0] == "converse":
+            # Left out when the facts are exactly the other predicate's facts reversed (and that one is written).
+            other = by_pred.get(rule[1], [])
+            return (rule[1] != entry.name and not self._entry(rule[1]).implied
+                    and set(facts) == {tuple(reversed(a)) for a in other})
         types = self.lifted.predicates[entry.name]
         mentioned = sorted({a for args in facts for a in args})
         # An untyped argument ranges over the objects the facts mention (e.g. ferry's not-eq).
@@ -109,13 +114,20 @@ class Describer:
 
     # ----- context parts ------------------------------------------------------------------------
     def size_sentence(self) -> str:
-        def count(match):
-            kind, type_name = match.group(1), match.group(2)
+        def fill(match):
+            kind, (type_name, *words) = match.group(1), match.group(2).split("|")
             objects = sorted(self.lifted.objects_of(type_name), key=natural_key)
             objects = [o for o in objects if o not in self.lifted.constants] or objects
-            return str(len(objects)) if kind == "n" else join_names(objects)
-        from acpgen.nl.template import PLACEHOLDER
-        return PLACEHOLDER.sub(count, self.template.size)
+            if kind == "n":
+                if len(words) == 2:
+                    return f"{len(objects)} {words[0] if len(objects) == 1 else words[1]}"
+                return str(len(objects))
+            if kind == "grid":
+                return grid_shape(objects)
+            if kind == "gaps":
+                return join_names(grid_gaps(objects)) or "none"
+            return join_names(objects)
+        return PLACEHOLDER.sub(fill, self.template.size)
 
     def static_atoms(self) -> list[str]:
         return [f"({p}{''.join(' ' + a for a in args)})" for p, args in sorted(self.lifted.init) if p in self.static]

@@ -24,7 +24,8 @@ TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 QUESTIONS_FILE = "questions.yaml"
 # What a state or goal can leave out because the description already says it; each rule is
 # checked against the problem's facts before anything is left out (see `implied_holds`).
-IMPLIED_RULES = ("distinct", "grid-neighbours")
+IMPLIED_RULES = ("distinct", "grid-neighbours", "converse")  # "converse PRED": PRED's facts reversed
+SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
 TASK_QUESTIONS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
@@ -101,9 +102,10 @@ class DomainTemplate:
             if name not in known:
                 raise TemplateError(f"{where}: action '{name}' is not in the domain {lifted.domain_name}")
         for match in PLACEHOLDER.finditer(self.size):
-            kind, type_name = match.group(1), match.group(2)
-            if kind not in ("n", "list") or type_name is None:
-                raise TemplateError(f"{where}: size placeholder '{match.group(0)}' must be {{n:TYPE}} or {{list:TYPE}}")
+            kind, type_name = match.group(1), (match.group(2) or "").split("|")[0]
+            if kind not in SIZE_KINDS or not type_name:
+                raise TemplateError(f"{where}: size placeholder '{match.group(0)}' must be one of {{n:TYPE}}, "
+                                    f"{{n:TYPE|singular|plural}}, {{list:TYPE}}, {{grid:TYPE}}, {{gaps:TYPE}}")
             if type_name not in lifted.supertypes and type_name != "object":
                 raise TemplateError(f"{where}: size placeholder '{match.group(0)}' names no type of the domain")
 
@@ -167,7 +169,9 @@ def _parse_predicate(path: Path, key: str, value) -> PredicateText:
             raise TemplateError(f"{path}: predicate '{name}' merges over '{entry.merge}', not one of its variables")
         if entry.plural is None:
             raise TemplateError(f"{path}: predicate '{name}' merges atoms and so needs a 'plural' text")
-    if entry.implied is not None and entry.implied not in IMPLIED_RULES:
+    rule = (entry.implied or "").split()
+    if entry.implied is not None and (rule[0] not in IMPLIED_RULES or (rule[0] == "converse") != (len(rule) == 2)
+                                      or len(rule) > 2):
         raise TemplateError(f"{path}: predicate '{name}' has implied '{entry.implied}'; known rules: "
                             f"{', '.join(IMPLIED_RULES)}")
     return entry
@@ -228,6 +232,8 @@ def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: list[
     if len(domain_objects) != 2:
         return False
     left, right = domain_objects
+    if rule.startswith("converse "):
+        return False  # needs the other predicate's facts: see Describer
     if rule == "distinct":
         expected = {(a, b) for a in left for b in right if a != b}
     elif rule == "grid-neighbours":
@@ -245,5 +251,34 @@ def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: list[
     return set(atoms) == expected
 
 
-def atom_parts(atom: str) -> tuple[str, tuple[str, ...]]:
-    return split_canonical(atom)
+def grid_cells(names: list[str]) -> tuple[dict[tuple[int, int], str], str] | None:
+    """Objects whose names carry exactly two numbers, by coordinates, and the naming pattern; else None."""
+    cells, patterns = {}, set()
+    for name in names:
+        numbers = re.findall(r"\d+", name)
+        if len(numbers) != 2:
+            return None
+        cells[(int(numbers[0]), int(numbers[1]))] = name
+        patterns.add(re.sub(r"\d+", "{}", name))
+    if len(patterns) != 1 or not cells:
+        return None
+    return cells, patterns.pop()
+
+
+def grid_shape(names: list[str]) -> str:
+    """'4 by 5' for names over coordinates 0..3 x 0..4 (the extent of the first and second number)."""
+    found = grid_cells(names)
+    if found is None:
+        raise TemplateError(f"{{grid:...}} needs object names with two numbers, got {names[:3]}")
+    cells, _ = found
+    return f"{max(x for x, _ in cells) + 1} by {max(y for _, y in cells) + 1}"
+
+
+def grid_gaps(names: list[str]) -> list[str]:
+    """Names of the cells of the bounding grid (from 0) that are not objects: holes of a grid."""
+    found = grid_cells(names)
+    if found is None:
+        raise TemplateError(f"{{gaps:...}} needs object names with two numbers, got {names[:3]}")
+    cells, pattern = found
+    width, height = max(x for x, _ in cells) + 1, max(y for _, y in cells) + 1
+    return [pattern.format(x, y) for x in range(width) for y in range(height) if (x, y) not in cells]

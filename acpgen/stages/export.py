@@ -8,12 +8,13 @@ question, answer, PDDL_domain, PDDL_problem``), followed by acp's structured fie
 ``action``), which the scorer and validator read instead of parsing prose. Action names in
 answers and plans take the domain's own case (logistics actions are upper case in its PDDL).
 
-The stage is cheap and deterministic; a file is rewritten only when its qa input or the
-representation changed (recorded in ``export.json``).
+The stage is cheap and deterministic; a file is rewritten only when its qa input (by content) or
+the representation changed (recorded in ``export.json``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -106,8 +107,7 @@ def run(ctx: StageContext) -> StageReport:
         if not source.exists():
             report.failed.append(f"{task}: no qa/{task}.jsonl (run the qa stage first)")
             continue
-        stamp = {"representation": representation, "qa_bytes": source.stat().st_size,
-                 "qa_mtime_ns": source.stat().st_mtime_ns}
+        stamp = {"representation": representation, "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
         if target.exists() and meta.get(task) == stamp:
             report.skipped += 1
             continue

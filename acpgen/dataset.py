@@ -1,0 +1,174 @@
+"""`acp dataset` / `make dataset`: the whole benchmark from pipeline.yaml, split, validated and self-scored.
+
+For every configured domain all stages run (resuming), then each task's exported records are
+split: the first ``test_per_domain`` records of a domain go to the test split, the next ones to
+the dev split, which takes ``dev_per_task`` records per task spread over the domains (the
+first ``dev_per_task mod #domains`` domains, in config order, give one more). The splits are
+written to ``DATASET/<task>/<split>.gen.jsonl``; then every record's stored answer is re-proven
+(`acp validate`) and scored as a model answer (`acp score` on `reference-answers`), and the
+counts, time and rates go to ``DATASET/manifest.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from acpgen import __version__
+from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.config import PipelineConfig
+from acpgen.pipeline import run_domain
+from acpgen.planners import Limits
+from acpgen.stages import STAGES
+from acpgen.errors import ConfigError, DataError
+from acpgen.records import Dataset, Prediction, reference_predictions
+from acpgen.scoring import PlannerSetup, score_predictions
+from acpgen.tasks import TASKS, ScoreOptions
+from acpgen.verify import validate_records
+
+SPLITS = ("test", "dev")
+
+
+def dev_quota(domains: list[str], dev_per_task: int) -> dict[str, int]:
+    """Dev records per task for each domain: an even spread, earlier domains taking the remainder."""
+    base, extra = divmod(dev_per_task, len(domains))
+    return {d: base + (i < extra) for i, d in enumerate(domains)}
+
+
+def check_sizes(config: PipelineConfig, domains: list[str]) -> None:
+    quota = dev_quota(domains, config.dataset.dev_per_task)
+    needed = config.dataset.test_per_domain + max(quota.values())
+    if config.qa.questions_per_task < needed:
+        raise ConfigError(f"qa.questions_per_task is {config.qa.questions_per_task}, but the dataset needs {needed} "
+                          f"per task and domain ({config.dataset.test_per_domain} test + up to {max(quota.values())} "
+                          f"dev); raise qa.questions_per_task or lower dataset.test_per_domain/dev_per_task")
+
+
+@dataclass
+class Assembly:
+    """Records per (split, task) and the counts per (split, task, domain)."""
+
+    records: dict[tuple[str, str], list[dict]] = field(default_factory=dict)
+    counts: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    shortfalls: list[str] = field(default_factory=list)
+
+
+def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
+    """Split every domain's exported records into test and dev."""
+    out = Path(config.out)
+    quota = dev_quota(domains, config.dataset.dev_per_task)
+    test_n = config.dataset.test_per_domain
+    result = Assembly()
+    for task in TASKS:
+        for split in SPLITS:
+            result.records[(split, task)] = []
+        for domain in domains:
+            path = out / domain / f"{task}.gen.jsonl"
+            if not path.exists():
+                raise DataError(f"{path}: missing; the export stage of {domain} did not run")
+            records = [json.loads(line) for line in path.read_text().splitlines()]
+            parts = {"test": records[:test_n], "dev": records[test_n:test_n + quota[domain]]}
+            for split, chosen in parts.items():
+                for record in chosen:
+                    record["split"] = split
+                result.records[(split, task)].extend(chosen)
+                result.counts.setdefault(split, {}).setdefault(task, {})[domain] = len(chosen)
+            wanted = test_n + quota[domain]
+            if len(records) < wanted:
+                result.shortfalls.append(f"{domain} {task}: {len(records)} of {wanted} questions")
+    return result
+
+
+def write_splits(assembly: Assembly, target: Path) -> list[Path]:
+    written = []
+    for (split, task), records in sorted(assembly.records.items()):
+        path = target / task / f"{split}.gen.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, jsonl_text(records, sort_keys=False))
+        written.append(path)
+    return written
+
+
+@dataclass
+class Checks:
+    records: int
+    validate: dict[str, int]
+    problems: list[str]
+    answers: int
+    answers_scored_1: int
+    answers_undecided: int
+
+
+def self_check(files: list[Path], setup: PlannerSetup, options: ScoreOptions, jobs: int, progress: bool) -> Checks:
+    """Re-prove every stored answer, then score each stored answer as a model response."""
+    dataset = Dataset.load(files[0], files)
+    items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
+    results = validate_records(items, options, setup, jobs=jobs, progress=progress)
+    verdicts = {v: sum(r.verdict == v for r in results) for v in ("ok", "wrong", "unproven")}
+    problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != "ok"]
+    predictions = [Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
+                   for line in reference_predictions(dataset)]
+    scored = score_predictions(predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress)
+    ones = sum(s.verdict.score == 1 for s in scored)
+    undecided = sum(s.verdict.status == "undecided" for s in scored)
+    problems += [f"stored answer scored {s.verdict.score} ({s.verdict.status}: {s.verdict.reason}) for "
+                 f"{s.prediction.task} {s.prediction.record['id']}" for s in scored if s.verdict.score != 1][:20]
+    return Checks(len(items), verdicts, problems, len(scored), ones, undecided)
+
+
+def write_manifest(target: Path, config: PipelineConfig, domains: list[str], assembly: Assembly, checks: Checks,
+                   seconds: dict[str, float]) -> Path:
+    manifest = {
+        "acp_version": __version__, "seed": config.seed, "representation": config.export.representation,
+        "domains": domains, "counts": assembly.counts, "shortfalls": assembly.shortfalls,
+        "checks": asdict(checks), "seconds": {k: round(v, 1) for k, v in seconds.items()},
+    }
+    path = target / "manifest.json"
+    atomic_write_text(path, json.dumps(manifest, indent=1) + "\n")
+    return path
+
+
+def counts_table(assembly: Assembly, domains: list[str]) -> str:
+    """Rows: split/task; columns: domains and the total."""
+    width = max(9, *(len(d) + 1 for d in domains))
+    lines = ["split/task".ljust(14) + "".join(d[:width - 1].rjust(width) for d in domains) + "total".rjust(8)]
+    for split in SPLITS:
+        for task in TASKS:
+            row = assembly.counts.get(split, {}).get(task, {})
+            lines.append(f"{split}/{task}".ljust(14) + "".join(str(row.get(d, 0)).rjust(width) for d in domains)
+                         + str(sum(row.values())).rjust(8))
+    return "\n".join(lines)
+
+
+@dataclass
+class Built:
+    target: Path
+    domains: list[str]
+    assembly: Assembly
+    checks: Checks
+    seconds: dict[str, float]
+
+
+def build_dataset(config: PipelineConfig, target: Path, *, jobs: int = 2, progress: bool = False,
+                  report=lambda r: None) -> Built:
+    """Generate every configured domain (resuming), split, write, self-check and write the manifest."""
+    start = time.perf_counter()
+    domains = list(config.domains)
+    check_sizes(config, domains)
+    setup = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None, None)
+    planners = setup.build()
+    for name in domains:
+        run_domain(config, name, planners, stages=list(STAGES), jobs=jobs, progress=progress, report=report)
+    seconds = {"generate": time.perf_counter() - start}
+    assembly = assemble(config, domains)
+    files = write_splits(assembly, target)
+    mark = time.perf_counter()
+    options = ScoreOptions(max_states=config.qa.max_states,
+                           limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb))
+    checks = self_check(files, setup, options, jobs, progress)
+    seconds["check"] = time.perf_counter() - mark
+    seconds["total"] = time.perf_counter() - start
+    write_manifest(target, config, domains, assembly, checks, seconds)
+    return Built(target, domains, assembly, checks, seconds)

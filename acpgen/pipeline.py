@@ -1,0 +1,28 @@
+"""Running the stages of `acp generate` for one or more domains (the CLI and `acp dataset` share it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from acpgen.config import PipelineConfig
+from acpgen.generators import get_generator
+from acpgen.planners import Planners
+from acpgen.stages import STAGES, StageContext, StageReport, count_artefacts
+
+
+def stages_up_to(stage: str | None) -> list[str]:
+    names = list(STAGES)
+    return names[: names.index(stage) + 1] if stage else names
+
+
+def run_domain(config: PipelineConfig, domain: str, planners: Planners, *, stages: list[str], jobs: int = 1,
+               progress: bool = True, report: Callable[[StageReport], None] = lambda r: None) -> dict[str, int]:
+    """Run ``stages`` for one domain (each resumes where a previous run stopped); artefact counts."""
+    get_generator(domain)
+    config.domain(domain)
+    ctx = StageContext(domain, config, Path(config.out), planners, jobs=jobs, progress=progress)
+    ctx.clean()
+    for name in stages:
+        report(STAGES[name](ctx))
+    return count_artefacts(ctx)
