@@ -193,3 +193,12 @@ def test_converse_predicate_is_left_out_only_when_it_mirrors_the_other():
     left_text = template.predicates["left"].fill(("tile_1", "tile_2"))
     assert left_text not in mirrored.static_part()
     assert left_text in broken.static_part()
+
+
+def test_named_rule_requires_every_numbered_object_to_carry_its_type():
+    from acpgen.nl.template import implied_holds
+    left, right = ["apple1", "apple2", "cup1", "knife"], ["appletype", "cuptype"]
+    complete = [("apple1", "appletype"), ("apple2", "appletype"), ("cup1", "cuptype")]
+    assert implied_holds("named type", complete, [left, right])
+    assert not implied_holds("named type", complete[:2], [left, right])
+    assert not implied_holds("named type", complete + [("knife", "cuptype")], [left, right])

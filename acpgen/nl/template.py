@@ -24,7 +24,10 @@ TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 QUESTIONS_FILE = "questions.yaml"
 # What a state or goal can leave out because the description already says it; each rule is
 # checked against the problem's facts before anything is left out (see `implied_holds`).
-IMPLIED_RULES = ("distinct", "grid-neighbours", "converse")  # "converse PRED": PRED's facts reversed
+# "converse PRED": PRED's facts reversed; "named SUFFIX": (x, t) for every x whose name minus its
+# trailing number, plus SUFFIX, is an object t of the second argument's type (apple1 -> appletype).
+IMPLIED_RULES = ("distinct", "grid-neighbours", "converse", "named")
+RULES_WITH_ARGUMENT = ("converse", "named")
 SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
@@ -170,7 +173,7 @@ def _parse_predicate(path: Path, key: str, value) -> PredicateText:
         if entry.plural is None:
             raise TemplateError(f"{path}: predicate '{name}' merges atoms and so needs a 'plural' text")
     rule = (entry.implied or "").split()
-    if entry.implied is not None and (rule[0] not in IMPLIED_RULES or (rule[0] == "converse") != (len(rule) == 2)
+    if entry.implied is not None and (rule[0] not in IMPLIED_RULES or (rule[0] in RULES_WITH_ARGUMENT) != (len(rule) == 2)
                                       or len(rule) > 2):
         raise TemplateError(f"{path}: predicate '{name}' has implied '{entry.implied}'; known rules: "
                             f"{', '.join(IMPLIED_RULES)}")
@@ -234,6 +237,15 @@ def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: list[
     left, right = domain_objects
     if rule.startswith("converse "):
         return False  # needs the other predicate's facts: see Describer
+    if rule.startswith("named "):
+        suffix = rule.split()[1]
+        targets = set(right)
+        expected = set()
+        for a in left:
+            base = re.sub(r"\d+$", "", a)
+            if base != a and base + suffix in targets:
+                expected.add((a, base + suffix))
+        return set(atoms) == expected
     if rule == "distinct":
         expected = {(a, b) for a in left for b in right if a != b}
     elif rule == "grid-neighbours":
