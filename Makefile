@@ -5,8 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEV    := tests/fixtures/acpbench-dev
 OUT    := out
+CONFIG ?= pipeline.yaml
+JOBS   ?= 2
 
-.PHONY: help setup test test-slow score-dev bench bench-score bench-generate clean
+.PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-generate clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -24,6 +26,15 @@ test: $(STAMP)  ## run the default (fast) test suite
 
 test-slow: $(STAMP)  ## run only the slow tests
 	$(BIN)/python -m pytest -q -m slow
+
+dataset: $(STAMP)  ## build the benchmark from $(CONFIG) into dataset/ (all stages, splits, validate, self-score)
+	$(BIN)/acp dataset --config $(CONFIG) -j $(JOBS)
+
+dataset-ci: $(STAMP)  ## the reduced dataset CI builds (2 domains x 8 tasks x 2 test questions)
+	$(BIN)/acp dataset --config tests/fixtures/pipeline/ci.yaml -j $(JOBS)
+
+lm-eval-tasks: $(STAMP)  ## lm-evaluation-harness task files for dataset/ (into dataset/lm_eval)
+	$(BIN)/acp export lm-eval dataset
 
 score-dev: $(STAMP)  ## score the reference dev records' own answers with acp score (a self-check)
 	mkdir -p $(OUT)

@@ -49,7 +49,10 @@ def cli(verbose: bool) -> None:
     """acp: generate and score planning-reasoning benchmarks (ACPBench, ACPBench-Hard).
 
     \b
+    Build the benchmark:   acp dataset                (pipeline.yaml -> dataset/)
     Generate questions:    acp generate --domain ferry --out out/acp --seed 1
+    See how a record reads: acp describe --domain ferry out/acp/ferry/prog.gen.jsonl
+    lm-eval task files:    acp export lm-eval dataset
     Check a dataset:       acp validate out/acp/ferry/qa
     Score model outputs:   acp score predictions.jsonl --dataset out/acp/ferry/qa
     List the tasks:        acp tasks

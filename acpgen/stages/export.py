@@ -8,8 +8,8 @@ question, answer, PDDL_domain, PDDL_problem``), followed by acp's structured fie
 ``action``), which the scorer and validator read instead of parsing prose. Action names in
 answers and plans take the domain's own case (logistics actions are upper case in its PDDL).
 
-The stage is cheap and deterministic; a file is rewritten only when its qa input (by content) or
-the representation changed (recorded in ``export.json``).
+The stage is cheap and deterministic; a file is rewritten only when its qa input, the template
+files (by content), the representation or ``EXPORT_FORMAT`` changed (recorded in ``export.json``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tqdm import tqdm
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import ConfigError
 from acpgen.nl.describe import REPRESENTATIONS, Describer
-from acpgen.nl.template import load_template
+from acpgen.nl.template import QUESTIONS_FILE, load_template
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.tasks import TASKS
@@ -32,6 +32,7 @@ from acpgen.tasks import TASKS
 REFERENCE_KEYS = ("id", "group", "context", "question", "answer", "PDDL_domain", "PDDL_problem")
 STRUCTURED_KEYS = ("task", "domain", "problem", "state", "uid", "representation", "plan", "action")
 ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
+EXPORT_FORMAT = 1  # raise when the rendering code changes, so that exported files are rewritten
 
 
 class ActionCase:
@@ -100,6 +101,9 @@ def run(ctx: StageContext) -> StageReport:
         raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
     meta_file = ctx.root / "export.json"
     meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}
+    template = load_template(ctx.domain)
+    templates_digest = hashlib.sha256(template.path.read_bytes()
+                                      + (template.path.parent / QUESTIONS_FILE).read_bytes()).hexdigest()
     bar = tqdm(list(TASKS), desc=f"{ctx.domain} export", disable=not ctx.progress)
     for task in bar:
         source = ctx.root / "qa" / f"{task}.jsonl"
@@ -107,7 +111,8 @@ def run(ctx: StageContext) -> StageReport:
         if not source.exists():
             report.failed.append(f"{task}: no qa/{task}.jsonl (run the qa stage first)")
             continue
-        stamp = {"representation": representation, "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
+        stamp = {"representation": representation, "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+                 "templates_sha256": templates_digest, "format": EXPORT_FORMAT}
         if target.exists() and meta.get(task) == stamp:
             report.skipped += 1
             continue
