@@ -417,3 +417,77 @@ def parse_effects(text: str) -> tuple[list[str], list[str]]:
     if len(lists) == 1:
         raise ParseError("only one unlabelled list: cannot tell positive from negative effects")
     raise ParseError("no lists of positive and negative effects found in the answer")
+
+
+# --------------------------------------------------------------------------- bool and mcq answers
+# Boolean and multiple-choice responses are read without the grammar: the answer is a single word
+# or letter, found after the last final-answer marker when there is one. Without a marker only
+# unmistakable forms count (the whole response, or its first word), never the first "no" of a
+# sentence such as "There is no car at l1".
+
+_YES_NO = re.compile(r"(?<![a-z0-9_-])(yes|no|true|false)(?![a-z0-9_-])", re.I)
+_CHOICE_MARKER = re.compile(
+    r"(?:final\s+answer|answer|correct\s+(?:option|choice|answer)|option|choice)\s*(?:is|would\s+be|:|=)?\s*", re.I)
+_LABEL = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-Da-d])\)?(?=$|[\s.,:;)\]!])")
+_LABEL_UPPER = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-D])\)?(?=$|[\s.,:;)\]!])")
+_BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]*)\}")
+_TRUTH = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
+
+
+def _plain(text: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"response must be a string, not {type(text).__name__}")
+    ends = [m.end() for m in _THINK_END.finditer(text)]
+    if ends:
+        text = text[ends[-1]:]
+    boxed = _BOXED.findall(text)
+    if boxed:
+        text = boxed[-1]
+    return _MARKDOWN.sub("", _FENCE.sub(" ", text)).replace("_", " ").strip()
+
+
+def parse_yes_no(text: str) -> str:
+    """'yes' or 'no' (also from True/False); ParseError when the response commits to neither."""
+    plain = _plain(text)
+    markers = list(_FINAL_MARKER.finditer(plain)) or list(_ANSWER_MARKER.finditer(plain))
+    if markers:
+        found = _YES_NO.search(plain[markers[-1].end():])
+        if found:
+            return _TRUTH[found.group(1).lower()]
+    words = _YES_NO.findall(plain)
+    stripped = re.sub(r"[^a-z]", "", plain.lower())
+    if stripped in _TRUTH:
+        return _TRUTH[stripped]
+    first = re.match(r"\W*(yes|no|true|false)(?![a-z0-9_-])", plain, re.I)
+    if first:
+        return _TRUTH[first.group(1).lower()]
+    if words and len({_TRUTH[w.lower()] for w in words}) == 1 and len(plain) <= 40:
+        return _TRUTH[words[0].lower()]
+    raise ParseError("no yes/no answer found")
+
+
+def parse_choice(text: str, options: list[str] | None = None) -> str:
+    """The chosen label A-D; ParseError when none can be read unambiguously.
+
+    After the last answer marker the first label counts ("**Final Answer**: C." -> C, also "(c)").
+    Without a marker: a response that is only a label, or starts with "B." / "(B)", or (given the
+    options) repeats exactly one option's text.
+    """
+    plain = _plain(text)
+    markers = list(_FINAL_MARKER.finditer(plain)) or list(_CHOICE_MARKER.finditer(plain))
+    if markers:
+        found = _LABEL.search(plain[markers[-1].end():].lstrip(" :"))
+        if found and found.start() <= 3:
+            return found.group(1).upper()
+    only = re.fullmatch(r"\W*\(?([A-Da-d])\)?\W*", plain)
+    if only:
+        return only.group(1).upper()
+    first = re.match(r"\s*\(?([A-D])(?:\)|\.|:)(?=\s|$)", plain)
+    if first:
+        return first.group(1)
+    if options:
+        norm = " ".join(plain.lower().rstrip(".").split())
+        hits = [label for label, option in zip("ABCD", options) if " ".join(option.lower().split()) == norm]
+        if len(hits) == 1:
+            return hits[0]
+    raise ParseError("no option label (A-D) found")

@@ -15,7 +15,7 @@ from acpgen import __version__
 from acpgen.artefacts import write_jsonl
 from acpgen.errors import AcpError
 from acpgen.planners import Limits
-from acpgen.config import load_config
+from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
 from acpgen.generators import domain_file, get_generator
 from acpgen.lmeval import export_lm_eval
@@ -178,9 +178,12 @@ def reference_answers(dataset: Path, output: Path) -> None:
 @click.option("--representation", type=click.Choice(REPRESENTATIONS), default=None,
               help="What record contexts contain: natural language (nl), the PDDL only (pddl), or both "
                    "(pddl+nl). Default: export.representation in the config (nl).")
+@click.option("--formats", default=None, metavar="LIST",
+              help="Question formats, comma-separated: gen (open-ended, ACPBench-Hard), bool, mcq (ACPBench). "
+                   "Default: qa.formats in the config.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage: str | None,
-             config_path: Path | None, representation: str | None, jobs: int) -> None:
+             config_path: Path | None, representation: str | None, formats: str | None, jobs: int) -> None:
     """Generate benchmark material for DOMAIN, stage by stage.
 
     \b
@@ -194,9 +197,8 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
     run can simply be started again. The same seed and config give byte-identical artefacts
     (while planners finish within their time budgets).
     """
-    config = load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None)
-    if representation:
-        config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
+    config = override(load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None),
+                      representation, formats)
     names = list(config.domains) if "all" in domains else list(domains)
     planners = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None,
                             None).build()
@@ -205,6 +207,15 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
                             progress=sys.stderr.isatty(), report=echo_report)
         click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
                    f"{counts['questions']} questions")
+
+
+def override(config, representation: str | None, formats: str | None):
+    """The config with --representation and --formats applied."""
+    if representation:
+        config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
+    if formats:
+        config = dataclasses.replace(config, qa=dataclasses.replace(config.qa, formats=check_formats(formats, "--formats")))
+    return config
 
 
 def echo_report(report) -> None:
@@ -223,9 +234,11 @@ def echo_report(report) -> None:
 @click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
 @click.option("--representation", type=click.Choice(REPRESENTATIONS), default=None,
               help="Context representation (default: export.representation in the config).")
+@click.option("--formats", default=None, metavar="LIST",
+              help="Question formats, comma-separated (gen, bool, mcq). Default: qa.formats in the config.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Parallel workers.")
 def dataset_command(config_path: Path | None, out: Path | None, work: Path | None, seed: int | None,
-                    representation: str | None, jobs: int) -> None:
+                    representation: str | None, formats: str | None, jobs: int) -> None:
     """Build the whole benchmark from the config: every domain, all stages, test and dev splits.
 
     \b
@@ -236,9 +249,8 @@ def dataset_command(config_path: Path | None, out: Path | None, work: Path | Non
       make dataset                                     # pipeline.yaml -> dataset/
       acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
     """
-    config = load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None)
-    if representation:
-        config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
+    config = override(load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None),
+                      representation, formats)
     built = build_dataset(config, Path(out or config.dataset.out), jobs=jobs, progress=sys.stderr.isatty(),
                           report=echo_report)
     assembly, checks, seconds, domains, target = built.assembly, built.checks, built.seconds, built.domains, built.target

@@ -61,6 +61,7 @@ class QAConfig:
     verify_max_states: int = 1      # bound while verifying (1: planners and relaxation, not exploration)
     planner_time_limit: float = 5.0   # seconds per planner call while generating and verifying
     candidates_per_task: int = 60   # states tried per task before giving up
+    formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,18 @@ class PipelineConfig:
         return dataclasses.replace(self, **{k: v for k, v in values.items() if v is not None})
 
 
+FORMATS = ("gen", "bool", "mcq")
+
+
+def check_formats(formats, where: str = "formats") -> tuple[str, ...]:
+    """A tuple of known formats in canonical order (from a list or a comma-separated string)."""
+    items = [f.strip() for f in formats.split(",")] if isinstance(formats, str) else list(formats)
+    unknown = [f for f in items if f not in FORMATS]
+    if unknown or not items:
+        raise ConfigError(f"{where}: unknown or no format(s) {unknown or items}; choose from {', '.join(FORMATS)}")
+    return tuple(f for f in FORMATS if f in items)
+
+
 def _build(cls, data: Any, where: str):
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
@@ -140,6 +153,8 @@ def load_config(path: Path | None = None) -> PipelineConfig:
     for key, cls in sections.items():
         if key in raw:
             raw[key] = _build(cls, raw[key], f"{path}: {key}")
+    if "qa" in raw:
+        raw["qa"] = dataclasses.replace(raw["qa"], formats=check_formats(raw["qa"].formats, f"{path}: qa.formats"))
     domains = {}
     for name, data in (raw.get("domains") or {}).items():
         entry = _build(DomainConfig, data, f"{path}: domains.{name}")

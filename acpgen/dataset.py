@@ -4,7 +4,7 @@ For every configured domain all stages run (resuming), then each task's exported
 split: the first ``test_per_domain`` records of a domain go to the test split, the next ones to
 the dev split, which takes ``dev_per_task`` records per task spread over the domains (the
 first ``dev_per_task mod #domains`` domains, in config order, give one more). The splits are
-written to ``DATASET/<task>/<split>.gen.jsonl``; then every record's stored answer is re-proven
+written to ``DATASET/<task>/<split>.<format>.jsonl`` (formats gen, bool, mcq as configured); then every record's stored answer is re-proven
 (`acp validate`) and scored as a model answer (`acp score` on `reference-answers`), and the
 counts, time and rates go to ``DATASET/manifest.json``.
 """
@@ -25,7 +25,8 @@ from acpgen.stages import STAGES
 from acpgen.errors import ConfigError, DataError
 from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import PlannerSetup, score_predictions
-from acpgen.tasks import TASKS, ScoreOptions
+from acpgen.stages.qa import qa_files
+from acpgen.tasks import KINDS, ScoreOptions, split_kind
 from acpgen.verify import validate_records
 
 SPLITS = ("test", "dev")
@@ -61,11 +62,12 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
     quota = dev_quota(domains, config.dataset.dev_per_task)
     test_n = config.dataset.test_per_domain
     result = Assembly()
-    for task in TASKS:
+    for task, fmt in qa_files(config.qa.formats):
+        kind = task if fmt == "gen" else f"{task}.{fmt}"
         for split in SPLITS:
-            result.records[(split, task)] = []
+            result.records[(split, kind)] = []
         for domain in domains:
-            path = out / domain / f"{task}.gen.jsonl"
+            path = out / domain / f"{task}.{fmt}.jsonl"
             if not path.exists():
                 raise DataError(f"{path}: missing; the export stage of {domain} did not run")
             records = [json.loads(line) for line in path.read_text().splitlines()]
@@ -73,18 +75,20 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
             for split, chosen in parts.items():
                 for record in chosen:
                     record["split"] = split
-                result.records[(split, task)].extend(chosen)
-                result.counts.setdefault(split, {}).setdefault(task, {})[domain] = len(chosen)
+                result.records[(split, kind)].extend(chosen)
+                result.counts.setdefault(split, {}).setdefault(kind, {})[domain] = len(chosen)
             wanted = test_n + quota[domain]
             if len(records) < wanted:
-                result.shortfalls.append(f"{domain} {task}: {len(records)} of {wanted} questions")
+                result.shortfalls.append(f"{domain} {kind}: {len(records)} of {wanted} questions")
     return result
 
 
 def write_splits(assembly: Assembly, target: Path) -> list[Path]:
+    """DATASET/<task>/<split>.<format>.jsonl, records in the exported key order."""
     written = []
-    for (split, task), records in sorted(assembly.records.items()):
-        path = target / task / f"{split}.gen.jsonl"
+    for (split, kind), records in sorted(assembly.records.items()):
+        task, fmt = split_kind(kind)
+        path = target / task / f"{split}.{fmt}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, jsonl_text(records, sort_keys=False))
         written.append(path)
@@ -133,11 +137,13 @@ def write_manifest(target: Path, config: PipelineConfig, domains: list[str], ass
 def counts_table(assembly: Assembly, domains: list[str]) -> str:
     """Rows: split/task; columns: domains and the total."""
     width = max(9, *(len(d) + 1 for d in domains))
-    lines = ["split/task".ljust(14) + "".join(d[:width - 1].rjust(width) for d in domains) + "total".rjust(8)]
+    lines = ["split/task".ljust(18) + "".join(d[:width - 1].rjust(width) for d in domains) + "total".rjust(8)]
     for split in SPLITS:
-        for task in TASKS:
-            row = assembly.counts.get(split, {}).get(task, {})
-            lines.append(f"{split}/{task}".ljust(14) + "".join(str(row.get(d, 0)).rjust(width) for d in domains)
+        for kind in KINDS:
+            if kind not in assembly.counts.get(split, {}):
+                continue
+            row = assembly.counts[split][kind]
+            lines.append(f"{split}/{kind}".ljust(18) + "".join(str(row.get(d, 0)).rjust(width) for d in domains)
                          + str(sum(row.values())).rjust(8))
     return "\n".join(lines)
 

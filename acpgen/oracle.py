@@ -127,6 +127,18 @@ class Oracle:
             return Decision(None, "cheap", "needs a planner")
         return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
 
+    def facts_reachable(self, mask: int) -> Decision:
+        """Can all atoms of ``mask`` hold together in some state reachable from the state?"""
+        if self.state & mask == mask:
+            return Decision(True, "static")
+        if self.relaxed[0] & mask != mask:
+            return Decision(False, "relaxed")
+        if any(s & mask == mask for s in self.explored.states):
+            return Decision(True, "explored")
+        if self.space is not None:
+            return Decision(False, "explored")
+        return self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
+
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
         if not action.precondition:

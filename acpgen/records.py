@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Iterator
 
 from acpgen.errors import DataError
-from acpgen.tasks import BY_GROUP, TASKS
+from acpgen.tasks import BY_GROUP, CHOICE_GROUPS, TASKS, split_kind
+from acpgen.tasks.choice import to_response
 
 _SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
@@ -53,19 +54,35 @@ def read_json_items(path: Path) -> list[dict]:
 
 
 def record_task(record: dict) -> str | None:
-    """Short task name of a record (from ``task`` or the reference ``group``); None if not a gen record."""
-    task = record.get("task")
+    """Kind of a record: the task name for gen records ("app"), "<task>.<format>" for boolean and
+    multiple-choice records ("app.bool"); from acp's ``task``/``format`` fields or the reference
+    ``group``. None if the record belongs to no known task."""
+    task, fmt, group = record.get("task"), record.get("format"), record.get("group", "")
+    if task in TASKS and fmt in ("bool", "mcq"):
+        return f"{task}.{fmt}"
+    if group in CHOICE_GROUPS:
+        return "{}.{}".format(*CHOICE_GROUPS[group])
     if task in TASKS:
         return task
-    found = BY_GROUP.get(record.get("group", ""))
+    found = BY_GROUP.get(group)
     return found.name if found else None
+
+
+# Files of acp's own output folders that hold no records (a domain folder OUT/D can be read directly).
+_ARTEFACTS = ("export.json", "manifest.json", "states.jsonl")
+_ARTEFACT_DIRS = ("plans", "states", "problems", "lm_eval")
+
+
+def _is_artefact(relative: Path) -> bool:
+    return relative.name in _ARTEFACTS or any(part in _ARTEFACT_DIRS for part in relative.parts[:-1])
 
 
 def dataset_files(path: Path) -> list[Path]:
     """The record files at ``path``: the file itself, or every record file under a folder."""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES))
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES)
+                       and not _is_artefact(p.relative_to(path)))
         if not files:
             raise DataError(f"{path}: no record files (*.json, *.jsonl, optionally .gz) in this folder")
         return files
@@ -101,11 +118,12 @@ class Dataset:
             raise DataError("a prediction has no 'id' field")
         rid = str(prediction["id"])
         wanted = prediction.get("task")
+        if wanted is not None and prediction.get("format") in ("bool", "mcq") and "." not in wanted:
+            wanted = f"{wanted}.{prediction['format']}"
         if wanted is None and prediction.get("group"):
-            found = BY_GROUP.get(prediction["group"])
-            if found is None:
+            wanted = record_task({"group": prediction["group"]})
+            if wanted is None:
                 raise DataError(f"prediction for id {rid}: unknown group {prediction['group']!r}")
-            wanted = found.name
         if wanted is not None:
             record = self.records.get((wanted, rid))
             if record is None:
@@ -164,6 +182,8 @@ def reference_predictions(dataset: Dataset) -> Iterator[dict]:
     For tasks with several correct answers (reach, areach, land, nexta) one line per stored
     correct element; for just one line per stored removal. Useful to check a dataset and a scorer.
     """
-    for (task, rid), record in sorted(dataset.records.items()):
-        for response in TASKS[task].to_responses(record):
-            yield {"id": record["id"], "task": task, "response": response}
+    for (kind, rid), record in sorted(dataset.records.items()):
+        task, fmt = split_kind(kind)
+        responses = TASKS[task].to_responses(record) if fmt == "gen" else [to_response(record, fmt)]
+        for response in responses:
+            yield {"id": record["id"], "task": kind, "response": response}

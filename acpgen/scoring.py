@@ -15,10 +15,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from acpgen.answers import ParseError
+from acpgen.tasks.choice import score_response
 from acpgen.errors import PddlError
 from acpgen.planners import PlanCache, Planners, make_backend
 from acpgen.records import Prediction
-from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict
+from acpgen.tasks import KINDS, PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict, split_kind
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,11 @@ class Scored:
 
 
 def score_one(ctx: RecordContext, task_name: str, response: str) -> Verdict:
-    """Parse and score one response against a record."""
-    task = TASKS[task_name]
+    """Parse and score one response against a record (``task_name`` is the record kind)."""
+    name, fmt = split_kind(task_name)
+    if fmt != "gen":
+        return score_response(ctx.record, fmt, response)
+    task = TASKS[name]
     try:
         answer = task.parse(response)
     except ParseError as err:
@@ -71,6 +75,8 @@ def score_one(ctx: RecordContext, task_name: str, response: str) -> Verdict:
 def _domain_of(ctx: RecordContext) -> str:
     if ctx.record.get("domain"):
         return str(ctx.record["domain"])
+    if "PDDL_domain" not in ctx.record:
+        return "unknown"  # reference bool/mcq records carry no PDDL
     try:
         return ctx.task.lifted.domain_name
     except PddlError:
@@ -163,11 +169,11 @@ class Summary:
     def table(self) -> str:
         """Plain-text table: rows are tasks, columns domains; cells 'accuracy (n)'."""
         domains = sorted({d for _, d in self.cells if d != "all"}) + ["all"]
-        tasks = [t for t in TASKS if any(k[0] == t for k in self.cells)] + ["all"]
+        tasks = [t for t in KINDS if any(k[0] == t for k in self.cells)] + ["all"]
         width = max(10, *(len(d) + 2 for d in domains))
-        lines = ["task".ljust(8) + "".join(d.rjust(width) for d in domains)]
+        lines = ["task".ljust(12) + "".join(d.rjust(width) for d in domains)]
         for task in tasks:
-            row = task.ljust(8)
+            row = task.ljust(12)
             for domain in domains:
                 cell = self.cells.get((task, domain))
                 text = "" if cell is None else (f"{cell.accuracy:.2f}" if cell.accuracy is not None else "-")

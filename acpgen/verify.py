@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from acpgen.errors import PddlError
-from acpgen.tasks import TASKS, RecordContext, ScoreOptions
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
+from acpgen.tasks.choice import verify as verify_choice
 from acpgen.tasks.base import UNPROVEN, Check
 
 
@@ -30,10 +31,17 @@ class RecordCheck:
 
 
 def check_record(task: str, record: dict, options: ScoreOptions, planners=None) -> RecordCheck:
-    """Re-prove one record's stored answer."""
+    """Re-prove one record's stored answer (``task`` is the record kind: "app", "app.bool", ...)."""
     ctx = RecordContext(record, options, planners)
+    name, fmt = split_kind(task)
     try:
-        check = TASKS[task].validate(ctx)
+        if fmt == "gen":
+            check = TASKS[name].validate(ctx)
+        elif "PDDL_problem" not in record or ("claim" not in record and "options" not in record):
+            check = Check(UNPROVEN, "no PDDL and claims in the record (reference bool/mcq records describe the "
+                                    "state only in prose)")
+        else:
+            check = verify_choice(TASKS[name].choice, ctx, record)
     except PddlError as err:
         check = Check(UNPROVEN, f"record PDDL error: {err}")
     except (KeyError, TypeError, ValueError, IndexError) as err:

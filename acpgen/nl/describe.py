@@ -14,6 +14,8 @@ or propositions) in the reference order.
 
 from __future__ import annotations
 
+import re
+
 from acpgen.nl.template import (PLACEHOLDER, DomainTemplate, PredicateText, TemplateError, grid_gaps, grid_shape,
                                 implied_holds, join_names, natural_key, substitute)
 from acpgen.pddl.model import LiftedTask, split_canonical
@@ -29,6 +31,11 @@ PARTS = {
 }
 PDDL_INTRO = ("The PDDL domain and PDDL problem below define the task; the current state is the "
               "initial state (:init) of the problem.")
+
+
+def _group(variable: str) -> str:
+    """A regex group name for a PDDL variable (which may contain '-')."""
+    return "v_" + re.sub(r"[^0-9a-zA-Z_]", "_", variable)
 
 
 def capitalise(text: str, names) -> str:
@@ -189,6 +196,74 @@ class Describer:
             return pddl
         nl = self.nl_context(task)
         return nl if representation == "nl" else f"{nl}\n\n{pddl}"
+
+    # ----- wrong actions (distractors of areach and val) ----------------------------------------
+    def wrong_action(self, index: int, args: list[str]) -> str:
+        """The text of the template's wrong action ``index`` with objects filled in; TemplateError if
+        that text reads exactly like a real action (the template must then be fixed)."""
+        wrong = self.template.wrong_actions[index]
+        text = substitute(wrong.text, dict(zip(wrong.types, args)))
+        real = self.reads_as_action(text)
+        if real is not None:
+            raise TemplateError(f"{self.template.path}: wrong_actions[{index}] reads like the real action {real}: "
+                                f"'{text}'")
+        return text
+
+    def reads_as_action(self, text: str) -> str | None:
+        """The type-correct ground action whose text is exactly ``text``, if any."""
+        for name, schema in self.lifted.schemas.items():
+            template = self.template.actions[name.lower()]
+            variables = [v.lstrip("?") for v, _ in schema.params]
+            pattern, position = "", 0
+            for match in PLACEHOLDER.finditer(template):
+                pattern += re.escape(template[position:match.start()]) + f"(?P<{_group(match.group(1))}>[^\\s,]+)"
+                position = match.end()
+            pattern += re.escape(template[position:])
+            found = re.fullmatch(pattern, text)
+            if not found:
+                continue
+            args = [found.group(_group(v)) for v in variables]
+            if all(a in self.lifted.objects_of(t) for a, (_, t) in zip(args, schema.params)):
+                return "(" + " ".join([name, *args]) + ")"
+        return None
+
+    # ----- boolean and multiple-choice questions ----------------------------------------------
+    def choice_context(self, task: str, representation: str, domain_text: str, problem_text: str) -> str:
+        """Context of a bool/mcq record: no vocabulary, the goal only where the task needs it, one line."""
+        if representation == "pddl":
+            return self.context(task, "pddl", domain_text, problem_text)
+        parts = [self.template.description, self.size_sentence(), self.template.layout, self.static_part(),
+                 self.state_part()]
+        if task in ("val", "just", "land"):
+            parts.append(self.goal_part())
+        nl = " ".join(p for p in parts if p)
+        if representation == "nl":
+            return nl
+        return nl + "\n\n" + self.context(task, "pddl", domain_text, problem_text)
+
+    def choice_question(self, task: str, record: dict, words) -> dict:
+        """``question`` (and for mcq ``query`` and ``choices``) of a bool or mcq record.
+
+        ``words(describer, record, claim)`` is the task's ChoiceSpec.words; ``variant`` picks the
+        text of a task with several (val properties, just single/pair).
+        """
+        spec_variant = record.get("variant", "")
+        if record["format"] == "bool":
+            key = f"bool.{task}" + (f".{spec_variant}" if spec_variant else "")
+            return {"question": substitute(self.template.questions[key], words(self, record, record["claim"]))}
+        options = record["options"]
+        stem_key = f"mcq.{task}" + (f".{spec_variant}" if spec_variant and task != "val" else "")
+        stem = substitute(self.template.questions[stem_key], words(self, record, options[0]))
+        texts = []
+        for option in options:
+            if task == "val":
+                key = f"mcq.option.val.{option['verdict']}"
+            else:
+                key = f"mcq.option.{task}" + (f".{spec_variant}" if spec_variant else "")
+            texts.append(substitute(self.template.questions[key], words(self, record, option)))
+        inline = " ".join(f"{label}. {text}." for label, text in zip("ABCD", texts))
+        return {"question": f"{stem} {inline}", "query": stem,
+                "choices": {"text": texts, "label": list("ABCD")[: len(texts)]}}
 
     # ----- questions ------------------------------------------------------------------------------
     def question(self, task: str, record: dict, representation: str) -> str:

@@ -32,6 +32,35 @@ SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
 TASK_QUESTIONS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+# Question texts of the boolean and multiple-choice formats (keys under bool: and mcq: in questions.yaml).
+CHOICE_QUESTIONS = {
+    "bool": ("app", "prog", "reach", "areach", "val.valid", "val.applicable", "val.plan", "just.single", "just.pair",
+             "land"),
+    "mcq": ("app", "prog", "reach", "areach", "val", "just.single", "just.pair", "land",
+            "option.app", "option.prog", "option.reach", "option.areach", "option.just.single", "option.just.pair",
+            "option.land", "option.val.invalid", "option.val.inapplicable", "option.val.not_goal", "option.val.plan"),
+}
+
+
+def _lookup(tree: dict, dotted: str):
+    node = tree
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
+    """{"bool": {"val": {"plan": t}}} -> {"bool.val.plan": t}, texts with normalised blanks."""
+    out = {}
+    for key, value in tree.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, name + "."))
+        else:
+            out[name] = " ".join(str(value).split())
+    return out
 
 
 class TemplateError(AcpError):
@@ -60,6 +89,14 @@ class PredicateText:
 
 
 @dataclass(frozen=True)
+class WrongAction:
+    """A text describing something no action of the domain does, with typed placeholders."""
+
+    text: str
+    types: dict[str, str]  # placeholder -> object type, in argument order
+
+
+@dataclass(frozen=True)
 class DomainTemplate:
     domain: str
     path: Path
@@ -70,6 +107,7 @@ class DomainTemplate:
     questions: dict[str, str]
     static_intro: str = ""
     layout: str = ""  # optional sentence after the size, e.g. the naming scheme of grid cells
+    wrong_actions: tuple[WrongAction, ...] = ()
 
     def check(self, lifted: LiftedTask) -> None:
         """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
@@ -104,6 +142,11 @@ class DomainTemplate:
         for name in self.actions:
             if name not in known:
                 raise TemplateError(f"{where}: action '{name}' is not in the domain {lifted.domain_name}")
+        for number, wrong in enumerate(self.wrong_actions):
+            for name, type_name in wrong.types.items():
+                if type_name not in lifted.supertypes and type_name != "object":
+                    raise TemplateError(f"{where}: wrong_actions[{number}] gives '{name}' the type '{type_name}', "
+                                        f"which the domain does not have")
         for match in PLACEHOLDER.finditer(self.size):
             kind, type_name = match.group(1), (match.group(2) or "").split("|")[0]
             if kind not in SIZE_KINDS or not type_name:
@@ -198,7 +241,8 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
     path = directory / f"{domain}.yaml"
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)
-    unknown = set(data) - {"domain", "description", "size", "layout", "static", "predicates", "actions", "questions"}
+    unknown = set(data) - {"domain", "description", "size", "layout", "static", "predicates", "actions", "questions",
+                           "wrong_actions"}
     if unknown:
         raise TemplateError(f"{path}: unknown key(s) {sorted(unknown)}")
     for key in ("description", "size", "predicates", "actions"):
@@ -209,16 +253,28 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
         entry = _parse_predicate(path, key, value)
         predicates[entry.name] = entry
     actions = {str(k).lower(): str(v) for k, v in (data["actions"] or {}).items()}
+    wrong_actions = []
+    for number, entry in enumerate(data.get("wrong_actions") or []):
+        if not isinstance(entry, dict) or "text" not in entry or not isinstance(entry.get("types"), dict):
+            raise TemplateError(f"{path}: wrong_actions[{number}] needs 'text' and 'types' (placeholder: type)")
+        wrong = WrongAction(" ".join(str(entry["text"]).split()), {str(k): str(v) for k, v in entry["types"].items()})
+        used = {m.group(1) for m in PLACEHOLDER.finditer(wrong.text)}
+        if used != set(wrong.types):
+            raise TemplateError(f"{path}: wrong_actions[{number}] text uses {sorted(used)} but types name "
+                                f"{sorted(wrong.types)}")
+        wrong_actions.append(wrong)
     merged_questions = {**questions, **(data.get("questions") or {})}
     missing = [t for t in TASK_QUESTIONS if t not in merged_questions]
+    missing += [f"{fmt}.{t}" for fmt in ("bool", "mcq") for t in CHOICE_QUESTIONS[fmt]
+                if _lookup(merged_questions, f"{fmt}.{t}") is None]
     if missing:
         raise TemplateError(f"{directory / QUESTIONS_FILE}: no question text for task(s) {', '.join(missing)}")
     return DomainTemplate(
         domain=domain, path=path, description=" ".join(str(data["description"]).split()),
         size=" ".join(str(data["size"]).split()), predicates=predicates, actions=actions,
-        questions={k: " ".join(str(v).split()) for k, v in merged_questions.items()},
+        questions=_flatten(merged_questions),
         static_intro=" ".join(str(data.get("static") or "").split()),
-        layout=" ".join(str(data.get("layout") or "").split()))
+        layout=" ".join(str(data.get("layout") or "").split()), wrong_actions=tuple(wrong_actions))
 
 
 def _coordinates(name: str) -> tuple[int, ...]:

@@ -120,3 +120,41 @@ def landmark_graph(stdout: str) -> tuple[list[Landmark], int] | None:
                                   disjunctive=disjunctive, conjunctive=conjunctive,
                                   true_in_init="bold" in attrs, goal="filled" in attrs))
     return landmarks, dropped
+
+
+_SAS_ATOM = re.compile(r"^Atom ([^(]+)\((.*)\)$")
+
+
+def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
+    """Mutually exclusive atom sets of a translator ``output.sas``: each finite-domain variable's
+    atoms, and every ``mutex_group`` section; atoms in canonical form, negated atoms left out."""
+    lines = text.splitlines()
+    values: list[list[str | None]] = []
+    groups: list[tuple[str, ...]] = []
+    i = 0
+    while i < len(lines):
+        if lines[i] == "begin_variable":
+            count = int(lines[i + 3])
+            names = []
+            for line in lines[i + 4:i + 4 + count]:
+                match = _SAS_ATOM.match(line)
+                args = [a.strip() for a in match.group(2).split(",") if a.strip()] if match else []
+                names.append(canonical("(" + " ".join([match.group(1), *args]) + ")") if match else None)
+            values.append(names)
+            group = tuple(n for n in names if n is not None)
+            if len(group) > 1:
+                groups.append(group)
+            i += 4 + count
+        elif lines[i] == "begin_mutex_group":
+            count = int(lines[i + 1])
+            members = []
+            for line in lines[i + 2:i + 2 + count]:
+                var, val = (int(x) for x in line.split())
+                members.append(values[var][val])
+            group = tuple(m for m in members if m is not None)
+            if len(group) > 1:
+                groups.append(group)
+            i += 2 + count
+        else:
+            i += 1
+    return groups

@@ -29,7 +29,8 @@ from acpgen.planners.backends import FAST_DOWNWARD, FORBIDITERATIVE, KSTAR, Back
 from acpgen.planners.cache import PlanCache
 from acpgen.planners.outcomes import (KSTAR_TIME_LIMIT_MARKER, SEARCH_UNSUPPORTED, Status, classify,
                                       describe)
-from acpgen.planners.parse import Landmark, forbiditerative_plans, kstar_plans, landmark_graph, sas_plan
+from acpgen.planners.parse import (Landmark, forbiditerative_plans, kstar_plans, landmark_graph, sas_mutex_groups,
+                                   sas_plan)
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,26 @@ class LandmarkResult:
                    time=float(data.get("time", 0.0)), message=str(data.get("message", "")))
 
 
+@dataclass(frozen=True)
+class MutexResult:
+    """Mutex groups computed by the Fast Downward translator (atoms no two of which hold together)."""
+
+    status: Status
+    groups: tuple[tuple[str, ...], ...] = ()
+    time: float = 0.0
+    message: str = ""
+    cached: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status.value, "groups": [list(g) for g in self.groups], "time": self.time,
+                "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "MutexResult":
+        return cls(status=Status(data["status"]), groups=tuple(tuple(g) for g in data["groups"]),
+                   time=float(data.get("time", 0.0)), message=str(data.get("message", "")))
+
+
 def _result(status: Status, plans: list[tuple[str, ...]] = (), time: float = 0.0,
             message: str = "") -> PlannerResult:
     plans = tuple(tuple(p) for p in plans)
@@ -162,6 +183,25 @@ class Planners:
         with self._workdir(domain, problem) as workdir:
             run = self._run(FAST_DOWNWARD, template, workdir, limits)
             result = self._landmark_result(run)
+        self._store(key, result)
+        return result
+
+    def mutex_groups(self, domain: str, problem: str, limits: Limits = Limits()) -> MutexResult:
+        """The translator's mutex groups (finite-domain variables and mutex sections of output.sas)."""
+        template = (*_FD_LIMITS, "--translate", "{domain}", "{problem}")
+        key = PlanCache.key(FAST_DOWNWARD, ("mutexes", *template), domain, problem)
+        hit = self._lookup(key, MutexResult)
+        if hit is not None:
+            return hit
+        with self._workdir(domain, problem) as workdir:
+            run = self._run(FAST_DOWNWARD, template, workdir, limits)
+            sas = workdir / "output.sas"
+            if run.returncode == 0 and sas.exists():
+                result = MutexResult(Status.SOLVED, tuple(sas_mutex_groups(sas.read_text())), round(run.wall_time, 3))
+            else:
+                outcome = classify(run)
+                status = Status.TIMEOUT if outcome.status == Status.TIMEOUT else Status.ERROR
+                result = MutexResult(status, (), round(run.wall_time, 3), describe(run, "translator gave no output.sas"))
         self._store(key, result)
         return result
 
@@ -341,6 +381,6 @@ class Planners:
             log.warning("ignoring malformed cache entry %s: %s", key, exc)
             return None
 
-    def _store(self, key: str, result: PlannerResult | LandmarkResult) -> None:
+    def _store(self, key: str, result: PlannerResult | LandmarkResult | MutexResult) -> None:
         if result.status in (Status.SOLVED, Status.UNSOLVABLE):
             self.cache.put(key, result.to_dict())

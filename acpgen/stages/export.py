@@ -1,4 +1,4 @@
-"""Stage 5, export: qa/<task>.jsonl -> OUT/D/<task>.gen.jsonl, records in the reference schema.
+"""Stage 5, export: qa/<task>[.<format>].jsonl -> OUT/D/<task>.<format>.jsonl, reference schemas.
 
 Each symbolic question gets its context and question text from the domain's template
 (`templates/<domain>.yaml`, see `acpgen.nl`), in the representation the configuration asks
@@ -27,10 +27,16 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.template import QUESTIONS_FILE, load_template
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.qa import qa_file, qa_files
 from acpgen.tasks import TASKS
 
 REFERENCE_KEYS = ("id", "group", "context", "question", "answer", "PDDL_domain", "PDDL_problem")
 STRUCTURED_KEYS = ("task", "domain", "problem", "state", "uid", "representation", "plan", "action")
+# bool and mcq records: the reference keys, then the PDDL and the claims that `acp validate` re-proves.
+CHOICE_KEYS = {"bool": ("id", "group", "context", "question", "answer"),
+               "mcq": ("id", "group", "context", "question", "choices", "query", "answer")}
+CHOICE_STRUCTURED = ("task", "format", "domain", "problem", "state", "uid", "representation", "PDDL_domain",
+                     "PDDL_problem", "action", "plan", "sequence", "variant", "claim", "options")
 ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
 EXPORT_FORMAT = 1  # raise when the rendering code changes, so that exported files are rewritten
 
@@ -82,14 +88,34 @@ def export_record(record: dict, describer: Describer, representation: str, case:
     return out
 
 
-def export_task(ctx: StageContext, task: str, representation: str) -> list[dict]:
+def export_choice_record(record: dict, describer: Describer, representation: str) -> dict:
+    """A symbolic bool/mcq record with its text, in the reference key order plus the claims."""
+    task = record["task"]
+    text = describer.choice_question(task, record, TASKS[task].choice.words)
+    out = {"id": record["id"], "group": record["group"],
+           "context": describer.choice_context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
+           **text, "answer": record["answer"]}
+    out = {key: out[key] for key in CHOICE_KEYS[record["format"]]}
+    for key in CHOICE_STRUCTURED:
+        if key == "representation":
+            out[key] = representation
+        elif key in record:
+            out[key] = record[key]
+    return out
+
+
+def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "gen") -> list[dict]:
     template = load_template(ctx.domain)
     case = ActionCase(ctx.domain_text)
     records = []
-    for line in (ctx.root / "qa" / f"{task}.jsonl").read_text().splitlines():
+    for line in qa_file(ctx, task, fmt).read_text().splitlines():
         record = json.loads(line)
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
-        records.append(export_record(record, Describer(template, lifted), representation, case))
+        describer = Describer(template, lifted)
+        if fmt == "gen":
+            records.append(export_record(record, describer, representation, case))
+        else:
+            records.append(export_choice_record(record, describer, representation))
     return records
 
 
@@ -104,24 +130,25 @@ def run(ctx: StageContext) -> StageReport:
     template = load_template(ctx.domain)
     templates_digest = hashlib.sha256(template.path.read_bytes()
                                       + (template.path.parent / QUESTIONS_FILE).read_bytes()).hexdigest()
-    bar = tqdm(list(TASKS), desc=f"{ctx.domain} export", disable=not ctx.progress)
-    for task in bar:
-        source = ctx.root / "qa" / f"{task}.jsonl"
-        target = ctx.root / f"{task}.gen.jsonl"
+    bar = tqdm(qa_files(ctx.config.qa.formats), desc=f"{ctx.domain} export", disable=not ctx.progress)
+    for task, fmt in bar:
+        source = qa_file(ctx, task, fmt)
+        target = ctx.root / f"{task}.{fmt}.jsonl"
         if not source.exists():
-            report.failed.append(f"{task}: no qa/{task}.jsonl (run the qa stage first)")
+            report.failed.append(f"{task} {fmt}: no {source.relative_to(ctx.root)} (run the qa stage first)")
             continue
         stamp = {"representation": representation, "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
                  "templates_sha256": templates_digest, "format": EXPORT_FORMAT}
-        if target.exists() and meta.get(task) == stamp:
+        key = task if fmt == "gen" else f"{task}.{fmt}"
+        if target.exists() and meta.get(key) == stamp:
             report.skipped += 1
             continue
-        records = export_task(ctx, task, representation)
+        records = export_task(ctx, task, representation, fmt)
         atomic_write_text(target, jsonl_text(records, sort_keys=False))
-        meta[task] = stamp
+        meta[key] = stamp
         atomic_write_text(meta_file, json.dumps(meta, indent=1, sort_keys=True) + "\n")
         report.done += 1
-    report.items = sum(len((ctx.root / f"{t}.gen.jsonl").read_text().splitlines()) for t in TASKS
-                       if (ctx.root / f"{t}.gen.jsonl").exists())
+    report.items = sum(len((ctx.root / f"{t}.{f}.jsonl").read_text().splitlines())
+                       for t, f in qa_files(ctx.config.qa.formats) if (ctx.root / f"{t}.{f}.jsonl").exists())
     report.seconds = time.perf_counter() - start
     return report

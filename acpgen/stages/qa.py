@@ -16,7 +16,9 @@ import json
 import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import cached_property
 from itertools import zip_longest
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -29,7 +31,9 @@ from acpgen.planners import Limits
 from acpgen.scoring import PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions
+from acpgen.nl.template import load_template
 from acpgen.tasks.base import OK, QAItem
+from acpgen.tasks.choice import LABELS, pick_bool, pick_mcq, verify
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +65,9 @@ class QASource:
             self.plans[problem] = [p["actions"] for p in plans]
         return self.tasks[problem]
 
-    def candidates(self, task_name: str) -> list[dict]:
+    def candidates(self, task_name: str, fmt: str = "gen") -> list[dict]:
         """States in a seeded order, alternating between problems so questions spread over them."""
-        rng = self.ctx.rng("qa-order", task_name)
+        rng = self.ctx.rng("qa-order", task_name) if fmt == "gen" else self.ctx.rng("qa-order", task_name, fmt)
         shuffled = []
         accepts = TASKS[task_name].accepts
         for problem in sorted(self.by_problem):
@@ -78,18 +82,26 @@ class QASource:
         suffix = None
         if state.get("source") == "plan":
             suffix = self.plans[state["problem"]][state["plan"]][state["step"]:]
-        return QAItem(state, suffix)
+        return QAItem(state, suffix, self.wrong_actions)
 
-    def base_record(self, task_name: str, state: dict) -> dict:
+    @cached_property
+    def wrong_actions(self) -> tuple[tuple[str, ...], ...]:
+        """Argument types of the domain template's wrong-action texts (areach and val distractors)."""
+        return tuple(tuple(w.types.values()) for w in load_template(self.ctx.domain).wrong_actions)
+
+    def base_record(self, task_name: str, state: dict, fmt: str = "gen") -> dict:
         problem_task = self.task(state["problem"])
         mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
         generator = get_generator(self.ctx.domain)
-        uid = f"{self.ctx.domain}/{state['id']}/{task_name}"
+        uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
+        spec = TASKS[task_name].choice
+        group = {"gen": TASKS[task_name].gen_group, "bool": spec and spec.bool_group, "mcq": spec and spec.mcq_group}
         return {
             "id": record_id(self.ctx.config.seed, uid),
             "uid": uid,
             "task": task_name,
-            "group": TASKS[task_name].gen_group,
+            **({} if fmt == "gen" else {"format": fmt}),
+            "group": group[fmt],
             "domain": self.ctx.domain,
             "problem": state["problem"],
             "state": state["id"],
@@ -134,34 +146,112 @@ def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None 
     return records, counts
 
 
+def generate_choice(ctx: StageContext, task_name: str, fmt: str,
+                    setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
+    """Verified boolean or multiple-choice records of one task, balanced: each question asks for the
+    answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
+    offset per domain so that a dataset is balanced as a whole."""
+    settings = ctx.config.qa
+    planners = ctx.planners or (setup or PlannerSetup()).build()
+    limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
+    generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
+    verify_options = ScoreOptions(recheck=True, max_states=settings.verify_max_states, limits=limits)
+    source = QASource(ctx)
+    spec = TASKS[task_name].choice
+    domains = list(ctx.config.domains)
+    offset = domains.index(ctx.domain) if ctx.domain in domains else 0
+    records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0}
+    for state in source.candidates(task_name, fmt)[: settings.candidates_per_task]:
+        if len(records) >= settings.questions_per_task:
+            break
+        counts["tried"] += 1
+        record = source.base_record(task_name, state, fmt)
+        rng = ctx.rng("qa", task_name, fmt, state["id"])
+        used = [r["answer"] for r in records]
+        try:
+            claims = spec.claims(RecordContext(record, generate_options, planners), source.item(state), rng, settings)
+            picked = None
+            # The wanted answer first; another one when this state cannot give it (balance is kept
+            # over the dataset as long as most states can give any answer).
+            wanted = balanced_targets(fmt, used, offset)
+            for want in wanted if claims is not None else ():
+                picked = pick_bool(claims, want, rng) if fmt == "bool" else pick_mcq(claims, want, spec, rng)
+                if picked is not None:
+                    break
+        except PddlError as err:
+            log.warning("%s %s %s: %s", task_name, fmt, state["id"], err)
+            picked = None
+        if picked is None:
+            counts["skipped"] += 1
+            continue
+        if fmt == "bool":
+            claim, truth, shared = picked
+            record.update(shared, claim=claim, answer="yes" if truth else "no")
+        else:
+            options, position, shared = picked
+            record.update(shared, options=options, answer=LABELS[position])
+            claim = options[0]
+        if spec.variant(claim):
+            record["variant"] = spec.variant(claim)
+        check = verify(spec, RecordContext(record, verify_options, planners), record)
+        if check.verdict != OK:
+            counts["rejected"] += 1
+            log.warning("%s %s %s: claims not verified (%s: %s)", task_name, fmt, state["id"], check.verdict,
+                        check.reason)
+            continue
+        records.append(record)
+    return records, counts
+
+
+def balanced_targets(fmt: str, used: list[str], offset: int) -> list:
+    """Answers to ask for, least used so far first (ties rotate with the domain's offset)."""
+    if fmt == "bool":
+        order = [True, False] if offset % 2 == 0 else [False, True]
+        return sorted(order, key=lambda want: used.count("yes" if want else "no"))
+    order = [(offset + k) % 4 for k in range(4)]
+    return sorted(order, key=lambda position: used.count(LABELS[position]))
+
+
+def qa_files(formats) -> list[tuple[str, str]]:
+    """(task, format) pairs of the qa stage: gen for every task, bool and mcq where a task has them."""
+    return [(t, f) for t in TASKS for f in formats if f == "gen" or TASKS[t].choice is not None]
+
+
+def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
+    return ctx.root / "qa" / (f"{task_name}.jsonl" if fmt == "gen" else f"{task_name}.{fmt}.jsonl")
+
+
 def _generate(args):
-    ctx, task_name, setup = args
-    return task_name, *generate_task(ctx, task_name, setup)
+    ctx, task_name, fmt, setup = args
+    if fmt == "gen":
+        return task_name, fmt, *generate_task(ctx, task_name, setup)
+    return task_name, fmt, *generate_choice(ctx, task_name, fmt, setup)
 
 
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("qa", ctx.domain)
-    todo = [t for t in TASKS if not (ctx.root / "qa" / f"{t}.jsonl").exists()]
-    report.skipped = len(TASKS) - len(todo)
+    wanted = qa_files(ctx.config.qa.formats)
+    todo = [(t, f) for t, f in wanted if not qa_file(ctx, t, f).exists()]
+    report.skipped = len(wanted) - len(todo)
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
     setup = PlannerSetup(ctx.config.planner.backend, ctx.config.planner.image)
     if ctx.jobs > 1:
         worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False)
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
-            results = list(pool.map(_generate, [(worker, t, setup) for t in todo]))
+            results = list(pool.map(_generate, [(worker, t, f, setup) for t, f in todo]))
     else:
-        results = [_generate((ctx, t, setup)) for t in todo]
-    for task_name, records, counts in results:
+        results = [_generate((ctx, t, f, setup)) for t, f in todo]
+    for task_name, fmt, records, counts in results:
         bar.update()
         if len(records) < ctx.config.qa.questions_per_task:
-            report.failed.append(f"{task_name}: {len(records)} of {ctx.config.qa.questions_per_task} questions "
+            report.failed.append(f"{task_name} {fmt}: {len(records)} of {ctx.config.qa.questions_per_task} questions "
                                  f"({counts['tried']} states tried, {counts['skipped']} skipped, "
                                  f"{counts['rejected']} not verified)")
-        atomic_write_text(ctx.root / "qa" / f"{task_name}.jsonl", jsonl_text(records))
+        atomic_write_text(qa_file(ctx, task_name, fmt), jsonl_text(records))
         report.done += 1
     bar.close()
-    report.items = sum(len((ctx.root / "qa" / f"{t}.jsonl").read_text().splitlines()) for t in TASKS
-                       if (ctx.root / "qa" / f"{t}.jsonl").exists())
+    report.items = sum(len(qa_file(ctx, t, f).read_text().splitlines()) for t, f in wanted
+                       if qa_file(ctx, t, f).exists())
     report.seconds = time.perf_counter() - start
     return report

@@ -19,6 +19,19 @@ _MODULES = (applicability, progression, reachability, action_reachability, valid
             landmarks, next_action)
 TASKS: dict[str, Task] = {m.TASK.name: m.TASK for m in _MODULES}
 BY_GROUP: dict[str, Task] = {t.gen_group: t for t in TASKS.values()}
+# bool/mcq group -> (task, format); a record "kind" is the task name for gen records and
+# "<task>.<format>" for the boolean and multiple-choice formats.
+CHOICE_GROUPS: dict[str, tuple[str, str]] = {
+    group: (t.name, fmt) for t in TASKS.values() if t.choice
+    for fmt, group in (("bool", t.choice.bool_group), ("mcq", t.choice.mcq_group))}
+KINDS: tuple[str, ...] = tuple(k for t in TASKS.values() for k in (t.name, f"{t.name}.bool", f"{t.name}.mcq")
+                               if "." not in k or t.choice)
+
+
+def split_kind(kind: str) -> tuple[str, str]:
+    """'app' -> ('app', 'gen'); 'app.bool' -> ('app', 'bool')."""
+    task, _, fmt = kind.partition(".")
+    return task, fmt or "gen"
 
 
 def get_task(name: str) -> Task:
@@ -37,5 +50,5 @@ def task_of_group(group: str) -> Task:
         raise DataError(f"unknown record group {group!r}; known gen groups: {', '.join(BY_GROUP)}") from None
 
 
-__all__ = ["TASKS", "BY_GROUP", "get_task", "task_of_group", "Task", "Verdict", "RecordContext", "ScoreOptions",
+__all__ = ["TASKS", "BY_GROUP", "CHOICE_GROUPS", "KINDS", "split_kind", "get_task", "task_of_group", "Task", "Verdict", "RecordContext", "ScoreOptions",
            "SCORED", "PARSE_ERROR", "UNDECIDED"]

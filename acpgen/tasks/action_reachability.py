@@ -10,7 +10,10 @@ from __future__ import annotations
 import itertools
 
 from acpgen.answers import parse_action_or_none
+from acpgen.oracle import Decision
 from acpgen.tasks.base import Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
+from acpgen.tasks.choice import ChoiceSpec, Claims, random_actions, rollout, wrong_action
+from acpgen.tasks.reachability import mutex_groups
 
 
 def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
@@ -62,5 +65,56 @@ def to_responses(record: dict) -> list[str]:
     return list(record["answer"]) or ["None"]
 
 
+# ----- boolean and multiple-choice formats -----------------------------------------------------
+def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
+    """Actions applied on random walks from the state (true); actions whose precondition is
+    unreachable in the delete relaxation or contains a mutex pair, and texts of the domain's
+    deliberately wrong action templates (false)."""
+    task, oracle = ctx.task, ctx.oracle
+    true = []
+    for _ in range(6):
+        steps = rollout(task, task.init, rng, rng.randint(2, 12))
+        later = [name for name, _ in steps[1:]]
+        if later:
+            true.append({"action": rng.choice(later)})
+    false, mutex_candidates = [], []
+    pairs = {frozenset(p) for g in mutex_groups(ctx) for p in itertools.combinations(g, 2)}
+    for name in random_actions(task, rng, 60):
+        action = task.action(name)
+        cheap = oracle.action_reachable(action, planner=False).value
+        if cheap is False and len(false) < 8:
+            false.append({"action": name})
+        elif cheap is None and len(action.precondition) == 1:
+            atoms = set(task.atoms.atoms(action.precondition[0][0]))
+            if any(p <= atoms for p in pairs):
+                mutex_candidates.append(name)
+    for name in mutex_candidates[:3]:
+        if oracle.action_reachable(task.action(name)).value is False:
+            false.append({"action": name})
+    for _ in range(3):
+        wrong = wrong_action(item, task, rng)
+        if wrong is not None:
+            false.append(wrong)
+    return Claims(true, false)
+
+
+def decide(ctx: RecordContext, claim: dict) -> Decision:
+    if "wrong" in claim:
+        # A wrong-action text names no action of the domain (checked when the text is written).
+        return Decision(False, "static", "not an action of the domain")
+    action = ctx.task.action(claim["action"])
+    if action is None:
+        return Decision(False, "static", "not a type-correct action")
+    return ctx.oracle.action_reachable(action)
+
+
+def words(describer, record: dict, claim: dict) -> dict:
+    if "wrong" in claim:
+        return {"action": describer.wrong_action(claim["wrong"], claim["args"])}
+    return {"action": describer.action(claim["action"])}
+
+
+CHOICE = ChoiceSpec("reachable_action_bool", "reachable_action_mc", claims, decide, words)
+
 TASK = Task("areach", "reachable_action_gen", "an action that can never become applicable",
-            parse_action_or_none, score, to_responses, validate, generate)
+            parse_action_or_none, score, to_responses, validate, generate, choice=CHOICE)

@@ -7,7 +7,9 @@ recomputed under ``--recheck``); every answered name must be a type-correct grou
 from __future__ import annotations
 
 from acpgen.answers import parse_action_list
+from acpgen.oracle import Decision
 from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, lowered, unknown_actions
+from acpgen.tasks.choice import ChoiceSpec, Claims, random_actions
 
 
 def applicable_names(ctx: RecordContext) -> set[str]:
@@ -44,5 +46,30 @@ def to_responses(record: dict) -> list[str]:
     return [" ".join(record["answer"])]
 
 
+# ----- boolean and multiple-choice formats -----------------------------------------------------
+def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
+    """Applicable actions (true) and type-correct actions whose precondition fails (false)."""
+    applicable = applicable_names(ctx)
+    if not applicable:
+        return None
+    relaxed = [a.name for a in ctx.task.actions if a.name not in applicable]
+    inapplicable = sorted(set(rng.sample(relaxed, min(20, len(relaxed))))
+                          | {n for n in random_actions(ctx.task, rng, 20) if n not in applicable})
+    return Claims([{"action": a} for a in sorted(applicable)], [{"action": a} for a in inapplicable])
+
+
+def decide(ctx: RecordContext, claim: dict) -> Decision:
+    action = ctx.task.action(claim["action"])
+    if action is None:
+        return Decision(None, "simulator", f"unknown action {claim['action']}")
+    return Decision(action.applicable(ctx.task.init), "simulator")
+
+
+def words(describer, record: dict, claim: dict) -> dict:
+    return {"action": describer.action(claim["action"])}
+
+
+CHOICE = ChoiceSpec("applicable_actions_bool", "applicable_actions_mc", claims, decide, words)
+
 TASK = Task("app", "applicable_actions_gen", "all applicable actions of a state",
-            parse_action_list, score, to_responses, validate, generate)
+            parse_action_list, score, to_responses, validate, generate, choice=CHOICE)

@@ -184,6 +184,7 @@ class QAItem:
 
     state: dict
     suffix: list[str] | None
+    wrong_actions: tuple[tuple[str, ...], ...] = ()  # argument types of the domain's wrong-action texts
 
 
 @dataclass(frozen=True)
@@ -200,3 +201,4 @@ class Task:
     # (context, item, random.Random, QAConfig) -> the stored fields of a question, or None to skip the state
     generate: Callable[["RecordContext", "QAItem", Any, Any], dict | None]
     accepts: Callable[[dict], bool] = lambda state: True  # which sampled states can give a question
+    choice: Any = None  # acpgen.tasks.choice.ChoiceSpec: the task's boolean and multiple-choice formats

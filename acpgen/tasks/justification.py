@@ -9,7 +9,9 @@ quoted in the question (never from character offsets); comparison is case-insens
 from __future__ import annotations
 
 from acpgen.answers import parse_plan
+from acpgen.oracle import Decision
 from acpgen.pddl.semantics import is_plan
+from acpgen.tasks.choice import ChoiceSpec, Claims
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -140,5 +142,46 @@ def to_responses(record: dict) -> list[str]:
     return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
 
 
+# ----- boolean and multiple-choice formats -----------------------------------------------------
+def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
+    """Single actions and consecutive pairs of a plan that can (true) or cannot (false) be removed
+    with the rest still a plan; the plan is the one of the generative question (redundant when the
+    stored plan has no removable step)."""
+    fields = generate(ctx, item, rng, settings)
+    if fields is None:
+        return None
+    plan = fields["plan"]
+    true, false = [], []
+    for i in range(len(plan)):
+        for remove in ([i], [i, i + 1]) if i + 1 < len(plan) else ([i],):
+            rest = [a for k, a in enumerate(plan) if k not in remove]
+            (true if is_plan(ctx.task, ctx.task.init, rest) else false).append({"remove": remove})
+    return Claims(true, false, shared={"plan": plan})
+
+
+def decide(ctx: RecordContext, claim: dict) -> Decision:
+    plan = record_plan(ctx.record)
+    rest = [a for k, a in enumerate(plan) if k not in claim["remove"]]
+    if not is_plan(ctx.task, ctx.task.init, plan):
+        return Decision(None, "simulator", "the record's plan is no plan")
+    return Decision(is_plan(ctx.task, ctx.task.init, rest), "simulator")
+
+
+def words(describer, record: dict, claim: dict) -> dict:
+    plan = record["plan"]
+    first = claim["remove"][0]
+    out = {"plan": ", ".join(describer.action(a) for a in plan), "step": str(first + 1),
+           "action": describer.action(plan[first])}
+    if len(claim["remove"]) == 2:
+        out.update(next=str(first + 2), second=describer.action(plan[first + 1]))
+    return out
+
+
+def variant(claim: dict) -> str:
+    return "pair" if len(claim["remove"]) == 2 else "single"
+
+
+CHOICE = ChoiceSpec("action_justification_bool", "action_justification_mcq", claims, decide, words, variant)
+
 TASK = Task("just", "action_justification_gen", "a simplified plan",
-            parse_plan, score, to_responses, validate, generate, accepts=on_plan_before_goal)
+            parse_plan, score, to_responses, validate, generate, accepts=on_plan_before_goal, choice=CHOICE)

@@ -9,6 +9,8 @@ compilation of the paper (or exactly, by exhaustive exploration, for small tasks
 from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
+from acpgen.oracle import Decision
+from acpgen.tasks.choice import ChoiceSpec, Claims
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,
@@ -92,5 +94,28 @@ def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"]) or ["None"]
 
 
+# ----- boolean and multiple-choice formats -----------------------------------------------------
+def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
+    """Non-trivial propositions classified as landmarks (true) or not (false), as for the gen task."""
+    fields = generate(ctx, item, rng, settings)
+    if fields is None:
+        return None
+    answer = fields["answer"]
+    return Claims([{"fact": a} for a in answer["yes"]], [{"fact": a} for a in answer["no"]])
+
+
+def decide(ctx: RecordContext, claim: dict) -> Decision:
+    atom = claim["fact"]
+    if not ctx.task.is_proposition(atom) or is_trivial(ctx, atom):
+        return Decision(None, "static", f"{atom} is not a non-trivial proposition")
+    return ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
+
+
+def words(describer, record: dict, claim: dict) -> dict:
+    return {"fact": describer.atom(claim["fact"])}
+
+
+CHOICE = ChoiceSpec("landmarks_bool", "landmarks_mcq", claims, decide, words)
+
 TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark",
-            parse_atom_or_none, score, to_responses, validate, generate, accepts=goal_ahead)
+            parse_atom_or_none, score, to_responses, validate, generate, accepts=goal_ahead, choice=CHOICE)

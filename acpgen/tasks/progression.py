@@ -8,7 +8,9 @@ action only in prose, confirmed by finding an applicable action with exactly tho
 from __future__ import annotations
 
 from acpgen.answers import parse_effects
+from acpgen.oracle import Decision
 from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, lowered, unknown_atoms
+from acpgen.tasks.choice import ChoiceSpec, Claims, random_atoms
 
 
 def effects(ctx: RecordContext, name: str) -> tuple[set[str], set[str]]:
@@ -70,5 +72,41 @@ def to_responses(record: dict) -> list[str]:
             + "\nNegative effects: " + (" ".join(answer["neg"]) or "None")]
 
 
+# ----- boolean and multiple-choice formats -----------------------------------------------------
+def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
+    """Facts after an applicable action, from the paper's four cases (at most two of each):
+    held and still hold / now hold (true); held and no longer hold / did not and still do not (false)."""
+    options = [a.name for a in ctx.task.applicable(ctx.task.init) if any(effects(ctx, a.name))]
+    if not options:
+        return None
+    action = rng.choice(options)
+    task = ctx.task
+    before = task.init & ~task.static_mask
+    after = task.action(action).apply(task.init) & ~task.static_mask
+    kept, added = task.atoms.atoms(before & after), task.atoms.atoms(after & ~before)
+    deleted = task.atoms.atoms(before & ~after)
+    absent = [a for a in random_atoms(task, rng, 30) if not (after | before) & (1 << task.atom_id(a))]
+
+    def some(atoms, case):
+        return [{"fact": a, "case": case} for a in rng.sample(sorted(atoms), min(2, len(atoms)))]
+    return Claims(some(kept, "kept") + some(added, "added"), some(deleted, "deleted") + some(absent, "absent"),
+                  shared={"action": action})
+
+
+def decide(ctx: RecordContext, claim: dict) -> Decision:
+    action = ctx.task.action(ctx.record["action"])
+    if action is None or not action.applicable(ctx.task.init):
+        return Decision(None, "simulator", f"the action {ctx.record['action']} is not applicable")
+    if not ctx.task.is_valid_atom(claim["fact"]):
+        return Decision(False, "simulator")
+    return Decision(bool(action.apply(ctx.task.init) & (1 << ctx.task.atom_id(claim["fact"]))), "simulator")
+
+
+def words(describer, record: dict, claim: dict) -> dict:
+    return {"fact": describer.atom(claim["fact"]), "action": describer.action(record["action"])}
+
+
+CHOICE = ChoiceSpec("progression_bool", "progression_mcq", claims, decide, words)
+
 TASK = Task("prog", "progression_gen", "positive and negative effects of an action",
-            parse_effects, score, to_responses, validate, generate)
+            parse_effects, score, to_responses, validate, generate, choice=CHOICE)

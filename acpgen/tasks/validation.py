@@ -7,7 +7,9 @@ sequence, taken from the structured field ``plan`` or parsed from the question's
 from __future__ import annotations
 
 from acpgen.answers import parse_index
-from acpgen.pddl.semantics import execute
+from acpgen.oracle import Decision
+from acpgen.pddl.semantics import execute, is_plan
+from acpgen.tasks.choice import ChoiceSpec, Claims, rollout, wrong_action
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -58,5 +60,78 @@ def to_responses(record: dict) -> list[str]:
     return [str(record["answer"])]
 
 
+# ----- boolean and multiple-choice formats -----------------------------------------------------
+# The four verdicts on an action sequence, in the fixed order of the multiple-choice options.
+VERDICTS = ("invalid", "inapplicable", "not_goal", "plan")
+PROPERTIES = {"valid": ("inapplicable", "not_goal", "plan"), "applicable": ("not_goal", "plan"), "plan": ("plan",)}
+
+
+def verdict_of(ctx: RecordContext, sequence: list) -> str:
+    """invalid: a step names no action of the domain; inapplicable: a step cannot be applied;
+    not_goal: every step applies but the goal does not hold at the end; plan: it reaches the goal."""
+    if any(isinstance(step, dict) for step in sequence):
+        return "invalid"
+    run = execute(ctx.task, ctx.task.init, [s.lower() for s in sequence])
+    if not run.applicable:
+        return "inapplicable"
+    return "plan" if ctx.task.is_goal(run.state) else "not_goal"
+
+
+def _sequences(ctx: RecordContext, item, rng) -> dict[str, list]:
+    """One sequence per verdict, built from the stored plan as the paper describes."""
+    task, plan = ctx.task, list(item.suffix or [])
+    if len(plan) < 2 or not is_plan(task, task.init, plan):
+        return {}
+    out: dict[str, list] = {"plan": plan}
+    for _ in range(5):  # a plan prefix continued by a random rollout that misses the goal
+        k = rng.randrange(1, len(plan))
+        state = execute(task, task.init, plan[:k]).state
+        steps = rollout(task, state, rng, rng.randint(0, 3))
+        end = steps[-1][1] if steps else state
+        if not task.is_goal(end):
+            out["not_goal"] = plan[:k] + [name for name, _ in steps]
+            break
+    for index in range(len(plan) - 1, -1, -1):  # replace a step by an inapplicable action, latest first
+        state = execute(task, task.init, plan[:index]).state
+        candidates = [a.name for a in task.actions if not a.applicable(state)]
+        if candidates:
+            out["inapplicable"] = plan[:index] + [rng.choice(candidates)]
+            break
+    wrong = wrong_action(item, task, rng)
+    if wrong is not None:
+        index = rng.randrange(len(plan))
+        out["invalid"] = plan[:index] + [wrong] + plan[index + 1:]
+    return out
+
+
+def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
+    alternatives = []
+    for verdict, sequence in _sequences(ctx, item, rng).items():
+        fixed = [({"verdict": v}, v == verdict) for v in VERDICTS]
+        true = [{"property": p} for p, holds in PROPERTIES.items() if verdict in holds]
+        false = [{"property": p} for p, holds in PROPERTIES.items() if verdict not in holds]
+        alternatives.append(Claims(true, false, fixed=fixed, shared={"sequence": sequence}))
+    return Claims(alternatives=alternatives) if alternatives else None
+
+
+def decide(ctx: RecordContext, claim: dict) -> Decision:
+    verdict = verdict_of(ctx, ctx.record["sequence"])
+    if "verdict" in claim:
+        return Decision(claim["verdict"] == verdict, "simulator")
+    return Decision(verdict in PROPERTIES[claim["property"]], "simulator")
+
+
+def words(describer, record: dict, claim: dict) -> dict:
+    steps = [describer.wrong_action(s["wrong"], s["args"]) if isinstance(s, dict) else describer.action(s)
+             for s in record["sequence"]]
+    return {"plan": ", ".join(steps)}
+
+
+def variant(claim: dict) -> str:
+    return claim.get("property", "")
+
+
+CHOICE = ChoiceSpec("validation_bool", "validation_mcq", claims, decide, words, variant)
+
 TASK = Task("val", "validation_gen", "index of the first inapplicable action",
-            parse_index, score, to_responses, validate, generate, accepts=on_plan_before_goal)
+            parse_index, score, to_responses, validate, generate, accepts=on_plan_before_goal, choice=CHOICE)
