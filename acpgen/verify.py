@@ -15,6 +15,8 @@ from tqdm import tqdm
 
 from acpgen.errors import PddlError
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
+from acpgen.reference.base import ReadError
+from acpgen.reference.claims import to_record
 from acpgen.tasks.choice import verify as verify_choice
 from acpgen.tasks.base import UNPROVEN, Check
 
@@ -38,8 +40,7 @@ def check_record(task: str, record: dict, options: ScoreOptions, planners=None) 
         if fmt == "gen":
             check = TASKS[name].validate(ctx)
         elif "PDDL_problem" not in record or ("claim" not in record and "options" not in record):
-            check = Check(UNPROVEN, "no PDDL and claims in the record (reference bool/mcq records describe the "
-                                    "state only in prose)")
+            check = _check_reference_choice(task, record, options, planners)
         else:
             check = verify_choice(TASKS[name].choice, ctx, record)
     except PddlError as err:
@@ -47,6 +48,15 @@ def check_record(task: str, record: dict, options: ScoreOptions, planners=None) 
     except (KeyError, TypeError, ValueError, IndexError) as err:
         check = Check("wrong", f"malformed stored answer ({type(err).__name__}: {err})")
     return RecordCheck(record.get("id"), task, check.verdict, check.reason)
+
+
+def _check_reference_choice(kind: str, record: dict, options: ScoreOptions, planners) -> Check:
+    """A reference bool/mcq record: read its prose into PDDL and claims, then re-prove the claims."""
+    try:
+        converted = to_record(kind, record)
+    except ReadError as err:
+        return Check(UNPROVEN, f"reference prose not read: {err}")
+    return verify_choice(TASKS[kind.split('.')[0]].choice, RecordContext(converted, options, planners), converted)
 
 
 def _check(args) -> RecordCheck:

@@ -161,10 +161,15 @@ def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
 
 def decide(ctx: RecordContext, claim: dict) -> Decision:
     plan = record_plan(ctx.record)
-    rest = [a for k, a in enumerate(plan) if k not in claim["remove"]]
     if not is_plan(ctx.task, ctx.task.init, plan):
         return Decision(None, "simulator", "the record's plan is no plan")
-    return Decision(is_plan(ctx.task, ctx.task.init, rest), "simulator")
+    # "remove_any": every position of the named action(s): reference questions name no position
+    removals = claim["remove_any"] if "remove_any" in claim else [claim["remove"]]
+    outcomes = {is_plan(ctx.task, ctx.task.init, [a for k, a in enumerate(plan) if k not in remove])
+                for remove in removals}
+    if len(outcomes) > 1:
+        return Decision(None, "simulator", "the named action occurs several times, removable at some places only")
+    return Decision(outcomes.pop(), "simulator")
 
 
 def words(describer, record: dict, claim: dict) -> dict:

@@ -106,8 +106,10 @@ def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
 
 def decide(ctx: RecordContext, claim: dict) -> Decision:
     atom = claim["fact"]
-    if not ctx.task.is_proposition(atom) or is_trivial(ctx, atom):
-        return Decision(None, "static", f"{atom} is not a non-trivial proposition")
+    if not ctx.task.is_valid_atom(atom):
+        return Decision(False, "static", f"{atom} is not a type-correct atom")
+    if is_trivial(ctx, atom):
+        return Decision(True, "trivial", "holds in the state or the goal")  # acp's own claims avoid these
     return ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
 
 

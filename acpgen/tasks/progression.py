@@ -97,9 +97,11 @@ def decide(ctx: RecordContext, claim: dict) -> Decision:
     action = ctx.task.action(ctx.record["action"])
     if action is None or not action.applicable(ctx.task.init):
         return Decision(None, "simulator", f"the action {ctx.record['action']} is not applicable")
-    if not ctx.task.is_valid_atom(claim["fact"]):
+    facts = claim["facts"] if "facts" in claim else [claim["fact"]]  # reference mcq options list several
+    if not all(ctx.task.is_valid_atom(f) for f in facts):
         return Decision(False, "simulator")
-    return Decision(bool(action.apply(ctx.task.init) & (1 << ctx.task.atom_id(claim["fact"]))), "simulator")
+    after = action.apply(ctx.task.init)
+    return Decision(all(after & (1 << ctx.task.atom_id(f)) for f in facts), "simulator")
 
 
 def words(describer, record: dict, claim: dict) -> dict:

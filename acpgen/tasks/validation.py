@@ -69,7 +69,7 @@ PROPERTIES = {"valid": ("inapplicable", "not_goal", "plan"), "applicable": ("not
 def verdict_of(ctx: RecordContext, sequence: list) -> str:
     """invalid: a step names no action of the domain; inapplicable: a step cannot be applied;
     not_goal: every step applies but the goal does not hold at the end; plan: it reaches the goal."""
-    if any(isinstance(step, dict) for step in sequence):
+    if any(isinstance(step, dict) or ctx.task.action(step.lower()) is None for step in sequence):
         return "invalid"
     run = execute(ctx.task, ctx.task.init, [s.lower() for s in sequence])
     if not run.applicable:

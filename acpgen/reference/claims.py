@@ -1,0 +1,186 @@
+"""A reference bool/mcq record (prose only) turned into an acp record with PDDL and claims.
+
+The context is read by its domain's reader (`acpgen.reference.<domain>`), the problem rendered
+with acp's copy of the reference domain, and the question's actions and facts matched against the
+reference wording (`acpgen.reference.vocabulary`). The result has the fields of acp's own bool and
+mcq records, so the task modules' ``decide`` functions re-prove it like any other. Texts that read
+as no action of the domain are the reference's deliberately wrong action templates where the paper
+uses them (areach options, the "not valid" val sequences); anywhere else an unmatched text leaves
+the record unproven.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+from acpgen.generators import domain_file
+from acpgen.pddl.grounding import GroundTask
+from acpgen.reference.base import ReadError, Reading
+from acpgen.reference.vocabulary import read_many, read_one
+
+READER_MODULES = ("ferry", "logistics", "blocksworld", "grid", "floortile", "grippers", "rovers", "visitall")
+VAL_OPTIONS = {"the sequence is not valid": "invalid", "the sequence is not applicable": "inapplicable",
+               "the sequence is applicable, but does not achieve the goal": "not_goal",
+               "the sequence is a plan": "plan"}
+
+
+def reader_for(context: str):
+    """The reader module of the context's domain, or None."""
+    for name in READER_MODULES:
+        try:
+            module = importlib.import_module(f"acpgen.reference.{name}")
+        except ModuleNotFoundError:
+            continue
+        if module.identifies(" ".join(context.split())):
+            return module
+    return None
+
+
+def problem_text(reading: Reading, pddl_name: str) -> str:
+    by_type: dict[str, list[str]] = {}
+    for obj, type_name in sorted(reading.objects.items()):
+        by_type.setdefault(type_name, []).append(obj)
+    objects = " ".join(" ".join(objs) + ("" if t == "object" else f" - {t}") for t, objs in sorted(by_type.items()))
+    goal = reading.goal if reading.goal else sorted(reading.init)[:1]
+    return (f"(define (problem reference)\n    (:domain {pddl_name})\n    (:objects {objects})\n"
+            f"    (:init {' '.join(sorted(reading.init))})\n    (:goal (and {' '.join(goal)})))\n")
+
+
+class _Matcher:
+    def __init__(self, pddl_name: str, task: GroundTask):
+        self.domain, self.task = pddl_name, task
+
+    def action(self, text: str, wrong_allowed: bool = False) -> str | dict:
+        name = read_one(self.domain, "actions", text, lambda n: self.task.action(n) is not None)
+        if name is None:
+            name = read_one(self.domain, "actions", text, lambda n: True)  # a type-incorrect action
+        if name is not None:
+            return name
+        if wrong_allowed:
+            return {"wrong": -1, "text": " ".join(text.split())}
+        raise ReadError(f"no action of the domain reads '{text}'")
+
+    def facts(self, text: str) -> list[str]:
+        found = read_many(self.domain, "facts", text, self.task.is_valid_atom)
+        found = found or read_many(self.domain, "facts", text, lambda n: True)  # type-incorrect facts
+        if found is None:
+            raise ReadError(f"no fact of the domain reads '{text}'")
+        return found
+
+    def plan(self, text: str, wrong_allowed: bool = False) -> list:
+        """Actions joined by ", " (action texts may contain commas themselves): the split with the
+        fewest pieces that read as no action; such pieces are wrong-action steps if allowed."""
+        parts = re.split(r",\s+", text.strip())
+        best: dict[int, tuple[int, list]] = {len(parts): (0, [])}
+        for i in range(len(parts) - 1, -1, -1):
+            options = []
+            for j in range(i + 1, len(parts) + 1):
+                piece = ", ".join(parts[i:j])
+                name = read_one(self.domain, "actions", piece, lambda n: self.task.action(n) is not None)
+                name = name or read_one(self.domain, "actions", piece, lambda n: True)
+                if name is not None:
+                    cost, rest = best[j]
+                    options.append((cost, [name, *rest]))
+            cost, rest = best[i + 1]
+            options.append((cost + 1, [{"wrong": -1, "text": parts[i]}, *rest]))
+            best[i] = min(options, key=lambda o: o[0])
+        cost, steps = best[0]
+        if cost and not wrong_allowed:
+            raise ReadError(f"{cost} step(s) of the plan read as no action of the domain")
+        return steps
+
+
+def _quoted(pattern: str, text: str) -> tuple[str, ...]:
+    match = re.search(pattern, text, re.S)
+    if not match:
+        raise ReadError(f"question does not have the expected form ({pattern})")
+    return match.groups()
+
+
+def _removals(plan: list, items: list) -> list[list[int]]:
+    """Every position of a single action or consecutive pair in the plan; the reference names the
+    action, not its position, so the claim "it can be removed" holds if some occurrence can."""
+    starts = [i for i in range(len(plan) - len(items) + 1) if plan[i:i + len(items)] == items]
+    if not starts:
+        raise ReadError(f"{items} does not occur in the plan")
+    return [list(range(i, i + len(items))) for i in starts]
+
+
+def to_record(kind: str, record: dict) -> dict:
+    """acp's form of a reference bool/mcq record; ReadError when its prose cannot be read."""
+    task_name, fmt = kind.split(".")
+    reader = reader_for(record["context"])
+    if reader is None:
+        raise ReadError("no reader for this context's domain")
+    reading = reader.read(record["context"])
+    domain_text = domain_file(reader.__name__.rsplit(".", 1)[1]).read_text()
+    problem = problem_text(reading, reader.PDDL_NAME)
+    task = GroundTask.from_strings(domain_text, problem, f"reference record {record.get('id')}")
+    match = _Matcher(reader.PDDL_NAME, task)
+    out = {**record, "task": task_name, "format": fmt, "PDDL_domain": domain_text, "PDDL_problem": problem}
+    question = " ".join(record["question"].split())
+    options = record.get("choices", {}).get("text", []) if fmt == "mcq" else []
+
+    if task_name == "app":
+        claims = ([{"action": match.action(_quoted(r"applicable in this state: (.*)\?$", question)[0])}]
+                  if fmt == "bool" else [{"action": match.action(o)} for o in options])
+    elif task_name == "prog":
+        if fmt == "bool":
+            fact, action = _quoted(r'Will the fact "(.*)" hold after performing the action "(.*)" in the current', question)
+            claims = [{"facts": match.facts(fact)}]
+        else:
+            action, = _quoted(r'after performing the action "(.*?)" in the current state', question)
+            claims = [{"facts": match.facts(o)} for o in options]
+        out["action"] = match.action(action)
+    elif task_name == "reach":
+        texts = [_quoted(r"the following holds: (.*)\?$", question)[0]] if fmt == "bool" else options
+        claims = [{"facts": match.facts(t)} for t in texts]
+    elif task_name == "areach":
+        texts = [_quoted(r'the action "(.*)" can be applied\?', question)[0]] if fmt == "bool" else options
+        claims = [_areach_claim(match.action(t, wrong_allowed=True)) for t in texts]
+    elif task_name == "val":
+        if fmt == "bool":
+            sequence, kind_text = _quoted(r'sequence of actions "(.*)" (a plan for the current state|valid in this '
+                                          r'problem|applicable in the current state)\?', question)
+            claims = [{"property": {"a plan for the current state": "plan", "valid in this problem": "valid",
+                                    "applicable in the current state": "applicable"}[kind_text]}]
+            out["variant"] = claims[0]["property"]
+        else:
+            sequence, = _quoted(r'sequence of actions "(.*)"\s+A\. ', question)
+            claims = [{"verdict": VAL_OPTIONS[o.strip().rstrip(".").lower()]} for o in options]
+        out["sequence"] = match.plan(sequence, wrong_allowed=True)
+    elif task_name == "just":
+        plan_text, = _quoted(r'Given the plan: "(.*?)"; ', question)
+        plan = match.plan(plan_text)
+        out["plan"] = plan
+        if fmt == "bool":
+            removed, = _quoted(r"still have a valid plan: (.*)\?$", question)
+            texts = [removed]
+        else:
+            texts = options
+        claims = []
+        for text in texts:
+            items = read_many(reader.PDDL_NAME, "actions", text, lambda n: task.action(n) is not None)
+            if items is None:
+                raise ReadError(f"no action or pair of actions reads '{text}'")
+            claims.append({"remove_any": _removals(plan, items)})
+    elif task_name == "land":
+        texts = [_quoted(r"for the current state\? (.*)$", question)[0]] if fmt == "bool" else options
+        claims = []
+        for text in texts:
+            facts = match.facts(text)
+            if len(facts) != 1:
+                raise ReadError(f"'{text}' is not one fact")
+            claims.append({"fact": facts[0]})
+    else:
+        raise ReadError(f"no bool/mcq form for task {task_name}")
+    if fmt == "bool":
+        out["claim"] = claims[0]
+    else:
+        out["options"] = claims
+    return out
+
+
+def _areach_claim(action) -> dict:
+    return action if isinstance(action, dict) else {"action": action}
