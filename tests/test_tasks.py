@@ -45,6 +45,8 @@ def reference_lines() -> list[Prediction]:
     dataset = Dataset.load(DEV)
     out = []
     for line in reference_predictions(dataset):
+        if "." in line["task"]:
+            continue  # bool/mcq records: tests/test_choice.py
         task, record = dataset.resolve(line)
         out.append(Prediction(line, task, record, line["response"]))
     return out
