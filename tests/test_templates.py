@@ -202,3 +202,22 @@ def test_named_rule_requires_every_numbered_object_to_carry_its_type():
     assert implied_holds("named type", complete, [left, right])
     assert not implied_holds("named type", complete[:2], [left, right])
     assert not implied_holds("named type", complete + [("knife", "cuptype")], [left, right])
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_wrong_actions_never_read_as_real_actions(domain):
+    describer, task = describer_for(domain)
+    template = load_template(domain)
+    assert len(template.wrong_actions) >= 4, "areach and val need wrong-action texts"
+    rng = random.Random(3)
+    for index, wrong in enumerate(template.wrong_actions):
+        for _ in range(200):
+            args = [rng.choice(sorted(task.lifted.objects_of(t))) for t in wrong.types.values()]
+            text = describer.wrong_action(index, args)  # raises TemplateError if it reads as a real action
+            assert "{" not in text and describer.reads_as_action(text) is None
+
+
+def test_reads_as_action_inverts_action_texts():
+    describer, task = describer_for("logistics")
+    for name in itertools.islice(task.all_action_names(), 300):
+        assert describer.reads_as_action(describer.action(name)) == name
