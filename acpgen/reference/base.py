@@ -37,3 +37,41 @@ def names(text: str) -> list[str]:
 
 def atom(pred: str, *args: str) -> str:
     return "(" + " ".join([pred, *args]) + ")"
+
+
+# Separators of a reference enumeration ("a, b, and c", "a and b").
+LIST_SEPARATOR = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+# The vocabulary sentence of gen contexts, up to a goal sentence that may follow it (just records).
+VOCABULARY = re.compile(r" ?The available (?:actions|propositions) are:.*?(?= ?The goal is to reach|$)")
+
+
+def normalise(context: str) -> str:
+    """The context on one line with single blanks, without the vocabulary sentence."""
+    return VOCABULARY.sub("", " ".join(context.split())).strip()
+
+
+def opens_with(context: str, opening: str) -> bool:
+    return " ".join(context.split()).startswith(opening)
+
+
+GOAL_SENTENCE = "The goal is to reach a state where the following facts hold: "
+
+
+def split_goal(context: str) -> tuple[str, str | None]:
+    """(description and state, goal enumeration or None): normalised, vocabulary dropped (the goal
+    sentence comes after the state, before or after the vocabulary)."""
+    text = normalise(context)
+    start = text.find(GOAL_SENTENCE)
+    if start < 0:
+        return text, None
+    return text[:start].strip(), text[start + len(GOAL_SENTENCE):].strip().rstrip(".").strip()
+
+
+def read_fact(text: str, patterns, domain: str) -> str:
+    """The atom of the first (regex, build) pair whose regex matches the whole phrase."""
+    text = text.strip().rstrip(".")
+    for pattern, build in patterns:
+        match = pattern.fullmatch(text)
+        if match:
+            return build(match)
+    raise ReadError(f"{domain}: unknown fact phrasing {text!r}")

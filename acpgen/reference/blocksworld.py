@@ -16,15 +16,21 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import ReadError, Reading, atom, names
+from acpgen.reference.base import (
+    ReadError,
+    Reading,
+    atom,
+    names,
+    opens_with,
+    read_fact,
+    split_goal,
+)
 
 PDDL_NAME = "blocksworld-4ops"
 
 _OPENING = "This is a blocksworld domain"
 _BLOCK = r"(block_\d+)"
 
-_VOCABULARY = re.compile(r"The available (?:actions|propositions) are: .*?(?=The goal is to reach|$)")
-_GOAL = re.compile(r"The goal is to reach a state where the following facts hold: (.*?)(?=The available |$)")
 _COUNT = re.compile(r"There (?:are|is) (\d+) blocks?\.")
 _ARM = re.compile(r"Currently, the robotic arm is (?:(empty)|holding " + _BLOCK + r")\.")
 _TABLE = re.compile(r"The following block\(s\) (?:are|is) on the table: (.*?)\.(?= |$)")
@@ -49,31 +55,21 @@ _FACTS = [
 ]
 
 
-def _normalise(context: str) -> str:
-    return " ".join(context.split())
-
-
 def identifies(context: str) -> bool:
-    return _normalise(context).startswith(_OPENING)
+    return opens_with(context, _OPENING)
 
 
 def _fact(text: str) -> str:
-    text = text.strip().rstrip(".")
-    for pattern, build in _FACTS:
-        m = pattern.fullmatch(text)
-        if m:
-            return build(m)
-    raise ReadError(f"blocksworld: unknown fact phrasing {text!r}")
+    return read_fact(text, _FACTS, "blocksworld")
 
 
 def read(context: str) -> Reading:
-    text = _normalise(context)
+    text = " ".join(context.split())
     if not text.startswith(_OPENING):
         raise ReadError(f"blocksworld: context does not open with {_OPENING!r}: {text[:80]!r}")
 
-    goal_match = _GOAL.search(text)
-    goal = tuple(_fact(part) for part in names(goal_match[1])) if goal_match else None
-    state = _VOCABULARY.sub("", _GOAL.sub("", text))
+    state, goal_text = split_goal(text)
+    goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
 
     count = _COUNT.search(state)
     if not count:

@@ -92,7 +92,7 @@ class _Matcher:
 
 
 def _quoted(pattern: str, text: str) -> tuple[str, ...]:
-    match = re.search(pattern, text, re.S)
+    match = re.search(pattern, text, re.DOTALL)
     if not match:
         raise ReadError(f"question does not have the expected form ({pattern})")
     return match.groups()

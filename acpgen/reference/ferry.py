@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import Reading, ReadError, atom, names
+from acpgen.reference.base import ReadError, Reading, atom, names, normalise, opens_with
 
 PDDL_NAME = "ferry"
 
 _OPENING = "This is a ferry domain"
-_VOCABULARY = re.compile(r"The available (?:actions|propositions) are:.*?(?=The goal is to reach|$)")
 _SIZES = re.compile(r"There are (\d+) locations? and (\d+) cars?, numbered consecutively\.")
 _FERRY = re.compile(
     r"Currently, the ferry is at (\w+)(?: location and it is empty|, with the car (\w+) on board)\."
@@ -31,17 +30,12 @@ _GOAL = re.compile(r"The goal is to reach a state where the following facts hold
 _GOAL_FACT = re.compile(r"Car (\w+) is at location (\w+)")
 
 
-def _normalise(context: str) -> str:
-    text = re.sub(r"\s+", " ", context).strip()
-    return _VOCABULARY.sub("", text).strip()
-
-
 def identifies(context: str) -> bool:
-    return _normalise(context).startswith(_OPENING)
+    return opens_with(context, _OPENING)
 
 
 def read(context: str) -> Reading:
-    text = _normalise(context)
+    text = normalise(context)
     if not text.startswith(_OPENING):
         raise ReadError(f"not a ferry context: {text[:60]!r}")
 

@@ -19,12 +19,19 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import Reading, ReadError, atom, names
+from acpgen.reference.base import (
+    LIST_SEPARATOR,
+    ReadError,
+    Reading,
+    atom,
+    names,
+    normalise,
+    opens_with,
+)
 
 PDDL_NAME = "floor-tile"
 
 _OPENING = "A set of robots use different colors to paint patterns in floor tiles"
-_VOCABULARY = re.compile(r" ?The available (?:actions|propositions) are: .*?(?= The goal is to reach|$)")
 _GOAL = re.compile(r" ?The goal is to reach a state where the following facts hold: (.*?)\.?$")
 _COLORS = re.compile(r"Robots need to paint a grid with (.+?), where the cell color is alternated always\.")
 _SIZES = re.compile(r"There are (\d+) (tiles|robots) and (\d+) (tiles|robots)\.")
@@ -36,19 +43,13 @@ _ROBOT_SEPARATOR = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=robot )")
 _CLEAR = re.compile(r"(.*?) ?(?:is|are) clear")
 _PAINTED = re.compile(r"(\S+) is painted (\S+)")
 _GOAL_FACT = re.compile(r"Tile (\S+) is painted in (\S+) color")
-_LIST_SEPARATOR = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
-
-
-def _normalise(context: str) -> str:
-    text = " ".join(context.split())
-    return _VOCABULARY.sub("", text).strip()
 
 
 def identifies(context: str) -> bool:
-    return _normalise(context).startswith(_OPENING)
+    return opens_with(context, _OPENING)
 
 
-def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Pattern[str] = _LIST_SEPARATOR):
+def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Pattern[str] = LIST_SEPARATOR):
     """The matches of `pattern` over the items of the enumeration `text`; ReadError on any other item."""
     found = []
     for part in separator.split(text.strip()):
@@ -60,7 +61,7 @@ def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Patte
 
 
 def read(context: str) -> Reading:
-    text = _normalise(context)
+    text = normalise(context)
     if not text.startswith(_OPENING):
         raise ReadError(f"not a floortile context: {text[:60]!r}")
 

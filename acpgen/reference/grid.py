@@ -26,7 +26,15 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import ReadError, Reading, atom, names
+from acpgen.reference.base import (
+    ReadError,
+    Reading,
+    atom,
+    names,
+    opens_with,
+    read_fact,
+    split_goal,
+)
 
 PDDL_NAME = "grid"
 
@@ -35,8 +43,6 @@ _PLACE = r"(f\d+-\d+f)"
 _KEY = r"(key\d+-\d+)"
 _SHAPE = r"(shape\d+)"
 
-_VOCABULARY = re.compile(r"The available (?:actions|propositions) are: .*?(?=The goal is to reach|$)")
-_GOAL = re.compile(r"The goal is to reach a state where the following facts hold: (.*?)(?=The available |$)")
 _SIZE = re.compile(r"The grid size is (\d+)x(\d+), and the locations are of the form fi-jf")
 _KEYS = re.compile(r"There (?:are|is) \d+ keys? in \d+ different shapes?: (.*?)\.(?= |$)")
 _KEY_SHAPE = re.compile(r"Key " + _KEY + r" is of shape " + _SHAPE)
@@ -57,31 +63,21 @@ _FACTS = [
 ]
 
 
-def _normalise(context: str) -> str:
-    return " ".join(context.split())
-
-
 def identifies(context: str) -> bool:
-    return _normalise(context).startswith(_OPENING)
+    return opens_with(context, _OPENING)
 
 
 def _fact(text: str) -> str:
-    text = text.strip().rstrip(".")
-    for pattern, build in _FACTS:
-        m = pattern.fullmatch(text)
-        if m:
-            return build(m)
-    raise ReadError(f"grid: unknown fact phrasing {text!r}")
+    return read_fact(text, _FACTS, "grid")
 
 
 def read(context: str) -> Reading:
-    text = _normalise(context)
+    text = " ".join(context.split())
     if not text.startswith(_OPENING):
         raise ReadError(f"grid: context does not open with {_OPENING!r}: {text[:80]!r}")
 
-    goal_match = _GOAL.search(text)
-    goal = tuple(_fact(part) for part in names(goal_match[1])) if goal_match else None
-    state = _VOCABULARY.sub("", _GOAL.sub("", text))
+    state, goal_text = split_goal(text)
+    goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
 
     size = _SIZE.search(state)
     if not size:

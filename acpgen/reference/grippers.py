@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import Reading, ReadError, atom, names
+from acpgen.reference.base import (
+    LIST_SEPARATOR,
+    ReadError,
+    Reading,
+    atom,
+    names,
+    normalise,
+    opens_with,
+)
 
 PDDL_NAME = "gripper-strips"
 
 _OPENING = "This is a grippers domain"
-_VOCABULARY = re.compile(r" ?The available (?:actions|propositions) are: .*?(?= The goal is to reach|$)")
 _GOAL = re.compile(r" ?The goal is to reach a state where the following facts hold: (.*?)\.?$")
 _SIZES = re.compile(
     r"There are (\d+) robots?, (\d+) rooms?, and (\d+) balls?, numbered consecutively\."
@@ -34,20 +41,14 @@ _GRIPPER = re.compile(r"(left|right) gripper is (?:(free)|carrying the ball (\S+
 _BALLS = re.compile(r"Additionally, ([^.]*)\.")
 _BALL_GROUP = re.compile(r"(.+?) (?:is|are) at ([^\s,]+)(?:, (?:and )?|$)")
 _GOAL_FACT = re.compile(r"Ball (\S+) (?:is at (\S+) location|is in room (\S+))")
-_LIST_SEPARATOR = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
-
-
-def _normalise(context: str) -> str:
-    text = " ".join(context.split())
-    return _VOCABULARY.sub("", text).strip()
 
 
 def identifies(context: str) -> bool:
-    return _normalise(context).startswith(_OPENING)
+    return opens_with(context, _OPENING)
 
 
 def read(context: str) -> Reading:
-    text = _normalise(context)
+    text = normalise(context)
     if not text.startswith(_OPENING):
         raise ReadError(f"not a grippers context: {text[:60]!r}")
 
@@ -91,7 +92,7 @@ def read(context: str) -> Reading:
             init.add(atom("free", name, f"right{suffix}"))
             continue
         sides = set()
-        for part in _LIST_SEPARATOR.split(robot.group(4).strip()):
+        for part in LIST_SEPARATOR.split(robot.group(4).strip()):
             match = _GRIPPER.fullmatch(part.strip())
             if not match:
                 raise ReadError(f"grippers context: cannot read gripper state {part.strip()!r}")
@@ -121,7 +122,7 @@ def read(context: str) -> Reading:
     goal = None
     if goal_text is not None:
         facts = []
-        for part in _LIST_SEPARATOR.split(goal_text.strip()):
+        for part in LIST_SEPARATOR.split(goal_text.strip()):
             match = _GOAL_FACT.fullmatch(part.strip())
             if not match:
                 raise ReadError(f"grippers context: cannot read goal fact {part.strip()!r}")

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import Reading, ReadError, atom, names
+from acpgen.reference.base import ReadError, Reading, atom, names, normalise, opens_with
 
 PDDL_NAME = "logistics-strips"
 
 _OPENING = "There are several cities, each containing several locations, some of which are airports."
-_VOCABULARY = re.compile(r"The available (?:actions|propositions) are:.*?(?=The goal is to reach|$)")
 _VEHICLES = re.compile(r"There are (\d+) trucks? and (\d+) airplanes?, as well as (\d+) packages?\.")
 _PLACES = re.compile(r"There are (\d+) locations? across (\d+) (?:city|cities)\.")
 _CITIES = re.compile(r"The locations are in cities as follows: ([^.]*)\.")
@@ -37,13 +36,8 @@ _PLACE = {"location", "airport"}
 _VEHICLE = {"truck", "airplane"}
 
 
-def _normalise(context: str) -> str:
-    text = re.sub(r"\s+", " ", context).strip()
-    return _VOCABULARY.sub("", text).strip()
-
-
 def identifies(context: str) -> bool:
-    return _normalise(context).startswith(_OPENING)
+    return opens_with(context, _OPENING)
 
 
 def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
@@ -71,7 +65,7 @@ def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
 
 
 def read(context: str) -> Reading:
-    text = _normalise(context)
+    text = normalise(context)
     if not text.startswith(_OPENING):
         raise ReadError(f"not a logistics context: {text[:60]!r}")
 

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import ReadError, Reading, atom, names
+from acpgen.reference.base import (
+    ReadError,
+    Reading,
+    atom,
+    names,
+    opens_with,
+    split_goal,
+)
 
 PDDL_NAME = "rover"
 
@@ -52,27 +59,9 @@ _EQUIPMENT = {
 
 
 def identifies(context: str) -> bool:
-    return " ".join(context.split()).startswith(_FIRST)
+    return opens_with(context, _FIRST)
 
 
-_GOAL = "The goal is to reach a state where the following facts hold: "
-_VOCABULARY = re.compile(r"The available (?:actions|propositions) are: ")
-
-
-def _parts(text: str) -> tuple[str, str | None]:
-    """The description and state, and the goal enumeration (None if no goal sentence).
-
-    The vocabulary sentence is dropped; it comes before or after the goal sentence."""
-    g = text.find(_GOAL)
-    v = _VOCABULARY.search(text)
-    vstart = v.start() if v else -1
-    starts = sorted(p for p in (g, vstart) if p >= 0)
-    body = text[: starts[0]] if starts else text
-    goal = None
-    if g >= 0:
-        end = vstart if vstart > g else len(text)
-        goal = text[g + len(_GOAL) : end].strip()
-    return body.strip(), goal
 
 
 def _fact(sentence: str) -> list[str] | None:
@@ -217,7 +206,7 @@ def read(context: str) -> Reading:
     text = " ".join(context.split())
     if not text.startswith(_FIRST):
         raise ReadError(f"rovers: not a Rovers context: {text[:80]!r}")
-    body, goal_text = _parts(text)
+    body, goal_text = split_goal(text)
     goal = _goal(goal_text) if goal_text is not None else None
     text = body
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -65,7 +65,7 @@ class Template:
             # later occurrences of a variable must repeat the same object
             pattern = pattern.replace(re.escape(var), f"(?P<v{k}>[A-Za-z0-9_-]+)", 1).replace(re.escape(var), f"(?P=v{k})")
         self.groups = groups
-        self.regex = re.compile(pattern + r"[.;]?", re.I)
+        self.regex = re.compile(pattern + r"[.;]?", re.IGNORECASE)
 
     def read(self, text: str) -> str | None:
         match = self.regex.fullmatch(text)
@@ -76,16 +76,15 @@ class Template:
         return "(" + " ".join([self.name, *(a.lower() for a in args)]) + ")"
 
 
-@lru_cache(maxsize=None)
+@cache
 def templates(domain: str) -> dict[str, list[Template]]:
     """Action and fact wordings of a reference domain (PDDL name), listings and hand-written phrases."""
     vocabulary = json.loads(VOCABULARY.read_text()) if VOCABULARY.exists() else {}
     phrases = yaml.safe_load(PHRASES.read_text()) if PHRASES.exists() else {}
     out = {"actions": [], "facts": []}
     for source in (vocabulary.get(domain, {}), phrases.get(domain, {}) or {}):
-        for kind in out:
-            for name, variables, text in source.get(kind, []):
-                out[kind].append(Template(name, list(variables), text))
+        for kind, found in out.items():
+            found.extend(Template(name, list(variables), text) for name, variables, text in source.get(kind, []))
     return out
 
 
