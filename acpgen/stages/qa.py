@@ -110,14 +110,21 @@ class QASource:
         }
 
 
-def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
-    """Verified question records of one task, and counts (tried, skipped, rejected)."""
+def _budgets(ctx: StageContext, setup: PlannerSetup | None):
+    """Planners, and the options to generate with and to verify with."""
     settings = ctx.config.qa
     planners = ctx.planners or (setup or PlannerSetup()).build()
     limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
     generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
     verify_options = ScoreOptions(recheck=True, max_states=settings.verify_max_states, limits=limits)
+    return planners, generate_options, verify_options
+
+
+def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
+    """Verified question records of one task, and counts (tried, skipped, rejected)."""
+    settings = ctx.config.qa
+    planners, generate_options, verify_options = _budgets(ctx, setup)
     source = QASource(ctx)
     task = TASKS[task_name]
     records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0}
@@ -152,10 +159,7 @@ def generate_choice(ctx: StageContext, task_name: str, fmt: str,
     answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
     offset per domain so that a dataset is balanced as a whole."""
     settings = ctx.config.qa
-    planners = ctx.planners or (setup or PlannerSetup()).build()
-    limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
-    generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
-    verify_options = ScoreOptions(recheck=True, max_states=settings.verify_max_states, limits=limits)
+    planners, generate_options, verify_options = _budgets(ctx, setup)
     source = QASource(ctx)
     spec = TASKS[task_name].choice
     domains = list(ctx.config.domains)
