@@ -61,16 +61,16 @@ class ParseError(ValueError):
 
 # --------------------------------------------------------------------------- pre-normalisation
 
-_THINK_END = re.compile(r"</think>", re.I)
-_FENCE = re.compile(r"```[a-z0-9_+-]*", re.I)
+_THINK_END = re.compile(r"</think>", re.IGNORECASE)
+_FENCE = re.compile(r"```[a-z0-9_+-]*", re.IGNORECASE)
 _MARKDOWN = re.compile(r"[`*]")
-_FINAL_MARKER = re.compile(r"final\s+answers?(?:\s+(?:is|are|would\s+be|will\s+be)\b)?|\\boxed\s*\{", re.I)
-_ANSWER_MARKER = re.compile(r"\banswers?\s*(?::|(?:is|are)\b)", re.I)
+_FINAL_MARKER = re.compile(r"final\s+answers?(?:\s+(?:is|are|would\s+be|will\s+be)\b)?|\\boxed\s*\{", re.IGNORECASE)
+_ANSWER_MARKER = re.compile(r"\banswers?\s*(?::|(?:is|are)\b)", re.IGNORECASE)
 _PLAN_HEADING = re.compile(
-    r"\b(?:simplified|resulting|new|shortened|reduced)\s+plan(?:\s+is\b|\s*:|[ \t]*$)", re.I | re.M
+    r"\b(?:simplified|resulting|new|shortened|reduced)\s+plan(?:\s+is\b|\s*:|[ \t]*$)", re.IGNORECASE | re.MULTILINE
 )
 # A section "has content" if anything an answer can consist of follows the marker.
-_CONTENT = re.compile(r"[a-z0-9()\[\]]", re.I)
+_CONTENT = re.compile(r"[a-z0-9()\[\]]", re.IGNORECASE)
 
 
 def _after_marker(text: str, marker: re.Pattern[str]) -> str:
@@ -134,19 +134,14 @@ class _Index:
 # First words that make a names-only parenthesised group prose. None of them is an action or
 # predicate name in the ACP domains (those include at, on, in, up, down, free, full, empty, open).
 _PROSE_WORDS = frozenset(
-    """an the and or but if so as for to of by with without from into than then that this
-    these those it its is are was were be been see also note ie eg etc example examples
-    above below here there same which where when while because since assuming assume yes no not
-    only optional applicable inapplicable valid invalid correct incorrect true false ok okay done
-    action actions effect effects proposition propositions fact facts atom atoms step steps
-    positive negative reachable unreachable""".split()
+    ["an", "the", "and", "or", "but", "if", "so", "as", "for", "to", "of", "by", "with", "without", "from", "into", "than", "then", "that", "this", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "see", "also", "note", "ie", "eg", "etc", "example", "examples", "above", "below", "here", "there", "same", "which", "where", "when", "while", "because", "since", "assuming", "assume", "yes", "no", "not", "only", "optional", "applicable", "inapplicable", "valid", "invalid", "correct", "incorrect", "true", "false", "ok", "okay", "done", "action", "actions", "effect", "effects", "proposition", "propositions", "fact", "facts", "atom", "atoms", "step", "steps", "positive", "negative", "reachable", "unreachable"]
 )
 # Words that make a names-only group prose in ANY position ("(travel by sea from l0 to l1)",
 # the schema "(sail ?from ?to)"): function words that are no object names in the ACP domains.
 _FUNCTION_WORDS = frozenset(
-    "the an of by from to with into onto is are was were be and or for that which".split()
+    ["the", "an", "of", "by", "from", "to", "with", "into", "onto", "is", "are", "was", "were", "be", "and", "or", "for", "that", "which"]
 )
-_NAME = re.compile(r"\??([a-z][a-z0-9_-]*)", re.I)
+_NAME = re.compile(r"\??([a-z][a-z0-9_-]*)", re.IGNORECASE)
 
 
 def _names(token: str) -> list[str]:
@@ -425,9 +420,9 @@ def parse_effects(text: str) -> tuple[list[str], list[str]]:
 # unmistakable forms count (the whole response, or its first word), never the first "no" of a
 # sentence such as "There is no car at l1".
 
-_YES_NO = re.compile(r"(?<![a-z0-9_-])(yes|no|true|false)(?![a-z0-9_-])", re.I)
+_YES_NO = re.compile(r"(?<![a-z0-9_-])(yes|no|true|false)(?![a-z0-9_-])", re.IGNORECASE)
 _CHOICE_MARKER = re.compile(
-    r"(?:final\s+answer|answer|correct\s+(?:option|choice|answer)|option|choice)\s*(?:is|would\s+be|:|=)?\s*", re.I)
+    r"(?:final\s+answer|answer|correct\s+(?:option|choice|answer)|option|choice)\s*(?:is|would\s+be|:|=)?\s*", re.IGNORECASE)
 _LABEL = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-Da-d])\)?(?=$|[\s.,:;)\]!])")
 _LABEL_UPPER = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-D])\)?(?=$|[\s.,:;)\]!])")
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]*)\}")
@@ -458,7 +453,7 @@ def parse_yes_no(text: str) -> str:
     stripped = re.sub(r"[^a-z]", "", plain.lower())
     if stripped in _TRUTH:
         return _TRUTH[stripped]
-    first = re.match(r"\W*(yes|no|true|false)(?![a-z0-9_-])", plain, re.I)
+    first = re.match(r"\W*(yes|no|true|false)(?![a-z0-9_-])", plain, re.IGNORECASE)
     if first:
         return _TRUTH[first.group(1).lower()]
     if words and len({_TRUTH[w.lower()] for w in words}) == 1 and len(plain) <= 40:

@@ -13,21 +13,21 @@ import click
 
 from acpgen import __version__
 from acpgen.artefacts import write_jsonl
-from acpgen.errors import AcpError
-from acpgen.planners import Limits
 from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
-from acpgen.generators import domain_file, get_generator
+from acpgen.errors import AcpError
+from acpgen.generators import domain_file
 from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.pipeline import run_domain, stages_up_to
-from acpgen.stages import STAGES
+from acpgen.planners import Limits
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import PlannerSetup, Summary, score_predictions
-from acpgen.verify import validate_records
+from acpgen.stages import STAGES
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions
+from acpgen.verify import validate_records
 
 
 class AcpGroup(click.Group):

@@ -108,7 +108,7 @@ class PipelineConfig:
                               f"{', '.join(self.domains) or 'none'}")
         return self.domains[name]
 
-    def with_overrides(self, **values: Any) -> "PipelineConfig":
+    def with_overrides(self, **values: Any) -> PipelineConfig:
         """A copy with top-level values replaced (None values are ignored)."""
         return dataclasses.replace(self, **{k: v for k, v in values.items() if v is not None})
 

@@ -19,12 +19,12 @@ from pathlib import Path
 from acpgen import __version__
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
+from acpgen.errors import ConfigError, DataError
 from acpgen.pipeline import run_domain
 from acpgen.planners import Limits
-from acpgen.stages import STAGES
-from acpgen.errors import ConfigError, DataError
 from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import PlannerSetup, score_predictions
+from acpgen.stages import STAGES
 from acpgen.stages.qa import qa_files
 from acpgen.tasks import KINDS, ScoreOptions, split_kind
 from acpgen.verify import validate_records

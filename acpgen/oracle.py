@@ -14,12 +14,17 @@ import logging
 from dataclasses import dataclass
 from functools import cached_property
 
-from acpgen.pddl.encode import Encoding, atom_bit_of, lifted_never_achieved, lifted_query
+from acpgen.pddl.encode import (
+    Encoding,
+    atom_bit_of,
+    lifted_never_achieved,
+    lifted_query,
+)
 from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.semantics import relaxed_reachable
-from acpgen.planners import Limits, Planners, PlannerResult, Status
+from acpgen.planners import Limits, PlannerResult, Planners, Status
 
 log = logging.getLogger(__name__)
 

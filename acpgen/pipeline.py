@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from acpgen.config import PipelineConfig
 from acpgen.generators import get_generator

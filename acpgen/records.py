@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from acpgen.errors import DataError
 from acpgen.tasks import BY_GROUP, CHOICE_GROUPS, TASKS, split_kind
@@ -99,7 +99,7 @@ class Dataset:
     skipped: int = 0
 
     @classmethod
-    def load(cls, path: Path, files: list[Path] | None = None) -> "Dataset":
+    def load(cls, path: Path, files: list[Path] | None = None) -> Dataset:
         """Records of a file or folder (or of exactly ``files``)."""
         records: dict[tuple[str, str], dict] = {}
         skipped = 0

@@ -15,11 +15,21 @@ from pathlib import Path
 from tqdm import tqdm
 
 from acpgen.answers import ParseError
-from acpgen.tasks.choice import score_response
 from acpgen.errors import PddlError
 from acpgen.planners import PlanCache, Planners, make_backend
 from acpgen.records import Prediction
-from acpgen.tasks import KINDS, PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict, split_kind
+from acpgen.tasks import (
+    KINDS,
+    PARSE_ERROR,
+    SCORED,
+    TASKS,
+    UNDECIDED,
+    RecordContext,
+    ScoreOptions,
+    Verdict,
+    split_kind,
+)
+from acpgen.tasks.choice import score_response
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +157,7 @@ class Summary:
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, scored: list[Scored]) -> "Summary":
+    def of(cls, scored: list[Scored]) -> Summary:
         summary = cls()
         for item in scored:
             for key in ((item.prediction.task, item.domain), (item.prediction.task, "all"), ("all", "all")):

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from acpgen.errors import PddlError
-from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
 from acpgen.reference.base import ReadError
 from acpgen.reference.claims import to_record
-from acpgen.tasks.choice import verify as verify_choice
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
 from acpgen.tasks.base import UNPROVEN, Check
+from acpgen.tasks.choice import verify as verify_choice
 
 
 @dataclass(frozen=True)

@@ -44,4 +44,4 @@ def domain_file(domain: str) -> Path:
     return DOMAINS_DIR / domain / "domain.pddl"
 
 
-__all__ = ["DOMAINS", "DOMAINS_DIR", "Generator", "ProblemSpec", "get_generator", "domain_file"]
+__all__ = ["DOMAINS", "DOMAINS_DIR", "Generator", "ProblemSpec", "domain_file", "get_generator"]

@@ -9,8 +9,8 @@ problem. Problems are rendered in the layout of the reference records: objects g
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from acpgen.errors import ConfigError
 

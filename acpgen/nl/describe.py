@@ -16,8 +16,18 @@ from __future__ import annotations
 
 import re
 
-from acpgen.nl.template import (PLACEHOLDER, DomainTemplate, PredicateText, TemplateError, grid_gaps, grid_shape,
-                                implied_holds, join_names, natural_key, substitute)
+from acpgen.nl.template import (
+    PLACEHOLDER,
+    DomainTemplate,
+    PredicateText,
+    TemplateError,
+    grid_gaps,
+    grid_shape,
+    implied_holds,
+    join_names,
+    natural_key,
+    substitute,
+)
 from acpgen.pddl.model import LiftedTask, split_canonical
 
 REPRESENTATIONS = ("nl", "pddl", "pddl+nl")

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
 
 from acpgen.errors import AcpError
-from acpgen.pddl.model import LiftedTask, split_canonical
+from acpgen.pddl.model import LiftedTask
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 QUESTIONS_FILE = "questions.yaml"
@@ -235,7 +235,7 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplate:
     """The template of ``domain`` (not yet checked against its PDDL: call `DomainTemplate.check`)."""
     path = directory / f"{domain}.yaml"

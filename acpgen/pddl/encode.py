@@ -19,6 +19,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import split_canonical
 from acpgen.pddl.render import NEVER_PREFIX, render_domain, render_problem
 
+
 @dataclass(frozen=True)
 class Encoding:
     """A PDDL domain/problem pair for one planner query."""

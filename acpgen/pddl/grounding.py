@@ -14,7 +14,16 @@ from functools import cached_property
 from pathlib import Path
 
 from acpgen.errors import PddlError
-from acpgen.pddl.model import AtomTable, GroundAction, LiftedTask, Literal, Schema, bits, canonical, split_canonical
+from acpgen.pddl.model import (
+    AtomTable,
+    GroundAction,
+    LiftedTask,
+    Literal,
+    Schema,
+    bits,
+    canonical,
+    split_canonical,
+)
 from acpgen.pddl.tarski_io import read_files, read_strings
 
 
@@ -65,11 +74,11 @@ class GroundTask:
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
-    def from_strings(cls, domain_text: str, problem_text: str, source: str = "PDDL text") -> "GroundTask":
+    def from_strings(cls, domain_text: str, problem_text: str, source: str = "PDDL text") -> GroundTask:
         return cls(read_strings(domain_text, problem_text, source))
 
     @classmethod
-    def from_files(cls, domain: Path, problem: Path) -> "GroundTask":
+    def from_files(cls, domain: Path, problem: Path) -> GroundTask:
         return cls(read_files(domain, problem))
 
     def _goal(self, goal: tuple[Literal, ...]) -> tuple[int, int, bool]:
@@ -115,7 +124,7 @@ class GroundTask:
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
 
-    def _bindings(self, schema: Schema, conjunction, facts: "_FactIndex"):
+    def _bindings(self, schema: Schema, conjunction, facts: _FactIndex):
         """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``.
 
         A join that always extends with the literal having the most bound arguments, looking up

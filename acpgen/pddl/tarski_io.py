@@ -44,7 +44,7 @@ def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text")
         problem = reader.parse_instance_string(problem_text)
     except (TarskiError, RecursionError) as err:
         raise PddlError(f"{source}: cannot parse PDDL ({type(err).__name__}: {err})") from err
-    except Exception as err:  # noqa: BLE001 - tarski's ANTLR layer raises plain exceptions on syntax errors
+    except Exception as err:
         raise PddlError(f"{source}: malformed PDDL ({type(err).__name__}: {err})") from err
     return _convert(problem, source, constants, domain_text)
 
@@ -99,7 +99,7 @@ def _schema(action, source: str) -> Schema:
 
 
 def _term(term) -> str:
-    name = getattr(term, "symbol", None) or getattr(term, "name")
+    name = getattr(term, "symbol", None) or term.name
     return str(name).lower()
 
 

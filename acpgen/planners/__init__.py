@@ -6,7 +6,12 @@ wheels (:class:`LocalBackend`, the default) or inside an Apptainer image
 caller of the package; :class:`PlanCache` keeps definite results (``$ACP_CACHE_DIR``).
 """
 
-from acpgen.planners.backends import ApptainerBackend, Backend, LocalBackend, make_backend
+from acpgen.planners.backends import (
+    ApptainerBackend,
+    Backend,
+    LocalBackend,
+    make_backend,
+)
 from acpgen.planners.cache import PlanCache
 from acpgen.planners.outcomes import EXIT_CODES, Status
 from acpgen.planners.parse import Landmark
@@ -14,7 +19,18 @@ from acpgen.planners.run import ToolRun, run_tool
 from acpgen.planners.suite import LandmarkResult, Limits, PlannerResult, Planners
 
 __all__ = [
-    "ApptainerBackend", "Backend", "EXIT_CODES", "Landmark", "LandmarkResult", "Limits",
-    "LocalBackend", "PlanCache", "PlannerResult", "Planners", "Status", "ToolRun", "make_backend",
+    "EXIT_CODES",
+    "ApptainerBackend",
+    "Backend",
+    "Landmark",
+    "LandmarkResult",
+    "Limits",
+    "LocalBackend",
+    "PlanCache",
+    "PlannerResult",
+    "Planners",
+    "Status",
+    "ToolRun",
+    "make_backend",
     "run_tool",
 ]

@@ -19,8 +19,9 @@ import logging
 import os
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 log = logging.getLogger(__name__)
 

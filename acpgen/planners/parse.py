@@ -74,7 +74,7 @@ class Landmark:
                 "conjunctive": self.conjunctive, "true_in_init": self.true_in_init, "goal": self.goal}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Landmark":
+    def from_dict(cls, data: dict[str, Any]) -> Landmark:
         """Inverse of :meth:`to_dict`."""
         return cls(atoms=tuple(data["atoms"]), disjunctive=bool(data["disjunctive"]),
                    conjunctive=bool(data["conjunctive"]), true_in_init=bool(data["true_in_init"]),

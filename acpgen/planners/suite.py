@@ -19,18 +19,36 @@ import logging
 import math
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from acpgen.planners import run as _run
-from acpgen.planners.backends import FAST_DOWNWARD, FORBIDITERATIVE, KSTAR, Backend, LocalBackend
+from acpgen.planners.backends import (
+    FAST_DOWNWARD,
+    FORBIDITERATIVE,
+    KSTAR,
+    Backend,
+    LocalBackend,
+)
 from acpgen.planners.cache import PlanCache
-from acpgen.planners.outcomes import (KSTAR_TIME_LIMIT_MARKER, SEARCH_UNSUPPORTED, Status, classify,
-                                      describe)
-from acpgen.planners.parse import (Landmark, forbiditerative_plans, kstar_plans, landmark_graph, sas_mutex_groups,
-                                   sas_plan)
+from acpgen.planners.outcomes import (
+    KSTAR_TIME_LIMIT_MARKER,
+    SEARCH_UNSUPPORTED,
+    Status,
+    classify,
+    describe,
+)
+from acpgen.planners.parse import (
+    Landmark,
+    forbiditerative_plans,
+    kstar_plans,
+    landmark_graph,
+    sas_mutex_groups,
+    sas_plan,
+)
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +95,7 @@ class PlannerResult:
                 "costs": list(self.costs), "time": self.time, "message": self.message}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PlannerResult":
+    def from_dict(cls, data: dict[str, Any]) -> PlannerResult:
         """Inverse of :meth:`to_dict`."""
         return cls(status=Status(data["status"]), plans=tuple(tuple(p) for p in data["plans"]),
                    costs=tuple(int(c) for c in data["costs"]), time=float(data.get("time", 0.0)),
@@ -100,7 +118,7 @@ class LandmarkResult:
                 "time": self.time, "message": self.message}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "LandmarkResult":
+    def from_dict(cls, data: dict[str, Any]) -> LandmarkResult:
         """Inverse of :meth:`to_dict`."""
         return cls(status=Status(data["status"]),
                    landmarks=tuple(Landmark.from_dict(lm) for lm in data["landmarks"]),
@@ -122,7 +140,7 @@ class MutexResult:
                 "message": self.message}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "MutexResult":
+    def from_dict(cls, data: dict[str, Any]) -> MutexResult:
         return cls(status=Status(data["status"]), groups=tuple(tuple(g) for g in data["groups"]),
                    time=float(data.get("time", 0.0)), message=str(data.get("message", "")))
 

@@ -45,7 +45,7 @@ class ActionCase:
     """Writes action names as the domain declares them (``(load-truck ...)`` -> ``(LOAD-TRUCK ...)``)."""
 
     def __init__(self, domain_text: str):
-        self.names = {m.lower(): m for m in re.findall(r"\(:action\s+([^\s()]+)", domain_text, flags=re.I)}
+        self.names = {m.lower(): m for m in re.findall(r"\(:action\s+([^\s()]+)", domain_text, flags=re.IGNORECASE)}
 
     def __call__(self, action: str) -> str:
         inner = action.strip()[1:-1].split(" ", 1)

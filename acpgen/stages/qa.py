@@ -25,13 +25,13 @@ from tqdm import tqdm
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import PddlError
 from acpgen.generators import get_generator
+from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
 from acpgen.scoring import PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions
-from acpgen.nl.template import load_template
 from acpgen.tasks.base import OK, QAItem
 from acpgen.tasks.choice import LABELS, pick_bool, pick_mcq, verify
 

@@ -13,7 +13,15 @@ from acpgen.tasks import (
     reachability,
     validation,
 )
-from acpgen.tasks.base import PARSE_ERROR, SCORED, UNDECIDED, RecordContext, ScoreOptions, Task, Verdict
+from acpgen.tasks.base import (
+    PARSE_ERROR,
+    SCORED,
+    UNDECIDED,
+    RecordContext,
+    ScoreOptions,
+    Task,
+    Verdict,
+)
 
 _MODULES = (applicability, progression, reachability, action_reachability, validation, justification,
             landmarks, next_action)
@@ -50,5 +58,19 @@ def task_of_group(group: str) -> Task:
         raise DataError(f"unknown record group {group!r}; known gen groups: {', '.join(BY_GROUP)}") from None
 
 
-__all__ = ["TASKS", "BY_GROUP", "CHOICE_GROUPS", "KINDS", "split_kind", "get_task", "task_of_group", "Task", "Verdict", "RecordContext", "ScoreOptions",
-           "SCORED", "PARSE_ERROR", "UNDECIDED"]
+__all__ = [
+    "BY_GROUP",
+    "CHOICE_GROUPS",
+    "KINDS",
+    "PARSE_ERROR",
+    "SCORED",
+    "TASKS",
+    "UNDECIDED",
+    "RecordContext",
+    "ScoreOptions",
+    "Task",
+    "Verdict",
+    "get_task",
+    "split_kind",
+    "task_of_group",
+]

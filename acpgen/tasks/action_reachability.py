@@ -11,8 +11,23 @@ import itertools
 
 from acpgen.answers import parse_action_or_none
 from acpgen.oracle import Decision
-from acpgen.tasks.base import Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
-from acpgen.tasks.choice import ChoiceSpec, Claims, random_actions, rollout, wrong_action
+from acpgen.tasks.base import (
+    Check,
+    RecordContext,
+    Task,
+    Verdict,
+    check_each,
+    find_witness,
+    lowered,
+    score_none,
+)
+from acpgen.tasks.choice import (
+    ChoiceSpec,
+    Claims,
+    random_actions,
+    rollout,
+    wrong_action,
+)
 from acpgen.tasks.reachability import mutex_groups
 
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from acpgen.answers import parse_action_list
 from acpgen.oracle import Decision
-from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, lowered, unknown_actions
+from acpgen.tasks.base import (
+    OK,
+    WRONG,
+    Check,
+    RecordContext,
+    Task,
+    Verdict,
+    lowered,
+    unknown_actions,
+)
 from acpgen.tasks.choice import ChoiceSpec, Claims, random_actions
 
 

@@ -9,9 +9,10 @@ Scoring functions are pure: they read the record and the parsed answer, ask the 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 from acpgen.oracle import Decision, Oracle
 from acpgen.pddl.grounding import GroundTask
@@ -38,19 +39,19 @@ class Verdict:
     reason: str
 
     @classmethod
-    def correct(cls, reason: str = "correct") -> "Verdict":
+    def correct(cls, reason: str = "correct") -> Verdict:
         return cls(1.0, SCORED, reason)
 
     @classmethod
-    def wrong(cls, reason: str) -> "Verdict":
+    def wrong(cls, reason: str) -> Verdict:
         return cls(0.0, SCORED, reason)
 
     @classmethod
-    def undecided(cls, reason: str) -> "Verdict":
+    def undecided(cls, reason: str) -> Verdict:
         return cls(0.0, UNDECIDED, reason)
 
     @classmethod
-    def from_decision(cls, decision: Decision, if_true: str, if_false: str, expect: bool = True) -> "Verdict":
+    def from_decision(cls, decision: Decision, if_true: str, if_false: str, expect: bool = True) -> Verdict:
         """Score 1 when the decision equals ``expect``; undecided when the check gave no answer."""
         if decision.value is None:
             return cls.undecided(decision.detail or "check undecided")
@@ -111,7 +112,7 @@ def unknown_atoms(task: GroundTask, atoms: list[str]) -> list[str]:
     return [a for a in atoms if not task.is_valid_atom(a)]
 
 
-def check_each(ctx: "RecordContext", score: Callable, answers, expect: float = 1.0) -> Check:
+def check_each(ctx: RecordContext, score: Callable, answers, expect: float = 1.0) -> Check:
     """Re-prove stored answers one by one with the task's own scorer (run under ``recheck``)."""
     for answer in answers:
         verdict = score(ctx, answer)
@@ -133,7 +134,7 @@ def find_witness(candidates, decide: Callable[[Any], Decision], target: bool) ->
     return None, not undecided
 
 
-def score_none(ctx: "RecordContext", stored_empty: bool, search, found: str, none_exists: str) -> Verdict:
+def score_none(ctx: RecordContext, stored_empty: bool, search, found: str, none_exists: str) -> Verdict:
     """Score the answer "None" (no atom/action with the asked property exists).
 
     Trusting stored sets, "None" is right exactly when the stored set is empty; under
@@ -199,6 +200,6 @@ class Task:
     to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer
     validate: Callable[[RecordContext], Check]  # re-prove the stored answer (context built with recheck)
     # (context, item, random.Random, QAConfig) -> the stored fields of a question, or None to skip the state
-    generate: Callable[["RecordContext", "QAItem", Any, Any], dict | None]
+    generate: Callable[[RecordContext, QAItem, Any, Any], dict | None]
     accepts: Callable[[dict], bool] = lambda state: True  # which sampled states can give a question
     choice: Any = None  # acpgen.tasks.choice.ChoiceSpec: the task's boolean and multiple-choice formats

@@ -15,12 +15,22 @@ correct option (A-D), offset per domain, so both are balanced across a dataset.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from acpgen.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.oracle import Decision
-from acpgen.tasks.base import OK, PARSE_ERROR, UNPROVEN, WRONG, Check, QAItem, RecordContext, Verdict
+from acpgen.tasks.base import (
+    OK,
+    PARSE_ERROR,
+    UNPROVEN,
+    WRONG,
+    Check,
+    QAItem,
+    RecordContext,
+    Verdict,
+)
 
 FORMATS = ("bool", "mcq")
 LABELS = ("A", "B", "C", "D")
@@ -39,7 +49,7 @@ class Claims:
     false: list[dict] = field(default_factory=list)
     shared: dict = field(default_factory=dict)
     fixed: list[tuple[dict, bool]] | None = None
-    alternatives: list["Claims"] | None = None  # val: one Claims with ``fixed`` options per sequence
+    alternatives: list[Claims] | None = None  # val: one Claims with ``fixed`` options per sequence
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from acpgen.answers import parse_plan
 from acpgen.oracle import Decision
 from acpgen.pddl.semantics import is_plan
-from acpgen.tasks.choice import ChoiceSpec, Claims
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -23,6 +22,7 @@ from acpgen.tasks.base import (
     record_plan,
     unknown_actions,
 )
+from acpgen.tasks.choice import ChoiceSpec, Claims
 
 
 def is_subsequence(short: list[str], long: list[str]) -> bool:

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
 from acpgen.oracle import Decision
-from acpgen.tasks.choice import ChoiceSpec, Claims
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,
     WRONG,
     Check,
+    RecordContext,
+    Task,
+    Verdict,
     check_each,
     find_witness,
     goal_ahead,
     lowered,
-    RecordContext,
     score_none,
-    Task,
-    Verdict,
 )
+from acpgen.tasks.choice import ChoiceSpec, Claims
 
 
 def is_trivial(ctx: RecordContext, atom: str) -> bool:

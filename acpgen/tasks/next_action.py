@@ -13,12 +13,12 @@ from acpgen.tasks.base import (
     UNPROVEN,
     WRONG,
     Check,
-    check_each,
-    goal_ahead,
-    lowered,
     RecordContext,
     Task,
     Verdict,
+    check_each,
+    goal_ahead,
+    lowered,
 )
 
 

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from acpgen.answers import parse_effects
 from acpgen.oracle import Decision
-from acpgen.tasks.base import OK, WRONG, Check, RecordContext, Task, Verdict, lowered, unknown_atoms
+from acpgen.tasks.base import (
+    OK,
+    WRONG,
+    Check,
+    RecordContext,
+    Task,
+    Verdict,
+    lowered,
+    unknown_atoms,
+)
 from acpgen.tasks.choice import ChoiceSpec, Claims, random_atoms
 
 

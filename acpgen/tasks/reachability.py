@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from acpgen.answers import parse_atom_or_none
 from acpgen.oracle import Decision
-from acpgen.tasks.base import Check, RecordContext, Task, Verdict, check_each, find_witness, lowered, score_none
+from acpgen.tasks.base import (
+    Check,
+    RecordContext,
+    Task,
+    Verdict,
+    check_each,
+    find_witness,
+    lowered,
+    score_none,
+)
 from acpgen.tasks.choice import ChoiceSpec, Claims, random_atoms, rollout
 
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 from acpgen.answers import parse_index
 from acpgen.oracle import Decision
 from acpgen.pddl.semantics import execute, is_plan
-from acpgen.tasks.choice import ChoiceSpec, Claims, rollout, wrong_action
 from acpgen.tasks.base import (
     OK,
     WRONG,
     Check,
-    on_plan_before_goal,
-    record_plan,
     RecordContext,
     Task,
     Verdict,
+    on_plan_before_goal,
+    record_plan,
 )
+from acpgen.tasks.choice import ChoiceSpec, Claims, rollout, wrong_action
 
 
 def first_inapplicable(ctx: RecordContext) -> int | None:
