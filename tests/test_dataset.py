@@ -31,6 +31,7 @@ def ferry_only_config(tmp_path: Path, **dataset) -> Path:
     raw = yaml.safe_load(CI_CONFIG.read_text())
     raw["domains"] = {"ferry": raw["domains"]["ferry"]}
     raw["qa"]["questions_per_task"] = 4
+    raw["qa"]["formats"] = ["gen"]
     raw["dataset"] = {"test_per_domain": 2, "dev_per_task": 2, **dataset}
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(raw))
@@ -138,6 +139,23 @@ def test_representation_changes_only_the_context_and_question(built, tmp_path):
         assert b["action"] in b["question"]
         assert {k: v for k, v in a.items() if k not in ("context", "question", "representation")} == \
                {k: v for k, v in b.items() if k not in ("context", "question", "representation")}
+
+
+def test_bool_and_mcq_splits_are_written_and_checked(built, tmp_path):
+    work = tmp_path / "work"
+    shutil.copytree(built / "work", work)
+    config = ferry_only_config(tmp_path)
+    result = CliRunner().invoke(cli, ["dataset", "--config", str(config), "--out", str(tmp_path / "ds"), "--work",
+                                      str(work), "--formats", "gen,bool,mcq", "-j", "1"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    for task in (t for t in TASKS if TASKS[t].choice):
+        for fmt in ("bool", "mcq"):
+            for split in ("test", "dev"):
+                records = [json.loads(x) for x in (tmp_path / "ds" / task / f"{split}.{fmt}.jsonl").read_text().splitlines()]
+                assert len(records) == 2 and all(r["format"] == fmt and r["split"] == split for r in records)
+    assert not (tmp_path / "ds" / "nexta" / "test.bool.jsonl").exists()
+    manifest = json.loads((tmp_path / "ds" / "manifest.json").read_text())
+    assert manifest["checks"]["validate"] == {"ok": 32 + 2 * 7 * 4, "wrong": 0, "unproven": 0}
 
 
 def test_action_case_follows_the_domain():
