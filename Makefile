@@ -8,7 +8,7 @@ OUT    := out
 CONFIG ?= pipeline.yaml
 JOBS   ?= 2
 
-.PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-generate clean
+.PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-generate bench-lengths clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -41,13 +41,16 @@ score-dev: $(STAMP)  ## score the reference dev records' own answers with acp sc
 	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
 	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
 
-bench: bench-score bench-generate  ## all benchmarks
+bench: bench-score bench-generate bench-lengths  ## all benchmarks
 
 bench-score: $(STAMP)  ## answers per second of acp score on stored and perturbed dev answers
 	$(BIN)/python benchmarks/bench_score.py $(DEV)
 
 bench-generate: $(STAMP)  ## problems, plans and states per second for each configured domain
 	$(BIN)/python benchmarks/bench_generate.py
+
+bench-lengths: $(STAMP)  ## acp's context lengths against the reference contexts, on the same problems
+	$(BIN)/python benchmarks/context_lengths.py $(DEV)
 
 clean:  ## remove build artefacts and outputs (keeps .venv)
 	rm -rf $(OUT) .pytest_cache build *.egg-info
