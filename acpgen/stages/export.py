@@ -38,7 +38,8 @@ CHOICE_KEYS = {"bool": ("id", "group", "context", "question", "answer"),
 CHOICE_STRUCTURED = ("task", "format", "domain", "problem", "state", "uid", "representation", "PDDL_domain",
                      "PDDL_problem", "action", "plan", "sequence", "variant", "claim", "options")
 ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
-EXPORT_FORMAT = 1  # raise when the rendering code changes, so that exported files are rewritten
+EXPORT_FORMAT = 2  # raise when the rendering code changes, so that exported files are rewritten
+ANSWER_KEY_ORDER = ("pos", "neg", "yes", "no", "maybe", "opt")  # the reference order of answer objects
 
 
 class ActionCase:
@@ -63,6 +64,13 @@ class ActionCase:
         return answer
 
 
+def _reference_order(answer):
+    if not isinstance(answer, dict):
+        return answer
+    return {key: answer[key] for key in sorted(answer, key=lambda k: ANSWER_KEY_ORDER.index(k)
+                                                if k in ANSWER_KEY_ORDER else len(ANSWER_KEY_ORDER))}
+
+
 def export_record(record: dict, describer: Describer, representation: str, case: ActionCase) -> dict:
     """A qa record as an exported record: reference fields first, then the structured ones."""
     task = record["task"]
@@ -76,7 +84,7 @@ def export_record(record: dict, describer: Describer, representation: str, case:
         "group": record["group"],
         "context": describer.context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
         "question": describer.question(task, cased, representation),
-        "answer": case.answer(task, record["answer"]),
+        "answer": _reference_order(case.answer(task, record["answer"])),
         "PDDL_domain": record["PDDL_domain"],
         "PDDL_problem": record["PDDL_problem"],
     }
