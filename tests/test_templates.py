@@ -221,3 +221,13 @@ def test_reads_as_action_inverts_action_texts():
     describer, task = describer_for("logistics")
     for name in itertools.islice(task.all_action_names(), 300):
         assert describer.reads_as_action(describer.action(name)) == name
+
+
+def test_action_texts_with_commas_are_rejected(tmp_path):
+    folder = copy_templates(tmp_path)
+    path = folder / "ferry.yaml"
+    path.write_text(path.read_text().replace('sail: "sail the ferry from location {from} to location {to}"',
+                                             'sail: "from location {from}, sail the ferry to location {to}"'))
+    domain_text, problem_text = example_problem("ferry")
+    with pytest.raises(TemplateError, match="action 'sail' text contains ','"):
+        load_template("ferry", folder).check(read_strings(domain_text, problem_text))

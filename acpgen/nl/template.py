@@ -138,6 +138,12 @@ class DomainTemplate:
             if variables - used:
                 raise TemplateError(f"{where}: action '{name}' text does not mention parameter(s) "
                                     f"{sorted(variables - used)}")
+        texts = [(f"action '{n}'", t) for n, t in self.actions.items()]
+        texts += [(f"wrong_actions[{k}]", w.text) for k, w in enumerate(self.wrong_actions)]
+        for what, text in texts:
+            if "," in text or ";" in text:
+                raise TemplateError(f"{where}: {what} text contains ',' or ';' ('{text}'): plans list actions "
+                                    f"separated by commas, so action texts must not contain them")
         known = {s.lower() for s in lifted.schemas}
         for name in self.actions:
             if name not in known:
