@@ -96,12 +96,19 @@ def to_responses(record: dict) -> list[str]:
 
 # ----- boolean and multiple-choice formats -----------------------------------------------------
 def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
-    """Non-trivial propositions classified as landmarks (true) or not (false), as for the gen task."""
+    """Non-trivial propositions classified as landmarks (true) or not (false), as for the gen task;
+    goal facts not yet true stand in for the landmarks where there are no others."""
     fields = generate(ctx, item, rng, settings)
     if fields is None:
         return None
     answer = fields["answer"]
-    return Claims([{"fact": a} for a in answer["yes"]], [{"fact": a} for a in answer["no"]])
+    landmarks = answer["yes"]
+    if not landmarks:
+        # Some domains (swap) have no non-trivial landmarks at all: goal facts that do not hold yet
+        # are landmarks by definition, so the question still has a true option.
+        task = ctx.task
+        landmarks = [a for a in task.atoms.atoms(task.goal_pos & ~task.init)]
+    return Claims([{"fact": a} for a in landmarks], [{"fact": a} for a in answer["no"]])
 
 
 def decide(ctx: RecordContext, claim: dict) -> Decision:
