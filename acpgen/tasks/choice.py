@@ -84,45 +84,33 @@ def rollout(task, state: int, rng: random.Random, length: int) -> list[tuple[str
     return steps
 
 
-def random_actions(task, rng: random.Random, count: int, tries: int = 400) -> list[str]:
-    """Up to ``count`` distinct type-correct ground action names drawn at random (any schema)."""
-    schemas = list(task.lifted.schemas.values())
+def _random_groundings(task, rng: random.Random, signatures, count: int, tries: int, keep) -> list[str]:
+    """Up to ``count`` distinct names ``(name obj ...)`` drawn for random signatures (name, arg types)."""
     found: set[str] = set()
     for _ in range(tries):
-        if len(found) >= count or not schemas:
+        if len(found) >= count or not signatures:
             break
-        schema = rng.choice(schemas)
-        args = []
-        for _, type_name in schema.params:
-            objects = task.lifted.objects_of(type_name)
-            if not objects:
-                break
-            args.append(rng.choice(sorted(objects)))
-        else:
-            name = "(" + " ".join([schema.name, *args]) + ")"
-            if task.action(name) is not None:
-                found.add(name)
+        name, types = rng.choice(signatures)
+        pools = [sorted(task.lifted.objects_of(t)) for t in types]
+        if not all(pools):
+            continue
+        text = "(" + " ".join([name, *(rng.choice(pool) for pool in pools)]) + ")"
+        if keep(text):
+            found.add(text)
     return sorted(found)
+
+
+def random_actions(task, rng: random.Random, count: int, tries: int = 400) -> list[str]:
+    """Up to ``count`` distinct type-correct ground action names drawn at random (any schema)."""
+    signatures = [(s.name, [t for _, t in s.params]) for s in task.lifted.schemas.values()]
+    return _random_groundings(task, rng, signatures, count, tries, lambda n: task.action(n) is not None)
 
 
 def random_atoms(task, rng: random.Random, count: int, static: bool = False, tries: int = 400) -> list[str]:
     """Up to ``count`` distinct type-correct atoms of fluent (or, with ``static``, static) predicates."""
-    predicates = [(p, types) for p, types in sorted(task.lifted.predicates.items())
+    signatures = [(p, types) for p, types in sorted(task.lifted.predicates.items())
                   if p != "=" and (p in task.static_predicates) == static]
-    found: set[str] = set()
-    for _ in range(tries):
-        if len(found) >= count or not predicates:
-            break
-        pred, types = rng.choice(predicates)
-        args = []
-        for type_name in types:
-            objects = task.lifted.objects_of(type_name)
-            if not objects:
-                break
-            args.append(rng.choice(sorted(objects)))
-        else:
-            found.add("(" + " ".join([pred, *args]) + ")")
-    return sorted(found)
+    return _random_groundings(task, rng, signatures, count, tries, lambda a: True)
 
 
 def wrong_action(item: QAItem, task, rng: random.Random) -> dict | None:
