@@ -77,7 +77,7 @@ def planner_options(func):
 
 
 @cli.command("score")
-@click.argument("predictions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("predictions", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--dataset", type=click.Path(exists=True, path_type=Path), default=None,
               help="Records file (JSON list or JSONL, .gz allowed) or folder of them. Not needed for lm-eval samples files.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -88,22 +88,23 @@ def planner_options(func):
               help="Justification: accept only the removal of one action or two consecutive actions.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @planner_options
-def score(predictions: Path, dataset: Path | None, output: Path | None, as_json: bool, recheck: bool,
+def score(predictions: tuple[Path, ...], dataset: Path | None, output: Path | None, as_json: bool, recheck: bool,
           strict_just: bool, jobs: int, planner_backend: str, image: Path | None, cache_dir: Path | None,
           planner_timeout: float, max_states: int) -> None:
-    """Score open-ended answers (ACPBench-Hard) symbolically.
+    """Score model answers: open-ended (ACPBench-Hard) symbolically, yes/no and A-D (ACPBench) leniently.
 
-    PREDICTIONS is JSONL with one model output per line, {"id": <record id>, "response": "<text>"},
-    optionally with "task" (app, prog, reach, areach, val, just, land, nexta) or "group" when an id
-    occurs in several tasks. Extra fields are passed through to --output. lm-evaluation-harness
-    --log_samples files (samples_*.jsonl) are read directly, without --dataset.
+    PREDICTIONS is one or more JSONL files with one model output per line, {"id": <record id>,
+    "response": "<text>"}, optionally with "task" (app, prog, reach, areach, val, just, land, nexta;
+    app.bool, app.mcq, ... for the ACPBench formats) or "group" when an id occurs in several tasks.
+    Extra fields are passed through to --output. lm-evaluation-harness --log_samples files
+    (samples_*.jsonl) are read directly, without --dataset.
 
     \b
     Status per answer: scored (score 0 or 1), parse_error (score 0),
     undecided (a planner gave no answer even with a larger budget; not counted in accuracy).
     """
     records = Dataset.load(dataset) if dataset else None
-    items = list(iter_predictions(predictions, records))
+    items = [item for path in predictions for item in iter_predictions(path, records)]
     options = ScoreOptions(recheck=recheck, strict_just=strict_just, max_states=max_states,
                            limits=Limits(time=planner_timeout))
     setup = PlannerSetup(planner_backend, image, cache_dir)

@@ -224,10 +224,13 @@ def test_acp_score_reads_lm_eval_samples(built, tmp_path):
               "resps": [[" ".join(record["answer"]) + "\n"]], "filtered_resps": [" ".join(record["answer"])]}
     path = tmp_path / "samples_acpgen_app_gen_x.jsonl"
     path.write_text(json.dumps(sample) + "\n")
-    result = CliRunner().invoke(cli, ["score", str(path), "--json"])
+    wrong = {**sample, "resps": [["I cannot tell."]]}
+    other = tmp_path / "samples_acpgen_app_gen_y.jsonl"
+    other.write_text(json.dumps(wrong) + "\n")
+    result = CliRunner().invoke(cli, ["score", str(path), str(other), "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
-    assert summary["app"]["all"]["accuracy"] == 1.0
+    assert summary["app"]["all"]["answers"] == 2 and summary["app"]["all"]["accuracy"] == 0.5
 
 
 def test_export_requires_two_dev_records(tmp_path):
