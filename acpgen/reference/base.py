@@ -75,3 +75,11 @@ def read_fact(text: str, patterns, domain: str) -> str:
         if match:
             return build(match)
     raise ReadError(f"{domain}: unknown fact phrasing {text!r}")
+
+
+def begin(context: str, opening: str, domain: str) -> tuple[str, str | None]:
+    """Check that the context opens like its domain's; then (description and state, goal or None)."""
+    text = " ".join(context.split())
+    if not text.startswith(opening):
+        raise ReadError(f"{domain}: context does not open with {opening!r}: {text[:80]!r}")
+    return split_goal(text)

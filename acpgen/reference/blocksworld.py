@@ -20,10 +20,10 @@ from acpgen.reference.base import (
     ReadError,
     Reading,
     atom,
+    begin,
     names,
     opens_with,
     read_fact,
-    split_goal,
 )
 
 PDDL_NAME = "blocksworld-4ops"
@@ -64,11 +64,7 @@ def _fact(text: str) -> str:
 
 
 def read(context: str) -> Reading:
-    text = " ".join(context.split())
-    if not text.startswith(_OPENING):
-        raise ReadError(f"blocksworld: context does not open with {_OPENING!r}: {text[:80]!r}")
-
-    state, goal_text = split_goal(text)
+    state, goal_text = begin(context, _OPENING, "blocksworld")
     goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
 
     count = _COUNT.search(state)

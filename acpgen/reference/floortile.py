@@ -24,15 +24,14 @@ from acpgen.reference.base import (
     ReadError,
     Reading,
     atom,
+    begin,
     names,
-    normalise,
     opens_with,
 )
 
 PDDL_NAME = "floor-tile"
 
 _OPENING = "A set of robots use different colors to paint patterns in floor tiles"
-_GOAL = re.compile(r" ?The goal is to reach a state where the following facts hold: (.*?)\.?$")
 _COLORS = re.compile(r"Robots need to paint a grid with (.+?), where the cell color is alternated always\.")
 _SIZES = re.compile(r"There are (\d+) (tiles|robots) and (\d+) (tiles|robots)\.")
 _LAYOUT = re.compile(r"The tiles locations are: (.*?)\. Further, (.*?)\.? Currently, (.*?)\.?$")
@@ -61,15 +60,7 @@ def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Patte
 
 
 def read(context: str) -> Reading:
-    text = normalise(context)
-    if not text.startswith(_OPENING):
-        raise ReadError(f"not a floortile context: {text[:60]!r}")
-
-    goal_text = None
-    stated = _GOAL.search(text)
-    if stated:
-        goal_text = stated.group(1)
-        text = text[: stated.start()]
+    text, goal_text = begin(context, _OPENING, "floortile")
 
     colors_stated = _COLORS.search(text)
     if not colors_stated:

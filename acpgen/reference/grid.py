@@ -30,10 +30,10 @@ from acpgen.reference.base import (
     ReadError,
     Reading,
     atom,
+    begin,
     names,
     opens_with,
     read_fact,
-    split_goal,
 )
 
 PDDL_NAME = "grid"
@@ -72,11 +72,7 @@ def _fact(text: str) -> str:
 
 
 def read(context: str) -> Reading:
-    text = " ".join(context.split())
-    if not text.startswith(_OPENING):
-        raise ReadError(f"grid: context does not open with {_OPENING!r}: {text[:80]!r}")
-
-    state, goal_text = split_goal(text)
+    state, goal_text = begin(context, _OPENING, "grid")
     goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
 
     size = _SIZE.search(state)

@@ -22,15 +22,14 @@ from acpgen.reference.base import (
     ReadError,
     Reading,
     atom,
+    begin,
     names,
-    normalise,
     opens_with,
 )
 
 PDDL_NAME = "gripper-strips"
 
 _OPENING = "This is a grippers domain"
-_GOAL = re.compile(r" ?The goal is to reach a state where the following facts hold: (.*?)\.?$")
 _SIZES = re.compile(
     r"There are (\d+) robots?, (\d+) rooms?, and (\d+) balls?, numbered consecutively\."
 )
@@ -48,15 +47,7 @@ def identifies(context: str) -> bool:
 
 
 def read(context: str) -> Reading:
-    text = normalise(context)
-    if not text.startswith(_OPENING):
-        raise ReadError(f"not a grippers context: {text[:60]!r}")
-
-    goal_text = None
-    stated = _GOAL.search(text)
-    if stated:
-        goal_text = stated.group(1)
-        text = text[: stated.start()]
+    text, goal_text = begin(context, _OPENING, "grippers")
 
     sizes = _SIZES.search(text)
     if not sizes:
