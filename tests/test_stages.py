@@ -75,7 +75,10 @@ def test_stored_plans_are_valid_and_states_are_reached_by_their_paths(reference_
 def test_a_killed_run_resumes_to_the_same_artefacts(reference_run, tmp_path):
     out = tmp_path / "killed"
     command = [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out), "--config", str(SMALL)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    scratch = tmp_path / "tmp"  # the planner folders a SIGKILL leaves behind stay inside the test's folder
+    scratch.mkdir()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                               env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.time() + 120
     while time.time() < deadline and not list((out / "ferry" / "plans").glob("*.json")):
         time.sleep(0.05)
