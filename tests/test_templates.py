@@ -231,3 +231,19 @@ def test_action_texts_with_commas_are_rejected(tmp_path):
     domain_text, problem_text = example_problem("ferry")
     with pytest.raises(TemplateError, match="action 'sail' text contains ','"):
         load_template("ferry", folder).check(read_strings(domain_text, problem_text))
+
+
+def test_join_rule_leaves_out_derived_locations_only_when_they_follow():
+    domain_text, problem_text = example_problem("alfworld")
+    lifted = read_strings(domain_text, problem_text)
+    template = load_template("alfworld")
+    describer = Describer(template, lifted)
+    located = [(p, a) for p, a in lifted.init if p == "objectatlocation"]
+    assert located, "the example problem has objects in receptacles"
+    entry = template.predicates["objectatlocation"]
+    assert entry.fill(located[0][1]) not in describer.state_part()
+    # one location fact too many: the rule no longer holds and the facts are written out
+    extra = problem_text.replace("(:init", f"(:init (objectatlocation {located[0][1][0]} extra-location)")
+    extra = extra.replace("(:objects", "(:objects extra-location - location")
+    broken = Describer(template, read_strings(domain_text, extra))
+    assert "is at extra-location" in broken.state_part() or "are at extra-location" in broken.state_part()

@@ -102,6 +102,12 @@ class Describer:
 
     def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]], by_pred: dict) -> bool:
         rule = entry.implied.split()
+        if rule[0] == "join":
+            # Left out when the facts are exactly the composition of two written-out relations.
+            first, second = (self._facts_of(p) for p in rule[1:])
+            if any(self._entry(p).implied for p in rule[1:]):
+                return False
+            return set(facts) == {(a, c) for a, b in first for b2, c in second if b == b2}
         if rule[0] == "converse":
             # Left out when the facts are exactly the other predicate's facts reversed (and that one is written).
             other = by_pred.get(rule[1], [])
@@ -112,6 +118,10 @@ class Describer:
         # An untyped argument ranges over the objects the facts mention (e.g. ferry's not-eq).
         objects = [mentioned if t == "object" else sorted(self.lifted.objects_of(t)) for t in types]
         return implied_holds(entry.implied, facts, objects)
+
+    def _facts_of(self, predicate: str) -> list[tuple[str, ...]]:
+        """Argument tuples of a predicate's facts in the record's state (static ones included)."""
+        return [args for p, args in self.lifted.init if p == predicate]
 
     def _merged(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> list[str]:
         position = entry.variables.index(entry.merge)
@@ -160,7 +170,7 @@ class Describer:
         return f"{intro} {text}." if intro else capitalise(text, self.lifted.objects) + "."
 
     def state_part(self) -> str:
-        text = self.sentence(self.state_atoms())
+        text = self.sentence(self.state_atoms(), omit_implied=True)
         return f"Currently, {text}." if text else "Currently, none of the propositions hold."
 
     def goal_part(self) -> str:

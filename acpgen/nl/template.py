@@ -26,8 +26,9 @@ QUESTIONS_FILE = "questions.yaml"
 # checked against the problem's facts before anything is left out (see `implied_holds`).
 # "converse PRED": PRED's facts reversed; "named SUFFIX": (x, t) for every x whose name minus its
 # trailing number, plus SUFFIX, is an object t of the second argument's type (apple1 -> appletype).
-IMPLIED_RULES = ("distinct", "grid-neighbours", "converse", "named")
-RULES_WITH_ARGUMENT = ("converse", "named")
+# "join P Q": exactly the pairs (a, c) with P(a, b) and Q(b, c) for some b.
+IMPLIED_RULES = ("distinct", "grid-neighbours", "converse", "named", "join")
+RULE_ARITY = {"converse": 1, "named": 1, "join": 2}
 SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
@@ -222,8 +223,7 @@ def _parse_predicate(path: Path, key: str, value) -> PredicateText:
         if entry.plural is None:
             raise TemplateError(f"{path}: predicate '{name}' merges atoms and so needs a 'plural' text")
     rule = (entry.implied or "").split()
-    if entry.implied is not None and (rule[0] not in IMPLIED_RULES or (rule[0] in RULES_WITH_ARGUMENT) != (len(rule) == 2)
-                                      or len(rule) > 2):
+    if entry.implied is not None and (rule[0] not in IMPLIED_RULES or len(rule) != 1 + RULE_ARITY.get(rule[0], 0)):
         raise TemplateError(f"{path}: predicate '{name}' has implied '{entry.implied}'; known rules: "
                             f"{', '.join(IMPLIED_RULES)}")
     return entry
