@@ -95,19 +95,17 @@ class Describer:
         for pred in sorted(by_pred, key=lambda p: (order.index(p) if p in order else len(order), p)):
             entry = self._entry(pred)
             facts = sorted(set(by_pred[pred]), key=lambda a: [natural_key(x) for x in a])
-            if omit_implied and entry.implied and self._implied(entry, facts, by_pred):
-                continue
-            out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
+            if omit_implied and entry.implied:
+                if entry.implied.startswith("join "):
+                    facts = self._beyond_join(entry, facts)
+                elif self._implied(entry, facts, by_pred):
+                    continue
+            if facts:
+                out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
         return out
 
     def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]], by_pred: dict) -> bool:
         rule = entry.implied.split()
-        if rule[0] == "join":
-            # Left out when the facts are exactly the composition of two written-out relations.
-            first, second = (self._facts_of(p) for p in rule[1:])
-            if any(self._entry(p).implied for p in rule[1:]):
-                return False
-            return set(facts) == {(a, c) for a, b in first for b2, c in second if b == b2}
         if rule[0] == "converse":
             # Left out when the facts are exactly the other predicate's facts reversed (and that one is written).
             other = by_pred.get(rule[1], [])
@@ -118,6 +116,17 @@ class Describer:
         # An untyped argument ranges over the objects the facts mention (e.g. ferry's not-eq).
         objects = [mentioned if t == "object" else sorted(self.lifted.objects_of(t)) for t in types]
         return implied_holds(entry.implied, facts, objects)
+
+    def _beyond_join(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """"join P Q": the facts that do not follow from the composition of P and Q (all of them
+        unless every composed pair is a fact, which is what the description then says)."""
+        first, second = (self._facts_of(p) for p in entry.implied.split()[1:])
+        if any(self._entry(p).implied for p in entry.implied.split()[1:]):
+            return facts
+        composed = {(a, c) for a, b in first for b2, c in second if b == b2}
+        if not composed <= set(facts):
+            return facts
+        return [f for f in facts if f not in composed]
 
     def _facts_of(self, predicate: str) -> list[tuple[str, ...]]:
         """Argument tuples of a predicate's facts in the record's state (static ones included)."""

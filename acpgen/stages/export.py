@@ -38,7 +38,7 @@ CHOICE_KEYS = {"bool": ("id", "group", "context", "question", "answer"),
 CHOICE_STRUCTURED = ("task", "format", "domain", "problem", "state", "uid", "representation", "PDDL_domain",
                      "PDDL_problem", "action", "plan", "sequence", "variant", "claim", "options")
 ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
-EXPORT_FORMAT = 3  # raise when the rendering code changes, so that exported files are rewritten
+EXPORT_FORMAT = 4  # raise when the rendering code changes, so that exported files are rewritten
 ANSWER_KEY_ORDER = ("pos", "neg", "yes", "no", "maybe", "opt")  # the reference order of answer objects
 
 
