@@ -4,8 +4,8 @@ facts are grouped as documented, and a broken template is reported by name."""
 from __future__ import annotations
 
 import itertools
-import re
 import random
+import re
 import shutil
 
 import pytest
@@ -241,12 +241,11 @@ def test_join_rule_leaves_out_derived_locations_only_when_they_follow():
     describer = Describer(template, lifted)
     located = [(p, a) for p, a in lifted.init if p == "objectatlocation"]
     assert located, "the example problem has objects in receptacles"
-    entry = template.predicates["objectatlocation"]
     receptacle_at = {a[0]: a[1] for p, a in lifted.init if p == "receptacleatlocation"}
     derived = {(a[0], receptacle_at[a[1]]) for p, a in lifted.init if p == "inreceptacle"}
 
     def written(state: str, args) -> bool:
-        words = lambda clause: set(re.findall(r"[\w-]+", clause))  # noqa: E731
+        words = lambda clause: set(re.findall(r"[\w-]+", clause))
         return any({args[0], args[1], "at"} <= words(c) for c in state.split("; ") if " is in " not in c)
 
     state = describer.state_part()
