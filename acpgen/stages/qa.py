@@ -121,36 +121,46 @@ def _budgets(ctx: StageContext, setup: PlannerSetup | None):
     return planners, generate_options, verify_options
 
 
-def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
-    """Verified question records of one task, and counts (tried, skipped, rejected)."""
+def _collect(ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | None, propose, check):
+    """Verified records of one task and format, and counts (tried, skipped, rejected).
+
+    ``propose(ctx, item, rng, records)`` gives the stored fields of a question about the state
+    (None: skip the state); ``check(ctx)`` re-proves the finished record with the verification
+    budget (a fresh grounding of the record as written).
+    """
     settings = ctx.config.qa
     planners, generate_options, verify_options = _budgets(ctx, setup)
     source = QASource(ctx)
-    task = TASKS[task_name]
     records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0}
-    for state in source.candidates(task_name)[: settings.candidates_per_task]:
+    for state in source.candidates(task_name, fmt)[: settings.candidates_per_task]:
         if len(records) >= settings.questions_per_task:
             break
         counts["tried"] += 1
-        record = source.base_record(task_name, state)
-        rng = ctx.rng("qa", task_name, state["id"])
+        record = source.base_record(task_name, state, fmt)
+        rng = ctx.rng("qa", task_name, state["id"]) if fmt == "gen" else ctx.rng("qa", task_name, fmt, state["id"])
         try:
-            fields = task.generate(RecordContext(record, generate_options, planners), source.item(state), rng, settings)
+            fields = propose(RecordContext(record, generate_options, planners), source.item(state), rng, records)
         except PddlError as err:
-            log.warning("%s %s: %s", task_name, state["id"], err)
+            log.warning("%s %s %s: %s", task_name, fmt, state["id"], err)
             fields = None
         if fields is None:
             counts["skipped"] += 1
             continue
         record.update(fields)
-        check = task.validate(RecordContext(record, verify_options, planners))
-        if check.verdict != OK:
+        result = check(RecordContext(record, verify_options, planners))
+        if result.verdict != OK:
             counts["rejected"] += 1
-            log.warning("%s %s: generated answer not verified (%s: %s)", task_name, state["id"], check.verdict,
-                        check.reason)
+            log.warning("%s %s %s: not verified (%s: %s)", task_name, fmt, state["id"], result.verdict, result.reason)
             continue
         records.append(record)
     return records, counts
+
+
+def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
+    """Verified open-ended question records of one task, and counts (tried, skipped, rejected)."""
+    task = TASKS[task_name]
+    return _collect(ctx, task_name, "gen", setup,
+                    lambda c, item, rng, records: task.generate(c, item, rng, ctx.config.qa), task.validate)
 
 
 def generate_choice(ctx: StageContext, task_name: str, fmt: str,
@@ -158,53 +168,34 @@ def generate_choice(ctx: StageContext, task_name: str, fmt: str,
     """Verified boolean or multiple-choice records of one task, balanced: each question asks for the
     answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
     offset per domain so that a dataset is balanced as a whole."""
-    settings = ctx.config.qa
-    planners, generate_options, verify_options = _budgets(ctx, setup)
-    source = QASource(ctx)
     spec = TASKS[task_name].choice
     domains = list(ctx.config.domains)
     offset = domains.index(ctx.domain) if ctx.domain in domains else 0
-    records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0}
-    for state in source.candidates(task_name, fmt)[: settings.candidates_per_task]:
-        if len(records) >= settings.questions_per_task:
-            break
-        counts["tried"] += 1
-        record = source.base_record(task_name, state, fmt)
-        rng = ctx.rng("qa", task_name, fmt, state["id"])
-        used = [r["answer"] for r in records]
-        try:
-            claims = spec.claims(RecordContext(record, generate_options, planners), source.item(state), rng, settings)
-            picked = None
-            # The wanted answer first; another one when this state cannot give it (balance is kept
-            # over the dataset as long as most states can give any answer).
-            wanted = balanced_targets(fmt, used, offset)
-            for want in wanted if claims is not None else ():
-                picked = pick_bool(claims, want, rng) if fmt == "bool" else pick_mcq(claims, want, spec, rng)
-                if picked is not None:
-                    break
-        except PddlError as err:
-            log.warning("%s %s %s: %s", task_name, fmt, state["id"], err)
-            picked = None
-        if picked is None:
-            counts["skipped"] += 1
-            continue
+
+    def propose(c: RecordContext, item, rng, records) -> dict | None:
+        claims = spec.claims(c, item, rng, ctx.config.qa)
+        if claims is None:
+            return None
+        # The wanted answer first; another one when this state cannot give it (balance is kept
+        # over the dataset as long as most states can give any answer).
+        for want in balanced_targets(fmt, [r["answer"] for r in records], offset):
+            picked = pick_bool(claims, want, rng) if fmt == "bool" else pick_mcq(claims, want, spec, rng)
+            if picked is not None:
+                break
+        else:
+            return None
         if fmt == "bool":
             claim, truth, shared = picked
-            record.update(shared, claim=claim, answer="yes" if truth else "no")
+            fields = {**shared, "claim": claim, "answer": "yes" if truth else "no"}
         else:
             options, position, shared = picked
-            record.update(shared, options=options, answer=LABELS[position])
             claim = options[0]
+            fields = {**shared, "options": options, "answer": LABELS[position]}
         if spec.variant(claim):
-            record["variant"] = spec.variant(claim)
-        check = verify(spec, RecordContext(record, verify_options, planners), record)
-        if check.verdict != OK:
-            counts["rejected"] += 1
-            log.warning("%s %s %s: claims not verified (%s: %s)", task_name, fmt, state["id"], check.verdict,
-                        check.reason)
-            continue
-        records.append(record)
-    return records, counts
+            fields["variant"] = spec.variant(claim)
+        return fields
+
+    return _collect(ctx, task_name, fmt, setup, propose, lambda c: verify(spec, c, c.record))
 
 
 def balanced_targets(fmt: str, used: list[str], offset: int) -> list:
