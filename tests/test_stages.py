@@ -51,6 +51,21 @@ def test_same_seed_gives_identical_bytes_and_another_seed_differs(reference_run,
     assert (tmp_path / "c" / "ferry/problems/p001.pddl").read_bytes() != (reference_run / "ferry/problems/p001.pddl").read_bytes()
 
 
+def test_artefacts_do_not_depend_on_the_hash_seed(tmp_path):
+    """Two processes with different PYTHONHASHSEED (set iteration order) write the same bytes."""
+    snapshots = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"hash-{seed}"
+        command = [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out),
+                   "--config", str(FIXTURES / "pipeline" / "ci.yaml")]
+        run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed},
+                             timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+        snapshots.append(snapshot(out))
+    assert snapshots[0] == snapshots[1]
+    assert any(name.endswith("reach.mcq.jsonl") for name in snapshots[0])
+
+
 def test_stored_plans_are_valid_and_states_are_reached_by_their_paths(reference_run):
     root = reference_run / "ferry"
     domain = (Path(__file__).parents[1] / "domains/ferry/domain.pddl").read_text()

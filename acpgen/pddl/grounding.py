@@ -109,8 +109,12 @@ class GroundTask:
             for schema in self.lifted.schemas.values():
                 for conjunction in schema.precondition:
                     new_facts = []
-                    for binding in list(self._bindings(schema, conjunction, facts)):
-                        args = tuple(binding[v] for v, _ in schema.params)
+                    # Sorted: the join walks hash sets, and instantiating assigns atom bit positions,
+                    # which must not depend on the process's hash seed.
+                    bindings = sorted(tuple(b[v] for v, _ in schema.params)
+                                      for b in self._bindings(schema, conjunction, facts))
+                    for args in bindings:
+                        binding = dict(zip((v for v, _ in schema.params), args))
                         name = canonical(schema.name, args)
                         if name in found:
                             continue
