@@ -3,9 +3,10 @@
 A `Describer` pairs a checked `DomainTemplate` with one lifted task (the record's problem, whose
 ``:init`` is the question's state). Facts are grouped the way a person lists them: atoms of a
 predicate that differ only in the template's ``merge`` variable become one clause ("cars c0, c3,
-and c5 are at location l1"); clauses of one predicate are joined by commas, predicates by
-semicolons, in the template's predicate order. Object names are listed in natural order (c2
-before c10), so the text is a deterministic function of the facts.
+and c5 are at location l1"); clauses are separated by semicolons, in the template's predicate
+order. Object names are listed in natural order (c2 before c10), so the text is a deterministic
+function of the facts. Facts an ``implied`` rule covers are left out only after the rule has
+been checked on the problem's facts.
 
 Context layout (as the reference gen records): description, newline, size sentence and static
 facts, newline, "Currently, ..." state, then the task's optional parts (goal, available actions
@@ -28,7 +29,7 @@ from acpgen.nl.template import (
     natural_key,
     substitute,
 )
-from acpgen.pddl.model import LiftedTask, split_canonical
+from acpgen.pddl.model import LiftedTask, canonical, split_canonical
 
 REPRESENTATIONS = ("nl", "pddl", "pddl+nl")
 # Optional context parts after the state, per task (the reference order; just lists actions first).
@@ -98,17 +99,17 @@ class Describer:
             if omit_implied and entry.implied:
                 if entry.implied.startswith("join "):
                     facts = self._beyond_join(entry, facts)
-                elif self._implied(entry, facts, by_pred):
+                elif self._implied(entry, facts):
                     continue
             if facts:
                 out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
         return out
 
-    def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]], by_pred: dict) -> bool:
+    def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> bool:
         rule = entry.implied.split()
         if rule[0] == "converse":
             # Left out when the facts are exactly the other predicate's facts reversed (and that one is written).
-            other = by_pred.get(rule[1], [])
+            other = self._facts_of(rule[1])
             return (rule[1] != entry.name and not self._entry(rule[1]).implied
                     and set(facts) == {tuple(reversed(a)) for a in other})
         types = self.lifted.predicates[entry.name]
@@ -166,10 +167,10 @@ class Describer:
         return PLACEHOLDER.sub(fill, self.template.size)
 
     def static_atoms(self) -> list[str]:
-        return [f"({p}{''.join(' ' + a for a in args)})" for p, args in sorted(self.lifted.init) if p in self.static]
+        return [canonical(p, args) for p, args in sorted(self.lifted.init) if p in self.static]
 
     def state_atoms(self) -> list[str]:
-        return [f"({p}{''.join(' ' + a for a in args)})" for p, args in sorted(self.lifted.init) if p not in self.static]
+        return [canonical(p, args) for p, args in sorted(self.lifted.init) if p not in self.static]
 
     def static_part(self) -> str:
         text = self.sentence(self.static_atoms(), omit_implied=True)
@@ -183,9 +184,8 @@ class Describer:
         return f"Currently, {text}." if text else "Currently, none of the propositions hold."
 
     def goal_part(self) -> str:
-        positive = [f"({lit.predicate}{''.join(' ' + a for a in lit.args)})" for lit in self.lifted.goal if lit.positive]
-        negative = [f"({lit.predicate}{''.join(' ' + a for a in lit.args)})" for lit in self.lifted.goal
-                    if not lit.positive]
+        positive = [canonical(lit.predicate, lit.args) for lit in self.lifted.goal if lit.positive]
+        negative = [canonical(lit.predicate, lit.args) for lit in self.lifted.goal if not lit.positive]
         parts = self.clauses(positive)
         parts += [f"it is not the case that {self.atom(a)}" for a in negative]
         return "The goal is to reach a state where the following facts hold: " + "; ".join(parts) + "."
@@ -281,7 +281,7 @@ class Describer:
             key = f"bool.{task}" + (f".{spec_variant}" if spec_variant else "")
             return {"question": substitute(self.template.questions[key], words(self, record, record["claim"]))}
         options = record["options"]
-        stem_key = f"mcq.{task}" + (f".{spec_variant}" if spec_variant and task != "val" else "")
+        stem_key = f"mcq.{task}" + (f".{spec_variant}" if spec_variant else "")
         stem = substitute(self.template.questions[stem_key], words(self, record, options[0]))
         texts = []
         for option in options:

@@ -292,13 +292,12 @@ def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: list[
 
     ``domain_objects`` gives, per argument position, the objects of that argument's type.
     ``distinct``: every pair of different objects. ``grid-neighbours``: every pair of objects whose
-    names carry two numbers that differ by one in exactly one of them.
+    names carry two numbers that differ by one in exactly one of them. ``named SUFFIX``: see
+    IMPLIED_RULES. (``converse`` and ``join`` need other predicates' facts: `Describer` checks them.)
     """
     if len(domain_objects) != 2:
         return False
     left, right = domain_objects
-    if rule.startswith("converse "):
-        return False  # needs the other predicate's facts: see Describer
     if rule.startswith("named "):
         suffix = rule.split()[1]
         targets = set(right)
