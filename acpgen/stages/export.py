@@ -88,11 +88,16 @@ def export_record(record: dict, describer: Describer, representation: str, case:
         "PDDL_domain": record["PDDL_domain"],
         "PDDL_problem": record["PDDL_problem"],
     }
-    for key in STRUCTURED_KEYS:
+    return _with_structured(out, cased, STRUCTURED_KEYS, representation)
+
+
+def _with_structured(out: dict, record: dict, keys: tuple[str, ...], representation: str) -> dict:
+    """The exported record followed by the structured fields the record has, in ``keys`` order."""
+    for key in keys:
         if key == "representation":
             out[key] = representation
-        elif key in cased:
-            out[key] = cased[key]
+        elif key in record:
+            out[key] = record[key]
     return out
 
 
@@ -104,12 +109,7 @@ def export_choice_record(record: dict, describer: Describer, representation: str
            "context": describer.choice_context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
            **text, "answer": record["answer"]}
     out = {key: out[key] for key in CHOICE_KEYS[record["format"]]}
-    for key in CHOICE_STRUCTURED:
-        if key == "representation":
-            out[key] = representation
-        elif key in record:
-            out[key] = record[key]
-    return out
+    return _with_structured(out, record, CHOICE_STRUCTURED, representation)
 
 
 def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "gen") -> list[dict]:
