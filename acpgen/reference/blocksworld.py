@@ -22,13 +22,13 @@ from acpgen.reference.base import (
     atom,
     begin,
     names,
-    opens_with,
     read_fact,
 )
 
 PDDL_NAME = "blocksworld-4ops"
 
-_OPENING = "This is a blocksworld domain"
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "This is a blocksworld domain"
 _BLOCK = r"(block_\d+)"
 
 _COUNT = re.compile(r"There (?:are|is) (\d+) blocks?\.")
@@ -55,16 +55,13 @@ _FACTS = [
 ]
 
 
-def identifies(context: str) -> bool:
-    return opens_with(context, _OPENING)
-
 
 def _fact(text: str) -> str:
     return read_fact(text, _FACTS, "blocksworld")
 
 
 def read(context: str) -> Reading:
-    state, goal_text = begin(context, _OPENING, "blocksworld")
+    state, goal_text = begin(context, OPENING, "blocksworld")
     goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
 
     count = _COUNT.search(state)

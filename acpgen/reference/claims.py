@@ -11,15 +11,15 @@ the record unproven.
 
 from __future__ import annotations
 
-import importlib
 import re
 
 from acpgen.generators import domain_file
 from acpgen.pddl.grounding import GroundTask
-from acpgen.reference.base import ReadError, Reading
+from acpgen.reference import blocksworld, ferry, floortile, grid, grippers, logistics, rovers, visitall
+from acpgen.reference.base import ReadError, Reading, opens_with
 from acpgen.reference.vocabulary import read_many, read_one
 
-READER_MODULES = ("ferry", "logistics", "blocksworld", "grid", "floortile", "grippers", "rovers", "visitall")
+READERS = (ferry, logistics, blocksworld, grid, floortile, grippers, rovers, visitall)
 VAL_OPTIONS = {"the sequence is not valid": "invalid", "the sequence is not applicable": "inapplicable",
                "the sequence is applicable, but does not achieve the goal": "not_goal",
                "the sequence is a plan": "plan"}
@@ -27,14 +27,7 @@ VAL_OPTIONS = {"the sequence is not valid": "invalid", "the sequence is not appl
 
 def reader_for(context: str):
     """The reader module of the context's domain, or None."""
-    for name in READER_MODULES:
-        try:
-            module = importlib.import_module(f"acpgen.reference.{name}")
-        except ModuleNotFoundError:
-            continue
-        if module.identifies(" ".join(context.split())):
-            return module
-    return None
+    return next((module for module in READERS if opens_with(context, module.OPENING)), None)
 
 
 def problem_text(reading: Reading, pddl_name: str) -> str:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import ReadError, Reading, atom, names, normalise, opens_with
+from acpgen.reference.base import ReadError, Reading, atom, names, normalise
 
 PDDL_NAME = "ferry"
 
-_OPENING = "This is a ferry domain"
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "This is a ferry domain"
 _SIZES = re.compile(r"There are (\d+) locations? and (\d+) cars?, numbered consecutively\.")
 _FERRY = re.compile(
     r"Currently, the ferry is at (\w+)(?: location and it is empty|, with the car (\w+) on board)\."
@@ -30,13 +31,10 @@ _GOAL = re.compile(r"The goal is to reach a state where the following facts hold
 _GOAL_FACT = re.compile(r"Car (\w+) is at location (\w+)")
 
 
-def identifies(context: str) -> bool:
-    return opens_with(context, _OPENING)
-
 
 def read(context: str) -> Reading:
     text = normalise(context)
-    if not text.startswith(_OPENING):
+    if not text.startswith(OPENING):
         raise ReadError(f"not a ferry context: {text[:60]!r}")
 
     sizes = _SIZES.search(text)

@@ -26,12 +26,12 @@ from acpgen.reference.base import (
     atom,
     begin,
     names,
-    opens_with,
 )
 
 PDDL_NAME = "floor-tile"
 
-_OPENING = "A set of robots use different colors to paint patterns in floor tiles"
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "A set of robots use different colors to paint patterns in floor tiles"
 _COLORS = re.compile(r"Robots need to paint a grid with (.+?), where the cell color is alternated always\.")
 _SIZES = re.compile(r"There are (\d+) (tiles|robots) and (\d+) (tiles|robots)\.")
 _LAYOUT = re.compile(r"The tiles locations are: (.*?)\. Further, (.*?)\.? Currently, (.*?)\.?$")
@@ -43,9 +43,6 @@ _CLEAR = re.compile(r"(.*?) ?(?:is|are) clear")
 _PAINTED = re.compile(r"(\S+) is painted (\S+)")
 _GOAL_FACT = re.compile(r"Tile (\S+) is painted in (\S+) color")
 
-
-def identifies(context: str) -> bool:
-    return opens_with(context, _OPENING)
 
 
 def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Pattern[str] = LIST_SEPARATOR):
@@ -60,7 +57,7 @@ def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Patte
 
 
 def read(context: str) -> Reading:
-    text, goal_text = begin(context, _OPENING, "floortile")
+    text, goal_text = begin(context, OPENING, "floortile")
 
     colors_stated = _COLORS.search(text)
     if not colors_stated:

@@ -32,13 +32,13 @@ from acpgen.reference.base import (
     atom,
     begin,
     names,
-    opens_with,
     read_fact,
 )
 
 PDDL_NAME = "grid"
 
-_OPENING = "A robot is in a grid and can only move to places that are connected to its current position."
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "A robot is in a grid and can only move to places that are connected to its current position."
 _PLACE = r"(f\d+-\d+f)"
 _KEY = r"(key\d+-\d+)"
 _SHAPE = r"(shape\d+)"
@@ -63,16 +63,13 @@ _FACTS = [
 ]
 
 
-def identifies(context: str) -> bool:
-    return opens_with(context, _OPENING)
-
 
 def _fact(text: str) -> str:
     return read_fact(text, _FACTS, "grid")
 
 
 def read(context: str) -> Reading:
-    state, goal_text = begin(context, _OPENING, "grid")
+    state, goal_text = begin(context, OPENING, "grid")
     goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
 
     size = _SIZE.search(state)

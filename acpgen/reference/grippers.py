@@ -24,12 +24,12 @@ from acpgen.reference.base import (
     atom,
     begin,
     names,
-    opens_with,
 )
 
 PDDL_NAME = "gripper-strips"
 
-_OPENING = "This is a grippers domain"
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "This is a grippers domain"
 _SIZES = re.compile(
     r"There are (\d+) robots?, (\d+) rooms?, and (\d+) balls?, numbered consecutively\."
 )
@@ -42,12 +42,9 @@ _BALL_GROUP = re.compile(r"(.+?) (?:is|are) at ([^\s,]+)(?:, (?:and )?|$)")
 _GOAL_FACT = re.compile(r"Ball (\S+) (?:is at (\S+) location|is in room (\S+))")
 
 
-def identifies(context: str) -> bool:
-    return opens_with(context, _OPENING)
-
 
 def read(context: str) -> Reading:
-    text, goal_text = begin(context, _OPENING, "grippers")
+    text, goal_text = begin(context, OPENING, "grippers")
 
     sizes = _SIZES.search(text)
     if not sizes:

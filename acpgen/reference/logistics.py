@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 
-from acpgen.reference.base import ReadError, Reading, atom, names, normalise, opens_with
+from acpgen.reference.base import ReadError, Reading, atom, names, normalise
 
 PDDL_NAME = "logistics-strips"
 
-_OPENING = "There are several cities, each containing several locations, some of which are airports."
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "There are several cities, each containing several locations, some of which are airports."
 _VEHICLES = re.compile(r"There are (\d+) trucks? and (\d+) airplanes?, as well as (\d+) packages?\.")
 _PLACES = re.compile(r"There are (\d+) locations? across (\d+) (?:city|cities)\.")
 _CITIES = re.compile(r"The locations are in cities as follows: ([^.]*)\.")
@@ -35,9 +36,6 @@ _LOCATED = {"package", "truck", "airplane"}
 _PLACE = {"location", "airport"}
 _VEHICLE = {"truck", "airplane"}
 
-
-def identifies(context: str) -> bool:
-    return opens_with(context, _OPENING)
 
 
 def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
@@ -66,7 +64,7 @@ def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
 
 def read(context: str) -> Reading:
     text = normalise(context)
-    if not text.startswith(_OPENING):
+    if not text.startswith(OPENING):
         raise ReadError(f"not a logistics context: {text[:60]!r}")
 
     vehicles = _VEHICLES.search(text)

@@ -17,13 +17,13 @@ from acpgen.reference.base import (
     Reading,
     atom,
     names,
-    opens_with,
     split_goal,
 )
 
 PDDL_NAME = "rover"
 
-_FIRST = "This is a Rovers domain where rovers must navigate between waypoints"
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "This is a Rovers domain where rovers must navigate between waypoints"
 
 # sentences of the domain description that carry no fact
 _PREAMBLE = {
@@ -57,9 +57,6 @@ _EQUIPMENT = {
     "imaging": "equipped_for_imaging",
 }
 
-
-def identifies(context: str) -> bool:
-    return opens_with(context, _FIRST)
 
 
 
@@ -204,7 +201,7 @@ def _goal(text: str) -> tuple[str, ...]:
 
 def read(context: str) -> Reading:
     text = " ".join(context.split())
-    if not text.startswith(_FIRST):
+    if not text.startswith(OPENING):
         raise ReadError(f"rovers: not a Rovers context: {text[:80]!r}")
     body, goal_text = split_goal(text)
     goal = _goal(goal_text) if goal_text is not None else None

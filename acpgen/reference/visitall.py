@@ -15,13 +15,13 @@ from acpgen.reference.base import (
     Reading,
     atom,
     names,
-    opens_with,
     split_goal,
 )
 
 PDDL_NAME = "grid-visit-all"
 
-_FIRST = "This is a visitall domain where a robot in a grid must visit"
+# The first words of every context of this domain (how a context is recognised).
+OPENING = "This is a visitall domain where a robot in a grid must visit"
 
 _PREAMBLE = {
     "This is a visitall domain where a robot in a grid must visit all the cells or places in the grid",
@@ -32,9 +32,6 @@ _PREAMBLE = {
 
 _CELL = re.compile(r"loc-x(\d+)-y(\d+)")
 
-
-def identifies(context: str) -> bool:
-    return opens_with(context, _FIRST)
 
 
 def _cells(text: str, sentence: str) -> list[str]:
@@ -56,7 +53,7 @@ def _visited(item: str) -> str:
 
 def read(context: str) -> Reading:
     text = " ".join(context.split())
-    if not text.startswith(_FIRST):
+    if not text.startswith(OPENING):
         raise ReadError(f"visitall: not a visitall context: {text[:80]!r}")
     body, goal_text = split_goal(text)
     goal = None
