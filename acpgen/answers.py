@@ -47,8 +47,17 @@ from lark.exceptions import LarkError
 NONE = "None"
 """Canonical text of a "None" answer. Parsers return Python ``None`` (or ``[]``), not this."""
 
-__all__ = ["NONE", "ParseError", "parse_action", "parse_action_list", "parse_action_or_none",
-           "parse_atom_or_none", "parse_effects", "parse_index", "parse_plan"]
+__all__ = [
+    "NONE",
+    "ParseError",
+    "parse_action",
+    "parse_action_list",
+    "parse_action_or_none",
+    "parse_atom_or_none",
+    "parse_effects",
+    "parse_index",
+    "parse_plan",
+]
 
 
 class ParseError(ValueError):
@@ -79,7 +88,7 @@ def _after_marker(text: str, marker: re.Pattern[str]) -> str:
     if not matches:
         return text
     for match in reversed(matches):
-        tail = text[match.end():]
+        tail = text[match.end() :]
         if _CONTENT.search(tail):
             return tail
     return text[: matches[0].start()]
@@ -91,7 +100,7 @@ def _prepare(text: str, plan_heading: bool = False) -> str:
         raise TypeError(f"response must be a string, not {type(text).__name__}")
     ends = [m.end() for m in _THINK_END.finditer(text)]
     if ends:  # reasoning models: only what follows the reasoning block is the answer
-        text = text[ends[-1]:]
+        text = text[ends[-1] :]
     text = _MARKDOWN.sub("", _FENCE.sub(" ", text).replace("\\_", "_"))
     marker = _FINAL_MARKER if _FINAL_MARKER.search(text) else _ANSWER_MARKER
     text = _after_marker(text, marker)
@@ -134,12 +143,116 @@ class _Index:
 # First words that make a names-only parenthesised group prose. None of them is an action or
 # predicate name in the ACP domains (those include at, on, in, up, down, free, full, empty, open).
 _PROSE_WORDS = frozenset(
-    ["an", "the", "and", "or", "but", "if", "so", "as", "for", "to", "of", "by", "with", "without", "from", "into", "than", "then", "that", "this", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "see", "also", "note", "ie", "eg", "etc", "example", "examples", "above", "below", "here", "there", "same", "which", "where", "when", "while", "because", "since", "assuming", "assume", "yes", "no", "not", "only", "optional", "applicable", "inapplicable", "valid", "invalid", "correct", "incorrect", "true", "false", "ok", "okay", "done", "action", "actions", "effect", "effects", "proposition", "propositions", "fact", "facts", "atom", "atoms", "step", "steps", "positive", "negative", "reachable", "unreachable"]
+    [
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "so",
+        "as",
+        "for",
+        "to",
+        "of",
+        "by",
+        "with",
+        "without",
+        "from",
+        "into",
+        "than",
+        "then",
+        "that",
+        "this",
+        "these",
+        "those",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "see",
+        "also",
+        "note",
+        "ie",
+        "eg",
+        "etc",
+        "example",
+        "examples",
+        "above",
+        "below",
+        "here",
+        "there",
+        "same",
+        "which",
+        "where",
+        "when",
+        "while",
+        "because",
+        "since",
+        "assuming",
+        "assume",
+        "yes",
+        "no",
+        "not",
+        "only",
+        "optional",
+        "applicable",
+        "inapplicable",
+        "valid",
+        "invalid",
+        "correct",
+        "incorrect",
+        "true",
+        "false",
+        "ok",
+        "okay",
+        "done",
+        "action",
+        "actions",
+        "effect",
+        "effects",
+        "proposition",
+        "propositions",
+        "fact",
+        "facts",
+        "atom",
+        "atoms",
+        "step",
+        "steps",
+        "positive",
+        "negative",
+        "reachable",
+        "unreachable",
+    ]
 )
 # Words that make a names-only group prose in ANY position ("(travel by sea from l0 to l1)",
 # the schema "(sail ?from ?to)"): function words that are no object names in the ACP domains.
 _FUNCTION_WORDS = frozenset(
-    ["the", "an", "of", "by", "from", "to", "with", "into", "onto", "is", "are", "was", "were", "be", "and", "or", "for", "that", "which"]
+    [
+        "the",
+        "an",
+        "of",
+        "by",
+        "from",
+        "to",
+        "with",
+        "into",
+        "onto",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "and",
+        "or",
+        "for",
+        "that",
+        "which",
+    ]
 )
 _NAME = re.compile(r"\??([a-z][a-z0-9_-]*)", re.IGNORECASE)
 
@@ -219,8 +332,7 @@ class _Build(Transformer):
         return _Index("ordinal", position - 1) if position > 0 else None
 
 
-_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth",
-                  "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 @lru_cache(maxsize=1)
@@ -422,7 +534,9 @@ def parse_effects(text: str) -> tuple[list[str], list[str]]:
 
 _YES_NO = re.compile(r"(?<![a-z0-9_-])(yes|no|true|false)(?![a-z0-9_-])", re.IGNORECASE)
 _CHOICE_MARKER = re.compile(
-    r"(?:final\s+answer|answer|correct\s+(?:option|choice|answer)|option|choice)\s*(?:is|would\s+be|:|=)?\s*", re.IGNORECASE)
+    r"(?:final\s+answer|answer|correct\s+(?:option|choice|answer)|option|choice)\s*(?:is|would\s+be|:|=)?\s*",
+    re.IGNORECASE,
+)
 _LABEL = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-Da-d])\)?(?=$|[\s.,:;)\]!])")
 _LABEL_UPPER = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-D])\)?(?=$|[\s.,:;)\]!])")
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]*)\}")
@@ -434,7 +548,7 @@ def _plain(text: str) -> str:
         raise TypeError(f"response must be a string, not {type(text).__name__}")
     ends = [m.end() for m in _THINK_END.finditer(text)]
     if ends:
-        text = text[ends[-1]:]
+        text = text[ends[-1] :]
     boxed = _BOXED.findall(text)
     if boxed:
         text = boxed[-1]
@@ -446,7 +560,7 @@ def parse_yes_no(text: str) -> str:
     plain = _plain(text)
     markers = list(_FINAL_MARKER.finditer(plain)) or list(_ANSWER_MARKER.finditer(plain))
     if markers:
-        found = _YES_NO.search(plain[markers[-1].end():])
+        found = _YES_NO.search(plain[markers[-1].end() :])
         if found:
             return _TRUTH[found.group(1).lower()]
     words = _YES_NO.findall(plain)
@@ -471,7 +585,7 @@ def parse_choice(text: str, options: list[str] | None = None) -> str:
     plain = _plain(text)
     markers = list(_FINAL_MARKER.finditer(plain)) or list(_CHOICE_MARKER.finditer(plain))
     if markers:
-        found = _LABEL.search(plain[markers[-1].end():].lstrip(" :"))
+        found = _LABEL.search(plain[markers[-1].end() :].lstrip(" :"))
         if found and found.start() <= 3:
             return found.group(1).upper()
     only = re.fullmatch(r"\W*\(?([A-Da-d])\)?\W*", plain)

@@ -57,40 +57,89 @@ def cli(verbose: bool) -> None:
     Score model outputs:   acp score predictions.jsonl --dataset out/acp/ferry/qa
     List the tasks:        acp tasks
     """
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
 
 
 def planner_options(func):
     """Options shared by every command that may call planners."""
-    func = click.option("--planner-backend", type=click.Choice(["local", "apptainer"]), default="local",
-                        show_default=True, help="Run planners from the installed wheels or inside an Apptainer image.")(func)
-    func = click.option("--image", type=click.Path(path_type=Path), default=None,
-                        help="Apptainer image (.sif) built from containers/acp.def (with --planner-backend apptainer).")(func)
-    func = click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
-                        help="Keep planner results here, keyed by a hash of the exact planner input.")(func)
-    func = click.option("--planner-timeout", type=float, default=20.0, show_default=True,
-                        help="Seconds per planner call; a call that times out is retried once with 4x the budget.")(func)
-    func = click.option("--max-states", type=int, default=20000, show_default=True,
-                        help="Explore the reachable state space exhaustively when it has at most this many states.")(func)
+    func = click.option(
+        "--planner-backend",
+        type=click.Choice(["local", "apptainer"]),
+        default="local",
+        show_default=True,
+        help="Run planners from the installed wheels or inside an Apptainer image.",
+    )(func)
+    func = click.option(
+        "--image",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Apptainer image (.sif) built from containers/acp.def (with --planner-backend apptainer).",
+    )(func)
+    func = click.option(
+        "--cache-dir",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Keep planner results here, keyed by a hash of the exact planner input.",
+    )(func)
+    func = click.option(
+        "--planner-timeout",
+        type=float,
+        default=20.0,
+        show_default=True,
+        help="Seconds per planner call; a call that times out is retried once with 4x the budget.",
+    )(func)
+    func = click.option(
+        "--max-states",
+        type=int,
+        default=20000,
+        show_default=True,
+        help="Explore the reachable state space exhaustively when it has at most this many states.",
+    )(func)
     return func
 
 
 @cli.command("score")
 @click.argument("predictions", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--dataset", type=click.Path(exists=True, path_type=Path), default=None,
-              help="Records file (JSON list or JSONL, .gz allowed) or folder of them. Not needed for lm-eval samples files.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every input line with score, status and reason to this JSONL file.")
+@click.option(
+    "--dataset",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="Records file (JSON list or JSONL, .gz allowed) or folder of them. Not needed for lm-eval samples files.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every input line with score, status and reason to this JSONL file.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of a table.")
 @click.option("--recheck", is_flag=True, help="Re-prove every answer instead of trusting stored answer sets.")
-@click.option("--strict-just", is_flag=True,
-              help="Justification: accept only the removal of one action or two consecutive actions.")
+@click.option(
+    "--strict-just",
+    is_flag=True,
+    help="Justification: accept only the removal of one action or two consecutive actions.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @planner_options
-def score(predictions: tuple[Path, ...], dataset: Path | None, output: Path | None, as_json: bool, recheck: bool,
-          strict_just: bool, jobs: int, planner_backend: str, image: Path | None, cache_dir: Path | None,
-          planner_timeout: float, max_states: int) -> None:
+def score(
+    predictions: tuple[Path, ...],
+    dataset: Path | None,
+    output: Path | None,
+    as_json: bool,
+    recheck: bool,
+    strict_just: bool,
+    jobs: int,
+    planner_backend: str,
+    image: Path | None,
+    cache_dir: Path | None,
+    planner_timeout: float,
+    max_states: int,
+) -> None:
     """Score model answers: open-ended (ACPBench-Hard) symbolically, yes/no and A-D (ACPBench) leniently.
 
     PREDICTIONS is one or more JSONL files with one model output per line, {"id": <record id>,
@@ -105,8 +154,9 @@ def score(predictions: tuple[Path, ...], dataset: Path | None, output: Path | No
     """
     records = Dataset.load(dataset) if dataset else None
     items = [item for path in predictions for item in iter_predictions(path, records)]
-    options = ScoreOptions(recheck=recheck, strict_just=strict_just, max_states=max_states,
-                           limits=Limits(time=planner_timeout))
+    options = ScoreOptions(
+        recheck=recheck, strict_just=strict_just, max_states=max_states, limits=Limits(time=planner_timeout)
+    )
     setup = PlannerSetup(planner_backend, image, cache_dir)
     results = score_predictions(items, options, setup, jobs=jobs, progress=sys.stderr.isatty())
     if output:
@@ -115,8 +165,9 @@ def score(predictions: tuple[Path, ...], dataset: Path | None, output: Path | No
     click.echo(json.dumps(summary.as_dict(), indent=2, sort_keys=True) if as_json else summary.table())
     undecided = sum(r.verdict.status == UNDECIDED for r in results)
     if undecided:
-        click.echo(f"warning: {undecided} answers undecided (planner timeout or error); see 'reason' in the output",
-                   err=True)
+        click.echo(
+            f"warning: {undecided} answers undecided (planner timeout or error); see 'reason' in the output", err=True
+        )
 
 
 @cli.command("validate")
@@ -124,8 +175,16 @@ def score(predictions: tuple[Path, ...], dataset: Path | None, output: Path | No
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record: id, task, verdict, reason.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @planner_options
-def validate(path: Path, as_json: bool, jobs: int, planner_backend: str, image: Path | None, cache_dir: Path | None,
-             planner_timeout: float, max_states: int) -> None:
+def validate(
+    path: Path,
+    as_json: bool,
+    jobs: int,
+    planner_backend: str,
+    image: Path | None,
+    cache_dir: Path | None,
+    planner_timeout: float,
+    max_states: int,
+) -> None:
     """Re-prove the stored answer of every record under PATH (file or folder).
 
     Reads reference-format records and acp's own files (symbolic qa/<task>.jsonl and exported
@@ -137,24 +196,27 @@ def validate(path: Path, as_json: bool, jobs: int, planner_backend: str, image: 
     dataset = Dataset.load(path)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
     options = ScoreOptions(max_states=max_states, limits=Limits(time=planner_timeout))
-    results = validate_records(items, options, PlannerSetup(planner_backend, image, cache_dir), jobs=jobs,
-                               progress=sys.stderr.isatty())
+    results = validate_records(
+        items, options, PlannerSetup(planner_backend, image, cache_dir), jobs=jobs, progress=sys.stderr.isatty()
+    )
     for result in results:
         if as_json:
             click.echo(json.dumps(result.as_dict(), sort_keys=True))
         elif result.verdict != "ok":
             click.echo(f"{result.verdict:8} {result.task:6} {result.id}: {result.reason}")
     counts = {v: sum(r.verdict == v for r in results) for v in ("ok", "wrong", "unproven")}
-    click.echo(f"{len(results)} records: {counts['ok']} ok, {counts['wrong']} wrong, {counts['unproven']} unproven",
-               err=True)
+    click.echo(
+        f"{len(results)} records: {counts['ok']} ok, {counts['wrong']} wrong, {counts['unproven']} unproven", err=True
+    )
     if counts["wrong"]:
         sys.exit(1)
 
 
 @cli.command("reference-answers")
 @click.argument("dataset", type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Predictions JSONL to write.")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Predictions JSONL to write."
+)
 def reference_answers(dataset: Path, output: Path) -> None:
     """Write the stored answers of DATASET as predictions, one line per correct answer.
 
@@ -167,24 +229,58 @@ def reference_answers(dataset: Path, output: Path) -> None:
 
 
 @cli.command("generate")
-@click.option("--domain", "domains", multiple=True, required=True,
-              help="Domain to generate (repeatable), or 'all' for every domain in the config.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: 'out' in the config); artefacts go to OUT/<domain>/.")
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    required=True,
+    help="Domain to generate (repeatable), or 'all' for every domain in the config.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: 'out' in the config); artefacts go to OUT/<domain>/.",
+)
 @click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
-@click.option("--stage", type=click.Choice(list(STAGES)), default=None,
-              help="Run the stages up to and including this one (default: all stages).")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Pipeline configuration (default: the repository's pipeline.yaml).")
-@click.option("--representation", type=click.Choice(REPRESENTATIONS), default=None,
-              help="What record contexts contain: natural language (nl), the PDDL only (pddl), or both "
-                   "(pddl+nl). Default: export.representation in the config (nl).")
-@click.option("--formats", default=None, metavar="LIST",
-              help="Question formats, comma-separated: gen (open-ended, ACPBench-Hard), bool, mcq (ACPBench). "
-                   "Default: qa.formats in the config.")
+@click.option(
+    "--stage",
+    type=click.Choice(list(STAGES)),
+    default=None,
+    help="Run the stages up to and including this one (default: all stages).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Pipeline configuration (default: the repository's pipeline.yaml).",
+)
+@click.option(
+    "--representation",
+    type=click.Choice(REPRESENTATIONS),
+    default=None,
+    help="What record contexts contain: natural language (nl), the PDDL only (pddl), or both "
+    "(pddl+nl). Default: export.representation in the config (nl).",
+)
+@click.option(
+    "--formats",
+    default=None,
+    metavar="LIST",
+    help="Question formats, comma-separated: gen (open-ended, ACPBench-Hard), bool, mcq (ACPBench). "
+    "Default: qa.formats in the config.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
-def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage: str | None,
-             config_path: Path | None, representation: str | None, formats: str | None, jobs: int) -> None:
+def generate(
+    domains: tuple[str, ...],
+    out: Path | None,
+    seed: int | None,
+    stage: str | None,
+    config_path: Path | None,
+    representation: str | None,
+    formats: str | None,
+    jobs: int,
+) -> None:
     """Generate benchmark material for DOMAIN, stage by stage.
 
     \b
@@ -198,16 +294,27 @@ def generate(domains: tuple[str, ...], out: Path | None, seed: int | None, stage
     run can simply be started again. The same seed and config give byte-identical artefacts
     (while planners finish within their time budgets).
     """
-    config = override(load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None),
-                      representation, formats)
+    config = override(
+        load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None), representation, formats
+    )
     names = list(config.domains) if "all" in domains else list(domains)
-    planners = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None,
-                            None).build()
+    planners = PlannerSetup(
+        config.planner.backend, Path(config.planner.image) if config.planner.image else None, None
+    ).build()
     for name in names:
-        counts = run_domain(config, name, planners, stages=stages_up_to(stage), jobs=jobs,
-                            progress=sys.stderr.isatty(), report=echo_report)
-        click.echo(f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
-                   f"{counts['questions']} questions")
+        counts = run_domain(
+            config,
+            name,
+            planners,
+            stages=stages_up_to(stage),
+            jobs=jobs,
+            progress=sys.stderr.isatty(),
+            report=echo_report,
+        )
+        click.echo(
+            f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
+            f"{counts['questions']} questions"
+        )
 
 
 def override(config, representation: str | None, formats: str | None):
@@ -215,7 +322,9 @@ def override(config, representation: str | None, formats: str | None):
     if representation:
         config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
     if formats:
-        config = dataclasses.replace(config, qa=dataclasses.replace(config.qa, formats=check_formats(formats, "--formats")))
+        config = dataclasses.replace(
+            config, qa=dataclasses.replace(config.qa, formats=check_formats(formats, "--formats"))
+        )
     return config
 
 
@@ -226,20 +335,48 @@ def echo_report(report) -> None:
 
 
 @cli.command("dataset")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Pipeline configuration (default: the repository's pipeline.yaml).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Dataset folder (default: dataset.out in the config); splits go to OUT/<task>/<split>.gen.jsonl.")
-@click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder of the generation artefacts (default: 'out' in the config).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Pipeline configuration (default: the repository's pipeline.yaml).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Dataset folder (default: dataset.out in the config); splits go to OUT/<task>/<split>.gen.jsonl.",
+)
+@click.option(
+    "--work",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of the generation artefacts (default: 'out' in the config).",
+)
 @click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
-@click.option("--representation", type=click.Choice(REPRESENTATIONS), default=None,
-              help="Context representation (default: export.representation in the config).")
-@click.option("--formats", default=None, metavar="LIST",
-              help="Question formats, comma-separated (gen, bool, mcq). Default: qa.formats in the config.")
+@click.option(
+    "--representation",
+    type=click.Choice(REPRESENTATIONS),
+    default=None,
+    help="Context representation (default: export.representation in the config).",
+)
+@click.option(
+    "--formats",
+    default=None,
+    metavar="LIST",
+    help="Question formats, comma-separated (gen, bool, mcq). Default: qa.formats in the config.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Parallel workers.")
-def dataset_command(config_path: Path | None, out: Path | None, work: Path | None, seed: int | None,
-                    representation: str | None, formats: str | None, jobs: int) -> None:
+def dataset_command(
+    config_path: Path | None,
+    out: Path | None,
+    work: Path | None,
+    seed: int | None,
+    representation: str | None,
+    formats: str | None,
+    jobs: int,
+) -> None:
     """Build the whole benchmark from the config: every domain, all stages, test and dev splits.
 
     \b
@@ -250,17 +387,29 @@ def dataset_command(config_path: Path | None, out: Path | None, work: Path | Non
       make dataset                                     # pipeline.yaml -> dataset/
       acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
     """
-    config = override(load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None),
-                      representation, formats)
-    built = build_dataset(config, Path(out or config.dataset.out), jobs=jobs, progress=sys.stderr.isatty(),
-                          report=echo_report)
-    assembly, checks, seconds, domains, target = built.assembly, built.checks, built.seconds, built.domains, built.target
+    config = override(
+        load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None), representation, formats
+    )
+    built = build_dataset(
+        config, Path(out or config.dataset.out), jobs=jobs, progress=sys.stderr.isatty(), report=echo_report
+    )
+    assembly, checks, seconds, domains, target = (
+        built.assembly,
+        built.checks,
+        built.seconds,
+        built.domains,
+        built.target,
+    )
     click.echo(counts_table(assembly, domains))
-    click.echo(f"{checks.records} records in {target}; validate: {checks.validate['ok']} ok, "
-               f"{checks.validate['wrong']} wrong, {checks.validate['unproven']} unproven; stored answers: "
-               f"{checks.answers_scored_1} of {checks.answers} score 1 ({checks.answers_undecided} undecided)")
-    click.echo(f"time: {seconds['total']:.0f} s in total ({seconds['generate']:.0f} s generating, "
-               f"{seconds['check']:.0f} s checking); {checks.records / seconds['total']:.2f} records/s overall")
+    click.echo(
+        f"{checks.records} records in {target}; validate: {checks.validate['ok']} ok, "
+        f"{checks.validate['wrong']} wrong, {checks.validate['unproven']} unproven; stored answers: "
+        f"{checks.answers_scored_1} of {checks.answers} score 1 ({checks.answers_undecided} undecided)"
+    )
+    click.echo(
+        f"time: {seconds['total']:.0f} s in total ({seconds['generate']:.0f} s generating, "
+        f"{seconds['check']:.0f} s checking); {checks.records / seconds['total']:.2f} records/s overall"
+    )
     for line in assembly.shortfalls + checks.problems:
         click.echo(f"problem: {line}", err=True)
     if assembly.shortfalls or checks.problems:
@@ -274,8 +423,12 @@ def export_group() -> None:
 
 @export_group.command("lm-eval")
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for the task files (default: DATASET/lm_eval).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for the task files (default: DATASET/lm_eval).",
+)
 def export_lm_eval_command(dataset: Path, out: Path | None) -> None:
     """lm-evaluation-harness tasks (2-shot, scored by acp) for a dataset written by `acp dataset`.
 
@@ -296,11 +449,16 @@ def export_lm_eval_command(dataset: Path, out: Path | None) -> None:
 @cli.command("describe")
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--domain", required=True, help="Domain whose template and PDDL domain to use (e.g. ferry).")
-@click.option("--task", type=click.Choice(list(TASKS)), default=None,
-              help="Render the context of this task (default: each record's own task; app for a PDDL file).")
+@click.option(
+    "--task",
+    type=click.Choice(list(TASKS)),
+    default=None,
+    help="Render the context of this task (default: each record's own task; app for a PDDL file).",
+)
 @click.option("--representation", type=click.Choice(REPRESENTATIONS), default="nl", show_default=True)
-@click.option("--limit", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Records to render from a JSONL file.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=3, show_default=True, help="Records to render from a JSONL file."
+)
 def describe(source: Path, domain: str, task: str | None, representation: str, limit: int) -> None:
     """Show how a problem or question reads: the context (and question) from templates/DOMAIN.yaml.
 

@@ -52,15 +52,15 @@ class QAConfig:
     """Stage 4: symbolic questions per task, and the budgets that keep every answer provable."""
 
     questions_per_task: int = 10
-    max_applicable: int = 100       # app/nexta: only states with at most this many applicable actions
-    reach_stored: int = 5           # how many unreachable atoms a reach record keeps
-    areach_stored: int = 3          # how many unreachable actions an areach record keeps
-    max_candidates: int = 5000      # areach: type-correct actions examined per state (sampled beyond)
-    max_planner_calls: int = 60     # per question; a state needing more is skipped ("in case of doubt")
-    max_states: int = 20000         # exhaustive exploration bound while generating
-    verify_max_states: int = 1      # bound while verifying (1: planners and relaxation, not exploration)
-    planner_time_limit: float = 5.0   # seconds per planner call while generating and verifying
-    candidates_per_task: int = 60   # states tried per task before giving up
+    max_applicable: int = 100  # app/nexta: only states with at most this many applicable actions
+    reach_stored: int = 5  # how many unreachable atoms a reach record keeps
+    areach_stored: int = 3  # how many unreachable actions an areach record keeps
+    max_candidates: int = 5000  # areach: type-correct actions examined per state (sampled beyond)
+    max_planner_calls: int = 60  # per question; a state needing more is skipped ("in case of doubt")
+    max_states: int = 20000  # exhaustive exploration bound while generating
+    verify_max_states: int = 1  # bound while verifying (1: planners and relaxation, not exploration)
+    planner_time_limit: float = 5.0  # seconds per planner call while generating and verifying
+    candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
 
 
@@ -68,7 +68,7 @@ class QAConfig:
 class ExportConfig:
     """Stage 5: natural-language text and the exported records."""
 
-    representation: str = "nl"     # nl, pddl or pddl+nl: what a record's context contains
+    representation: str = "nl"  # nl, pddl or pddl+nl: what a record's context contains
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,9 @@ class DatasetConfig:
     """`acp dataset` / `make dataset`: splits assembled from every configured domain."""
 
     out: str = "dataset"
-    test_per_domain: int = 10       # test questions per task and domain
-    dev_per_task: int = 40          # dev questions per task, spread over the domains
-    validate_jobs: int = 2          # parallel processes of the final `acp validate`
+    test_per_domain: int = 10  # test questions per task and domain
+    dev_per_task: int = 40  # dev questions per task, spread over the domains
+    validate_jobs: int = 2  # parallel processes of the final `acp validate`
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,9 @@ class PipelineConfig:
 
     def domain(self, name: str) -> DomainConfig:
         if name not in self.domains:
-            raise ConfigError(f"domain {name!r} is not configured in pipeline.yaml; configured: "
-                              f"{', '.join(self.domains) or 'none'}")
+            raise ConfigError(
+                f"domain {name!r} is not configured in pipeline.yaml; configured: {', '.join(self.domains) or 'none'}"
+            )
         return self.domains[name]
 
     def with_overrides(self, **values: Any) -> PipelineConfig:
@@ -148,8 +149,14 @@ def load_config(path: Path | None = None) -> PipelineConfig:
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: invalid YAML ({err})") from err
     raw = dict(raw) if isinstance(raw, dict) else _build(PipelineConfig, raw, str(path))
-    sections = {"planner": PlannerConfig, "plans": PlansConfig, "states": StatesConfig, "qa": QAConfig,
-                "export": ExportConfig, "dataset": DatasetConfig}
+    sections = {
+        "planner": PlannerConfig,
+        "plans": PlansConfig,
+        "states": StatesConfig,
+        "qa": QAConfig,
+        "export": ExportConfig,
+        "dataset": DatasetConfig,
+    }
     for key, cls in sections.items():
         if key in raw:
             raw[key] = _build(cls, raw[key], f"{path}: {key}")

@@ -42,9 +42,11 @@ def check_sizes(config: PipelineConfig, domains: list[str]) -> None:
     quota = dev_quota(domains, config.dataset.dev_per_task)
     needed = config.dataset.test_per_domain + max(quota.values())
     if config.qa.questions_per_task < needed:
-        raise ConfigError(f"qa.questions_per_task is {config.qa.questions_per_task}, but the dataset needs {needed} "
-                          f"per task and domain ({config.dataset.test_per_domain} test + up to {max(quota.values())} "
-                          f"dev); raise qa.questions_per_task or lower dataset.test_per_domain/dev_per_task")
+        raise ConfigError(
+            f"qa.questions_per_task is {config.qa.questions_per_task}, but the dataset needs {needed} "
+            f"per task and domain ({config.dataset.test_per_domain} test + up to {max(quota.values())} "
+            f"dev); raise qa.questions_per_task or lower dataset.test_per_domain/dev_per_task"
+        )
 
 
 @dataclass
@@ -71,7 +73,7 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
             if not path.exists():
                 raise DataError(f"{path}: missing; the export stage of {domain} did not run")
             records = [json.loads(line) for line in path.read_text().splitlines()]
-            parts = {"test": records[:test_n], "dev": records[test_n:test_n + quota[domain]]}
+            parts = {"test": records[:test_n], "dev": records[test_n : test_n + quota[domain]]}
             for split, chosen in parts.items():
                 for record in chosen:
                     record["split"] = split
@@ -112,22 +114,39 @@ def self_check(files: list[Path], setup: PlannerSetup, options: ScoreOptions, jo
     results = validate_records(items, options, setup, jobs=jobs, progress=progress)
     verdicts = {v: sum(r.verdict == v for r in results) for v in ("ok", "wrong", "unproven")}
     problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != "ok"]
-    predictions = [Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
-                   for line in reference_predictions(dataset)]
+    predictions = [
+        Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
+        for line in reference_predictions(dataset)
+    ]
     scored = score_predictions(predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress)
     ones = sum(s.verdict.score == 1 for s in scored)
     undecided = sum(s.verdict.status == "undecided" for s in scored)
-    problems += [f"stored answer scored {s.verdict.score} ({s.verdict.status}: {s.verdict.reason}) for "
-                 f"{s.prediction.task} {s.prediction.record['id']}" for s in scored if s.verdict.score != 1][:20]
+    problems += [
+        f"stored answer scored {s.verdict.score} ({s.verdict.status}: {s.verdict.reason}) for "
+        f"{s.prediction.task} {s.prediction.record['id']}"
+        for s in scored
+        if s.verdict.score != 1
+    ][:20]
     return Checks(len(items), verdicts, problems, len(scored), ones, undecided)
 
 
-def write_manifest(target: Path, config: PipelineConfig, domains: list[str], assembly: Assembly, checks: Checks,
-                   seconds: dict[str, float]) -> Path:
+def write_manifest(
+    target: Path,
+    config: PipelineConfig,
+    domains: list[str],
+    assembly: Assembly,
+    checks: Checks,
+    seconds: dict[str, float],
+) -> Path:
     manifest = {
-        "acp_version": __version__, "seed": config.seed, "representation": config.export.representation,
-        "domains": domains, "counts": assembly.counts, "shortfalls": assembly.shortfalls,
-        "checks": asdict(checks), "seconds": {k: round(v, 1) for k, v in seconds.items()},
+        "acp_version": __version__,
+        "seed": config.seed,
+        "representation": config.export.representation,
+        "domains": domains,
+        "counts": assembly.counts,
+        "shortfalls": assembly.shortfalls,
+        "checks": asdict(checks),
+        "seconds": {k: round(v, 1) for k, v in seconds.items()},
     }
     path = target / "manifest.json"
     atomic_write_text(path, json.dumps(manifest, indent=1) + "\n")
@@ -137,14 +156,17 @@ def write_manifest(target: Path, config: PipelineConfig, domains: list[str], ass
 def counts_table(assembly: Assembly, domains: list[str]) -> str:
     """Rows: split/task; columns: domains and the total."""
     width = max(9, *(len(d) + 1 for d in domains))
-    lines = ["split/task".ljust(18) + "".join(d[:width - 1].rjust(width) for d in domains) + "total".rjust(8)]
+    lines = ["split/task".ljust(18) + "".join(d[: width - 1].rjust(width) for d in domains) + "total".rjust(8)]
     for split in SPLITS:
         for kind in KINDS:
             if kind not in assembly.counts.get(split, {}):
                 continue
             row = assembly.counts[split][kind]
-            lines.append(f"{split}/{kind}".ljust(18) + "".join(str(row.get(d, 0)).rjust(width) for d in domains)
-                         + str(sum(row.values())).rjust(8))
+            lines.append(
+                f"{split}/{kind}".ljust(18)
+                + "".join(str(row.get(d, 0)).rjust(width) for d in domains)
+                + str(sum(row.values())).rjust(8)
+            )
     return "\n".join(lines)
 
 
@@ -157,8 +179,9 @@ class Built:
     seconds: dict[str, float]
 
 
-def build_dataset(config: PipelineConfig, target: Path, *, jobs: int = 2, progress: bool = False,
-                  report=lambda r: None) -> Built:
+def build_dataset(
+    config: PipelineConfig, target: Path, *, jobs: int = 2, progress: bool = False, report=lambda r: None
+) -> Built:
     """Generate every configured domain (resuming), split, write, self-check and write the manifest."""
     start = time.perf_counter()
     domains = list(config.domains)
@@ -171,8 +194,10 @@ def build_dataset(config: PipelineConfig, target: Path, *, jobs: int = 2, progre
     assembly = assemble(config, domains)
     files = write_splits(assembly, target)
     mark = time.perf_counter()
-    options = ScoreOptions(max_states=config.qa.max_states,
-                           limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb))
+    options = ScoreOptions(
+        max_states=config.qa.max_states,
+        limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb),
+    )
     checks = self_check(files, setup, options, jobs, progress)
     seconds["check"] = time.perf_counter() - mark
     seconds["total"] = time.perf_counter() - start

@@ -105,8 +105,10 @@ def export_lm_eval(dataset: Path, out: Path) -> list[Path]:
         if not test_file.exists():
             continue
         if not dev_file.exists() or len(dev_file.read_text().splitlines()) < 2:
-            raise DataError(f"{dev_file}: the two few-shot examples of {task} come from the dev split, which needs "
-                            f"at least 2 records (build the dataset with `make dataset`)")
+            raise DataError(
+                f"{dev_file}: the two few-shot examples of {task} come from the dev split, which needs "
+                f"at least 2 records (build the dataset with `make dataset`)"
+            )
         path = out / f"{task_name(task)}.yaml"
         atomic_write_text(path, task_yaml(task, test_file, dev_file))
         written.append(path)
@@ -142,5 +144,8 @@ def process_results(doc: dict, results: list[str]) -> dict[str, float]:
     record = _record(doc)
     verdict = score_one(RecordContext(record, ScoreOptions(), _PLANNERS), record["task"], results[0] if results else "")
     undecided = verdict.status == UNDECIDED
-    return {"score": 0.0 if undecided else float(verdict.score), "undecided": float(undecided),
-            "parse_error": float(verdict.status == PARSE_ERROR)}
+    return {
+        "score": 0.0 if undecided else float(verdict.score),
+        "undecided": float(undecided),
+        "parse_error": float(verdict.status == PARSE_ERROR),
+    }

@@ -55,9 +55,17 @@ class CostDecision:
 class Oracle:
     """Checks about one ground task from one state (normally the task's initial state)."""
 
-    def __init__(self, task: GroundTask, planners: Planners | None = None, max_states: int = 20000,
-                 limits: Limits = Limits(time=20.0), retry_factor: float = 4.0, state: int | None = None,
-                 walks: int = 40, walk_length: int = 50):
+    def __init__(
+        self,
+        task: GroundTask,
+        planners: Planners | None = None,
+        max_states: int = 20000,
+        limits: Limits = Limits(time=20.0),
+        retry_factor: float = 4.0,
+        state: int | None = None,
+        walks: int = 40,
+        walk_length: int = 50,
+    ):
         self.task = task
         self.state = task.init if state is None else state
         self.planners = planners or Planners()

@@ -16,8 +16,16 @@ def stages_up_to(stage: str | None) -> list[str]:
     return names[: names.index(stage) + 1] if stage else names
 
 
-def run_domain(config: PipelineConfig, domain: str, planners: Planners, *, stages: list[str], jobs: int = 1,
-               progress: bool = True, report: Callable[[StageReport], None] = lambda r: None) -> dict[str, int]:
+def run_domain(
+    config: PipelineConfig,
+    domain: str,
+    planners: Planners,
+    *,
+    stages: list[str],
+    jobs: int = 1,
+    progress: bool = True,
+    report: Callable[[StageReport], None] = lambda r: None,
+) -> dict[str, int]:
     """Run ``stages`` for one domain (each resumes where a previous run stopped); artefact counts."""
     get_generator(domain)
     config.domain(domain)

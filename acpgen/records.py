@@ -81,8 +81,11 @@ def dataset_files(path: Path) -> list[Path]:
     """The record files at ``path``: the file itself, or every record file under a folder."""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(_SUFFIXES)
-                       and not _is_artefact(p.relative_to(path)))
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file() and p.name.endswith(_SUFFIXES) and not _is_artefact(p.relative_to(path))
+        )
         if not files:
             raise DataError(f"{path}: no record files (*.json, *.jsonl, optionally .gz) in this folder")
         return files

@@ -61,8 +61,13 @@ class Scored:
             line["id"] = self.prediction.record.get("id")
             line["response"] = self.prediction.response
             line["sample"] = self.prediction.sample
-        line.update(task=self.prediction.task, domain=self.domain, score=self.verdict.score,
-                    status=self.verdict.status, reason=self.verdict.reason)
+        line.update(
+            task=self.prediction.task,
+            domain=self.domain,
+            score=self.verdict.score,
+            status=self.verdict.status,
+            reason=self.verdict.reason,
+        )
         return line
 
 
@@ -93,8 +98,9 @@ def _domain_of(ctx: RecordContext) -> str:
         return "unknown"
 
 
-def _score_group(group: list[tuple[int, Prediction]], options: ScoreOptions, setup: PlannerSetup,
-                 planners: Planners | None = None) -> list[tuple[int, Verdict, str]]:
+def _score_group(
+    group: list[tuple[int, Prediction]], options: ScoreOptions, setup: PlannerSetup, planners: Planners | None = None
+) -> list[tuple[int, Verdict, str]]:
     planners = planners or setup.build()
     record = group[0][1].record
     ctx = RecordContext(record, options, planners)
@@ -102,9 +108,14 @@ def _score_group(group: list[tuple[int, Prediction]], options: ScoreOptions, set
     return [(index, score_one(ctx, prediction.task, prediction.response), domain) for index, prediction in group]
 
 
-def score_predictions(predictions: list[Prediction], options: ScoreOptions = ScoreOptions(),
-                      setup: PlannerSetup = PlannerSetup(), jobs: int = 1, progress: bool = True,
-                      planners: Planners | None = None) -> list[Scored]:
+def score_predictions(
+    predictions: list[Prediction],
+    options: ScoreOptions = ScoreOptions(),
+    setup: PlannerSetup = PlannerSetup(),
+    jobs: int = 1,
+    progress: bool = True,
+    planners: Planners | None = None,
+) -> list[Scored]:
     """Score every prediction; results are in input order."""
     groups: dict[tuple[str, int], list[tuple[int, Prediction]]] = defaultdict(list)
     for index, prediction in enumerate(predictions):
@@ -146,8 +157,13 @@ class Cell:
         return self.total / self.decided if self.decided else None
 
     def as_dict(self) -> dict:
-        return {"answers": self.answers, "accuracy": self.accuracy, "score_sum": self.total,
-                "parse_errors": self.parse_errors, "undecided": self.undecided}
+        return {
+            "answers": self.answers,
+            "accuracy": self.accuracy,
+            "score_sum": self.total,
+            "parse_errors": self.parse_errors,
+            "undecided": self.undecided,
+        }
 
 
 @dataclass
@@ -190,6 +206,8 @@ class Summary:
                 row += (text + (f" ({cell.answers})" if cell else "")).rjust(width)
             lines.append(row)
         total = self.cells.get(("all", "all"), Cell())
-        lines.append(f"answers: {total.answers}, parse errors: {total.parse_errors}, undecided: {total.undecided}"
-                     f" (accuracy is over decided answers; {SCORED}/{PARSE_ERROR}/{UNDECIDED} in the output file)")
+        lines.append(
+            f"answers: {total.answers}, parse errors: {total.parse_errors}, undecided: {total.undecided}"
+            f" (accuracy is over decided answers; {SCORED}/{PARSE_ERROR}/{UNDECIDED} in the output file)"
+        )
         return "\n".join(lines)

@@ -56,7 +56,7 @@ def _check_reference_choice(kind: str, record: dict, options: ScoreOptions, plan
         converted = to_record(kind, record)
     except ReadError as err:
         return Check(UNPROVEN, f"reference prose not read: {err}")
-    return verify_choice(TASKS[kind.split('.')[0]].choice, RecordContext(converted, options, planners), converted)
+    return verify_choice(TASKS[kind.split(".")[0]].choice, RecordContext(converted, options, planners), converted)
 
 
 def _check(args) -> RecordCheck:
@@ -64,8 +64,9 @@ def _check(args) -> RecordCheck:
     return check_record(task, record, options, setup.build())
 
 
-def validate_records(items: list[tuple[str, dict]], options: ScoreOptions, setup, jobs: int = 1,
-                     progress: bool = True) -> list[RecordCheck]:
+def validate_records(
+    items: list[tuple[str, dict]], options: ScoreOptions, setup, jobs: int = 1, progress: bool = True
+) -> list[RecordCheck]:
     """Check (task, record) pairs; results in input order."""
     options = dataclasses.replace(options, recheck=True)
     bar = tqdm(total=len(items), desc="validating", unit="record", disable=not progress)

@@ -38,9 +38,13 @@ def main() -> None:
                 run(ctx)
                 seconds[stage] = time.perf_counter() - start
             counts = count_artefacts(ctx)
-        rates = [counts[k] / seconds[s] for k, s in (("problems", "problems"), ("plans", "plans"), ("states", "states"))]
-        print(f"{name:12} {rates[0]:11.2f} {rates[1]:9.2f} {rates[2]:9.1f}   "
-              f"({counts['problems']}, {counts['plans']}, {counts['states']})")
+        rates = [
+            counts[k] / seconds[s] for k, s in (("problems", "problems"), ("plans", "plans"), ("states", "states"))
+        ]
+        print(
+            f"{name:12} {rates[0]:11.2f} {rates[1]:9.2f} {rates[2]:9.1f}   "
+            f"({counts['problems']}, {counts['plans']}, {counts['states']})"
+        )
 
 
 if __name__ == "__main__":

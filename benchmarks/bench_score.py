@@ -60,8 +60,10 @@ def main() -> None:
             results = score_predictions(items, options, jobs=args.jobs, progress=False)
             elapsed = time.perf_counter() - start
             total = Summary.of(results).cells[("all", "all")]
-            print(f"{label:20} {name:18} {len(items):5} answers  {len(items) / elapsed:8.1f} answers/s"
-                  f"  accuracy {total.accuracy:.3f}  undecided {total.undecided}")
+            print(
+                f"{label:20} {name:18} {len(items):5} answers  {len(items) / elapsed:8.1f} answers/s"
+                f"  accuracy {total.accuracy:.3f}  undecided {total.undecided}"
+            )
 
 
 if __name__ == "__main__":

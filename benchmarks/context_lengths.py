@@ -19,8 +19,14 @@ from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
 
 REFERENCE_NAMES = {
-    "ferry": "ferry", "logistics-strips": "logistics", "blocksworld-4ops": "blocksworld", "grid": "grid",
-    "floor-tile": "floortile", "gripper-strips": "grippers", "rover": "rovers", "grid-visit-all": "visitall",
+    "ferry": "ferry",
+    "logistics-strips": "logistics",
+    "blocksworld-4ops": "blocksworld",
+    "grid": "grid",
+    "floor-tile": "floortile",
+    "gripper-strips": "grippers",
+    "rover": "rovers",
+    "grid-visit-all": "visitall",
 }
 TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 
@@ -40,8 +46,10 @@ def main(folder: Path) -> None:
     print(f"{'domain':12} {'records':>7} {'median':>7} {'max':>6} {'ours max':>9} {'ref max':>8}")
     for domain in sorted(ratios):
         values = ratios[domain]
-        print(f"{domain:12} {len(values):7d} {statistics.median(values):7.2f} {max(values):6.2f} "
-              f"{max(a for a, _ in lengths[domain]):9d} {max(b for _, b in lengths[domain]):8d}")
+        print(
+            f"{domain:12} {len(values):7d} {statistics.median(values):7.2f} {max(values):6.2f} "
+            f"{max(a for a, _ in lengths[domain]):9d} {max(b for _, b in lengths[domain]):8d}"
+        )
 
 
 if __name__ == "__main__":

@@ -33,5 +33,9 @@ def actual_schema(schema):
     def atoms(lits):
         return [(lit.predicate, *(a.lstrip("?") for a in lit.args)) for lit in lits]
 
-    return (tuple(t for _, t in schema.params), positional(names, atoms(pre)),
-            positional(names, atoms(schema.add)), positional(names, atoms(schema.delete)))
+    return (
+        tuple(t for _, t in schema.params),
+        positional(names, atoms(pre)),
+        positional(names, atoms(schema.add)),
+        positional(names, atoms(schema.delete)),
+    )

@@ -29,14 +29,18 @@ from conftest import record_param
 
 APP_OK = [
     # lm-eval few-shot answer (6.2)
-    ("[(move f3-2f f3-1f), (move f3-2f f2-2f), (move f3-2f f3-3f)]",
-     ["(move f3-2f f3-1f)", "(move f3-2f f2-2f)", "(move f3-2f f3-3f)"]),
+    (
+        "[(move f3-2f f3-1f), (move f3-2f f2-2f), (move f3-2f f3-3f)]",
+        ["(move f3-2f f3-1f)", "(move f3-2f f2-2f)", "(move f3-2f f3-3f)"],
+    ),
     ("[(move f3-2f f3-1f), (move f3-2f f2-2f)]", ["(move f3-2f f3-1f)", "(move f3-2f f2-2f)"]),
     # dataset style, no brackets or commas
     ("(debark c2 l0) (sail l0 l1)", ["(debark c2 l0)", "(sail l0 l1)"]),
     # logistics actions are upper case in the records
-    ("[(LOAD-TRUCK p1 t1 l1-2), (DRIVE-TRUCK t0 l0-2 l0-1 c0)]",
-     ["(load-truck p1 t1 l1-2)", "(drive-truck t0 l0-2 l0-1 c0)"]),
+    (
+        "[(LOAD-TRUCK p1 t1 l1-2), (DRIVE-TRUCK t0 l0-2 l0-1 c0)]",
+        ["(load-truck p1 t1 l1-2)", "(drive-truck t0 l0-2 l0-1 c0)"],
+    ),
     ("The applicable actions are (a b) and (c d).", ["(a b)", "(c d)"]),
     # ref: ["(i it is empty)", "(sail l0 l1)"] - prose parentheses became an action (W12)
     ("The ferry is at l0 (i.e., it is empty), so (sail l0 l1)", ["(sail l0 l1)"]),
@@ -69,8 +73,10 @@ APP_OK = [
     ("(sail l0 l1) (see above), (board c2 l0) (for example) (optional)", ["(sail l0 l1)", "(board c2 l0)"]),
     ("(handempty) (arm-empty)", ["(handempty)", "(arm-empty)"]),
     # a natural-language explanation in parentheses contains function words
-    ("(board c2 l0) (board the car c2 at location l0), (sail l0 l1) (travel by sea from l0 to l1)",
-     ["(board c2 l0)", "(sail l0 l1)"]),
+    (
+        "(board c2 l0) (board the car c2 at location l0), (sail l0 l1) (travel by sea from l0 to l1)",
+        ["(board c2 l0)", "(sail l0 l1)"],
+    ),
 ]
 
 APP_ERR = [
@@ -108,8 +114,10 @@ JUST_OK = [
     ("Resulting plan:\n1. (a b)\n2. (c d)", ["(a b)", "(c d)"]),
     ("Final Answer: [(move f3-3f f3-2f), (move f3-2f f3-1f)]", ["(move f3-3f f3-2f)", "(move f3-2f f3-1f)"]),
     ("(sail l0 l1) (sail l1 l0) (sail l0 l1)", ["(sail l0 l1)", "(sail l1 l0)", "(sail l0 l1)"]),
-    ("(LOAD-TRUCK p1 t1 l1-2) (DRIVE-TRUCK t0 l0-2 l0-1 c0)",
-     ["(load-truck p1 t1 l1-2)", "(drive-truck t0 l0-2 l0-1 c0)"]),
+    (
+        "(LOAD-TRUCK p1 t1 l1-2) (DRIVE-TRUCK t0 l0-2 l0-1 c0)",
+        ["(load-truck p1 t1 l1-2)", "(drive-truck t0 l0-2 l0-1 c0)"],
+    ),
     # "this simplified plan removes" is prose, not a heading
     ("(a b) (c d); this simplified plan removes nothing else.", ["(a b)", "(c d)"]),
 ]
@@ -135,8 +143,10 @@ def test_parse_plan_error(text):
 
 PROG_OK = [
     # lm-eval few-shot answer (6.2)
-    ("[(holding key0-0)] [(arm-empty), (at key0-0 f0-1f)]",
-     (["(holding key0-0)"], ["(arm-empty)", "(at key0-0 f0-1f)"])),
+    (
+        "[(holding key0-0)] [(arm-empty), (at key0-0 f0-1f)]",
+        (["(holding key0-0)"], ["(arm-empty)", "(at key0-0 f0-1f)"]),
+    ),
     ("[(a b)] [(c d), (e f)]", (["(a b)"], ["(c d)", "(e f)"])),
     ("[ (a b) ] [ (c d) ]", (["(a b)"], ["(c d)"])),
     ("[(a b)][(c d)]", (["(a b)"], ["(c d)"])),
@@ -152,8 +162,10 @@ PROG_OK = [
     ("[(AT C2 L1)] [(ON C2)]", (["(at c2 l1)"], ["(on c2)"])),
     ("**Positive Effects**: (a b)\n**Negative Effects**: (c d)", (["(a b)"], ["(c d)"])),
     # ref: swapped lists, the headings were mapped by position (W13)
-    ("Negative effects: (on c2)\nPositive effects: (empty-ferry), (at c2 l1)",
-     (["(empty-ferry)", "(at c2 l1)"], ["(on c2)"])),
+    (
+        "Negative effects: (on c2)\nPositive effects: (empty-ferry), (at c2 l1)",
+        (["(empty-ferry)", "(at c2 l1)"], ["(on c2)"]),
+    ),
     ("Positive effects: [(a b)]\nNegative effects: []", (["(a b)"], [])),
     ("Positive effects: (a b)\nNegative effects: none", (["(a b)"], [])),
     ("Positive effects: (a b)\nNegative effects:", (["(a b)"], [])),
@@ -343,8 +355,15 @@ def test_parse_action_error(text):
 
 # --------------------------------------------------------------------------- general
 
-ALL_PARSERS = [parse_action_list, parse_plan, parse_effects, parse_index,
-               parse_atom_or_none, parse_action_or_none, parse_action]
+ALL_PARSERS = [
+    parse_action_list,
+    parse_plan,
+    parse_effects,
+    parse_index,
+    parse_atom_or_none,
+    parse_action_or_none,
+    parse_action,
+]
 
 
 @pytest.mark.parametrize("parse", ALL_PARSERS, ids=lambda f: f.__name__)

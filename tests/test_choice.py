@@ -27,13 +27,22 @@ from conftest import DEV, FIXTURES
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("Yes", "yes"), ("no.", "no"), ("**Final Answer**: No.", "no"), ("**Final Answer**: Yes", "yes"),
-    # the reference filter takes the first yes/no word ("no car"): acp reads the final answer
-    ("There is no car at l1, so the ferry can board. **Final Answer**: Yes.", "yes"),
-    ("The answer is yes, because the ferry is at l0.", "yes"), ("True", "yes"), ("False.", "no"),
-    ("No, the ferry is empty.", "no"), ("<think>maybe no</think> **Final Answer**: Yes.", "yes"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Yes", "yes"),
+        ("no.", "no"),
+        ("**Final Answer**: No.", "no"),
+        ("**Final Answer**: Yes", "yes"),
+        # the reference filter takes the first yes/no word ("no car"): acp reads the final answer
+        ("There is no car at l1, so the ferry can board. **Final Answer**: Yes.", "yes"),
+        ("The answer is yes, because the ferry is at l0.", "yes"),
+        ("True", "yes"),
+        ("False.", "no"),
+        ("No, the ferry is empty.", "no"),
+        ("<think>maybe no</think> **Final Answer**: Yes.", "yes"),
+    ],
+)
 def test_yes_no_extraction(text, expected):
     assert parse_yes_no(text) == expected
 
@@ -44,13 +53,21 @@ def test_yes_no_without_commitment_is_a_parse_error(text):
         parse_yes_no(text)
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("B", "B"), ("**Final Answer**: D.", "D"), ("(c)", "C"),
-    # the reference filter takes the last capital A-D in the text: here "B"
-    ("**Final Answer**: D. Note that option B is wrong.", "D"),
-    ("The answer is (c)", "C"), ("C. sail from l0 to l1", "C"), ("Answer: A", "A"),
-    ("The correct option is B because the car is at l1.", "B"), ("\\boxed{C}", "C"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("B", "B"),
+        ("**Final Answer**: D.", "D"),
+        ("(c)", "C"),
+        # the reference filter takes the last capital A-D in the text: here "B"
+        ("**Final Answer**: D. Note that option B is wrong.", "D"),
+        ("The answer is (c)", "C"),
+        ("C. sail from l0 to l1", "C"),
+        ("Answer: A", "A"),
+        ("The correct option is B because the car is at l1.", "B"),
+        ("\\boxed{C}", "C"),
+    ],
+)
 def test_choice_extraction(text, expected):
     assert parse_choice(text) == expected
 
@@ -66,17 +83,23 @@ def test_reference_dev_bool_and_mcq_gold_answers_score_1():
     dataset = Dataset.load(DEV)
     lines = [line for line in reference_predictions(dataset) if "." in line["task"]]
     assert len(lines) == 14 * 40
-    predictions = [Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
-                   for line in lines]
+    predictions = [
+        Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
+        for line in lines
+    ]
     scored = score_predictions(predictions, progress=False)
     assert all(s.verdict.score == 1.0 for s in scored)
 
 
 # Reference just questions that name an action occurring several times in the plan, removable at
 # some of its places and not at others: the question does not say which place it means.
-AMBIGUOUS_JUST = {("just.bool", -3627071012480285151), ("just.mcq", -6291797480617531591),
-                  ("just.mcq", 1187297714147458009), ("just.mcq", 3987370885247159070),
-                  ("just.mcq", 6627093291695246124)}
+AMBIGUOUS_JUST = {
+    ("just.bool", -3627071012480285151),
+    ("just.mcq", -6291797480617531591),
+    ("just.mcq", 1187297714147458009),
+    ("just.mcq", 3987370885247159070),
+    ("just.mcq", 6627093291695246124),
+}
 
 
 def reference_choice_records():
@@ -121,11 +144,38 @@ def test_every_choice_group_is_known():
 
 
 def test_translator_mutex_groups_are_parsed():
-    sas = "\n".join([
-        "begin_variable", "var0", "-1", "3", "Atom at-ferry(l0)", "Atom at-ferry(l1)", "<none of those>", "end_variable",
-        "begin_variable", "var1", "-1", "2", "Atom empty-ferry()", "NegatedAtom empty-ferry()", "end_variable",
-        "begin_variable", "var2", "-1", "2", "Atom on(c0)", "NegatedAtom on(c0)", "end_variable",
-        "1", "begin_mutex_group", "2", "1 0", "2 0", "end_mutex_group"])
+    sas = "\n".join(
+        [
+            "begin_variable",
+            "var0",
+            "-1",
+            "3",
+            "Atom at-ferry(l0)",
+            "Atom at-ferry(l1)",
+            "<none of those>",
+            "end_variable",
+            "begin_variable",
+            "var1",
+            "-1",
+            "2",
+            "Atom empty-ferry()",
+            "NegatedAtom empty-ferry()",
+            "end_variable",
+            "begin_variable",
+            "var2",
+            "-1",
+            "2",
+            "Atom on(c0)",
+            "NegatedAtom on(c0)",
+            "end_variable",
+            "1",
+            "begin_mutex_group",
+            "2",
+            "1 0",
+            "2 0",
+            "end_mutex_group",
+        ]
+    )
     assert sas_mutex_groups(sas) == [("(at-ferry l0)", "(at-ferry l1)"), ("(empty-ferry)", "(on c0)")]
 
 
@@ -137,19 +187,26 @@ def generated(tmp_path_factory) -> Path:
     raw["qa"].update(formats=["bool", "mcq"], questions_per_task=4)
     config = root / "config.yaml"
     config.write_text(yaml.safe_dump(raw))
-    result = CliRunner().invoke(cli, ["generate", "--domain", "all", "--config", str(config), "--out",
-                                      str(root / "out")], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--domain", "all", "--config", str(config), "--out", str(root / "out")],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     return root / "out"
 
 
 def records_of(root: Path, fmt: str) -> list[dict]:
-    return [json.loads(line) for path in sorted(root.glob(f"*/*.{fmt}.jsonl")) for line in path.read_text().splitlines()]
+    return [
+        json.loads(line) for path in sorted(root.glob(f"*/*.{fmt}.jsonl")) for line in path.read_text().splitlines()
+    ]
 
 
 def test_choice_records_follow_the_reference_schema(generated):
-    for fmt, keys in (("bool", ("id", "group", "context", "question", "answer")),
-                      ("mcq", ("id", "group", "context", "question", "choices", "query", "answer"))):
+    for fmt, keys in (
+        ("bool", ("id", "group", "context", "question", "answer")),
+        ("mcq", ("id", "group", "context", "question", "choices", "query", "answer")),
+    ):
         records = records_of(generated, fmt)
         assert records
         for record in records:
@@ -201,16 +258,32 @@ def test_answers_are_balanced(generated):
         answers = Counter(r["answer"] for r in records_of(generated, "bool") if r["task"] == task)
         assert abs(answers["yes"] - answers["no"]) <= 2, (task, answers)
     positions = Counter(r["answer"] for r in records_of(generated, "mcq"))
-    assert len(positions) == 4 and max(positions.values()) - min(positions.values()) <= len(records_of(generated, "mcq")) // 4
+    assert (
+        len(positions) == 4
+        and max(positions.values()) - min(positions.values()) <= len(records_of(generated, "mcq")) // 4
+    )
 
 
 def test_stored_choice_answers_score_1_and_wrong_ones_0(generated):
     dataset = Dataset.load(generated)
     lines = [line for line in reference_predictions(dataset) if "." in line["task"]]
-    predictions = [Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
-                   for line in lines]
+    predictions = [
+        Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
+        for line in lines
+    ]
     assert all(s.verdict.score == 1.0 for s in score_predictions(predictions, progress=False))
-    wrong = [Prediction(p.line, p.task, p.record, "**Final Answer**: " + (
-        ("No." if p.record["answer"] == "yes" else "Yes.") if p.task.endswith("bool")
-        else LABELS[(LABELS.index(p.record["answer"]) + 1) % 4])) for p in predictions]
+    wrong = [
+        Prediction(
+            p.line,
+            p.task,
+            p.record,
+            "**Final Answer**: "
+            + (
+                ("No." if p.record["answer"] == "yes" else "Yes.")
+                if p.task.endswith("bool")
+                else LABELS[(LABELS.index(p.record["answer"]) + 1) % 4]
+            ),
+        )
+        for p in predictions
+    ]
     assert all(s.verdict.score == 0.0 for s in score_predictions(wrong, progress=False))

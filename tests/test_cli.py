@@ -25,11 +25,14 @@ def run(*args):
 def test_score_writes_every_line_with_score_status_reason(tmp_path):
     app = dev_records("app")[0]
     val = dev_records("val")[0]
-    preds = write_jsonl(tmp_path / "p.jsonl", [
-        {"id": app["id"], "task": "app", "response": " ".join(app["answer"]), "model": "m1"},
-        {"id": app["id"], "task": "app", "response": "(sail l0 l1)", "model": "m1"},
-        {"id": val["id"], "response": "The answer is: ((( ", "model": "m2"},
-    ])
+    preds = write_jsonl(
+        tmp_path / "p.jsonl",
+        [
+            {"id": app["id"], "task": "app", "response": " ".join(app["answer"]), "model": "m1"},
+            {"id": app["id"], "task": "app", "response": "(sail l0 l1)", "model": "m1"},
+            {"id": val["id"], "response": "The answer is: ((( ", "model": "m2"},
+        ],
+    )
     out = tmp_path / "scores.jsonl"
     result = run("score", preds, "--dataset", DEV, "--output", out)
     assert result.exit_code == 0, result.output
@@ -46,8 +49,10 @@ def test_ambiguous_id_is_an_error_naming_it_and_task_resolves_it(tmp_path):
     assert result.exit_code == 1
     assert str(AMBIGUOUS_ID) in result.output and "ambiguous" in result.output and "p.jsonl:1" in result.output
     record = next(r for r in dev_records("app") if r["id"] == AMBIGUOUS_ID)
-    preds = write_jsonl(tmp_path / "q.jsonl", [{"id": AMBIGUOUS_ID, "group": "applicable_actions_gen",
-                                                "response": " ".join(record["answer"])}])
+    preds = write_jsonl(
+        tmp_path / "q.jsonl",
+        [{"id": AMBIGUOUS_ID, "group": "applicable_actions_gen", "response": " ".join(record["answer"])}],
+    )
     result = run("score", preds, "--dataset", DEV, "--json")
     summary = json.loads(result.output)
     assert summary["app"]["all"]["accuracy"] == 1.0 and summary["all"]["all"]["answers"] == 1
@@ -55,11 +60,20 @@ def test_ambiguous_id_is_an_error_naming_it_and_task_resolves_it(tmp_path):
 
 def test_lm_eval_samples_are_scored_without_dataset(tmp_path):
     record = dev_records("nexta")[0]
-    samples = write_jsonl(tmp_path / "samples_acp_nexta_gen_2026.jsonl", [{
-        "doc_id": 0, "doc": record, "target": str(record["answer"]),
-        "resps": [[record["answer"]["yes"][0] + "\n\nmore text", "garbage"]],
-        "filtered_resps": ["None"], "filter": "acp_grammar_parse", "metrics": ["score"],
-    }])
+    samples = write_jsonl(
+        tmp_path / "samples_acp_nexta_gen_2026.jsonl",
+        [
+            {
+                "doc_id": 0,
+                "doc": record,
+                "target": str(record["answer"]),
+                "resps": [[record["answer"]["yes"][0] + "\n\nmore text", "garbage"]],
+                "filtered_resps": ["None"],
+                "filter": "acp_grammar_parse",
+                "metrics": ["score"],
+            }
+        ],
+    )
     out = tmp_path / "scores.jsonl"
     result = run("score", samples, "--output", out, "--json")
     assert result.exit_code == 0
@@ -73,8 +87,9 @@ def test_gzip_jsonl_dataset_and_parallel_workers_agree(tmp_path):
     data = tmp_path / "land.jsonl.gz"
     with gzip.open(data, "wt") as handle:
         handle.writelines(json.dumps(r) + "\n" for r in records)
-    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": r["id"], "response": (r["answer"]["yes"] or ["None"])[0]}
-                                               for r in records])
+    preds = write_jsonl(
+        tmp_path / "p.jsonl", [{"id": r["id"], "response": (r["answer"]["yes"] or ["None"])[0]} for r in records]
+    )
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     run("score", preds, "--dataset", data, "-o", one)
     run("score", preds, "--dataset", data, "-o", two, "-j", "2")

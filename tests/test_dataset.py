@@ -42,8 +42,11 @@ def ferry_only_config(tmp_path: Path, **dataset) -> Path:
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("dataset")
     config = ferry_only_config(root)
-    result = CliRunner().invoke(cli, ["dataset", "--config", str(config), "--out", str(root / "ds"),
-                                      "--work", str(root / "work"), "-j", "1"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["dataset", "--config", str(config), "--out", str(root / "ds"), "--work", str(root / "work"), "-j", "1"],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     return root
 
@@ -79,7 +82,7 @@ def test_splits_have_the_configured_sizes_and_reference_schema(built):
             assert record["split"] == split
             assert record["context"].count(" \n") in (2, 3)
             assert "(:init" in record["PDDL_problem"] and record["PDDL_problem"].count("(:goal") == 1
-            assert isinstance(record["id"], int) and -2**63 <= record["id"] < 2**63
+            assert isinstance(record["id"], int) and -(2**63) <= record["id"] < 2**63
 
 
 def test_ids_are_unique_across_the_whole_dataset(built):
@@ -118,8 +121,11 @@ def test_manifest_records_counts_checks_and_time(built):
 def test_rerun_resumes_and_gives_identical_bytes(built, tmp_path):
     before = {p: p.read_bytes() for p in sorted((built / "ds").rglob("*.gen.jsonl"))}
     config = ferry_only_config(tmp_path)
-    result = CliRunner().invoke(cli, ["dataset", "--config", str(config), "--out", str(built / "ds"),
-                                      "--work", str(built / "work"), "-j", "1"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["dataset", "--config", str(config), "--out", str(built / "ds"), "--work", str(built / "work"), "-j", "1"],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     assert "export: 0 new, 8 already done" in result.output
     assert {p: p.read_bytes() for p in sorted((built / "ds").rglob("*.gen.jsonl"))} == before
@@ -129,29 +135,50 @@ def test_representation_changes_only_the_context_and_question(built, tmp_path):
     work = tmp_path / "work"
     shutil.copytree(built / "work", work)
     config = ferry_only_config(tmp_path)
-    result = CliRunner().invoke(cli, ["generate", "--domain", "ferry", "--config", str(config), "--out", str(work),
-                                      "--representation", "pddl"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--domain", "ferry", "--config", str(config), "--out", str(work), "--representation", "pddl"],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     nl = [json.loads(x) for x in (built / "work/ferry/prog.gen.jsonl").read_text().splitlines()]
     pddl = [json.loads(x) for x in (work / "ferry/prog.gen.jsonl").read_text().splitlines()]
     for a, b in zip(nl, pddl):
         assert b["representation"] == "pddl" and "```pddl" in b["context"] and "Currently," not in b["context"]
         assert b["action"] in b["question"]
-        assert {k: v for k, v in a.items() if k not in ("context", "question", "representation")} == \
-               {k: v for k, v in b.items() if k not in ("context", "question", "representation")}
+        assert {k: v for k, v in a.items() if k not in ("context", "question", "representation")} == {
+            k: v for k, v in b.items() if k not in ("context", "question", "representation")
+        }
 
 
 def test_bool_and_mcq_splits_are_written_and_checked(built, tmp_path):
     work = tmp_path / "work"
     shutil.copytree(built / "work", work)
     config = ferry_only_config(tmp_path)
-    result = CliRunner().invoke(cli, ["dataset", "--config", str(config), "--out", str(tmp_path / "ds"), "--work",
-                                      str(work), "--formats", "gen,bool,mcq", "-j", "1"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        [
+            "dataset",
+            "--config",
+            str(config),
+            "--out",
+            str(tmp_path / "ds"),
+            "--work",
+            str(work),
+            "--formats",
+            "gen,bool,mcq",
+            "-j",
+            "1",
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     for task in (t for t in TASKS if TASKS[t].choice):
         for fmt in ("bool", "mcq"):
             for split in ("test", "dev"):
-                records = [json.loads(x) for x in (tmp_path / "ds" / task / f"{split}.{fmt}.jsonl").read_text().splitlines()]
+                records = [
+                    json.loads(x) for x in (tmp_path / "ds" / task / f"{split}.{fmt}.jsonl").read_text().splitlines()
+                ]
                 assert len(records) == 2 and all(r["format"] == fmt and r["split"] == split for r in records)
     assert not (tmp_path / "ds" / "nexta" / "test.bool.jsonl").exists()
     manifest = json.loads((tmp_path / "ds" / "manifest.json").read_text())
@@ -220,8 +247,13 @@ print(json.dumps(report))
 
 def test_acp_score_reads_lm_eval_samples(built, tmp_path):
     record = split_records(built)[("test", "app")][0]
-    sample = {"doc_id": 0, "doc": {**record, "plan": None, "action": None}, "target": str(record["answer"]),
-              "resps": [[" ".join(record["answer"]) + "\n"]], "filtered_resps": [" ".join(record["answer"])]}
+    sample = {
+        "doc_id": 0,
+        "doc": {**record, "plan": None, "action": None},
+        "target": str(record["answer"]),
+        "resps": [[" ".join(record["answer"]) + "\n"]],
+        "filtered_resps": [" ".join(record["answer"])],
+    }
     path = tmp_path / "samples_acpgen_app_gen_x.jsonl"
     path.write_text(json.dumps(sample) + "\n")
     wrong = {**sample, "resps": [["I cannot tell."]]}

@@ -24,82 +24,174 @@ DOMAIN = domain_file("alfworld").read_text()
 KINDS = ["pickandplace", "picktwoandplace", "heatandplace", "coolandplace", "cleanandplace", "examineinlight"]
 
 # ----- the documented domain ----------------------------------------------------------------
-TYPES = {"object": ("object",), "agent": ("agent", "object"), "location": ("location", "object"),
-         "objectorreceptacle": ("objectorreceptacle", "object"), "otype": ("otype", "object"),
-         "rtype": ("rtype", "object"), "receptacle": ("receptacle", "objectorreceptacle", "object")}
+TYPES = {
+    "object": ("object",),
+    "agent": ("agent", "object"),
+    "location": ("location", "object"),
+    "objectorreceptacle": ("objectorreceptacle", "object"),
+    "otype": ("otype", "object"),
+    "rtype": ("rtype", "object"),
+    "receptacle": ("receptacle", "objectorreceptacle", "object"),
+}
 CONSTANTS = {"butterknifetype", "knifetype", "sinktype", "fridgetype", "microwavetype", "sinkbasintype"}
 O = "object"
 PREDICATES = {
-    "atlocation": ("agent", "location"), "cancontain": ("rtype", "otype"), "checked": ("receptacle",),
-    "cleanable": (O,), "closed": ("receptacle",), "coolable": (O,), "handempty": ("agent",), "heatable": (O,),
-    "holds": ("agent", O), "inreceptacle": (O, "objectorreceptacle"), "isclean": (O,), "iscool": (O,),
-    "ishot": (O,), "isoff": (O,), "ison": (O,), "issliced": (O,), "istoggled": (O,),
-    "notopenable": ("receptacle",), "notvalidated": (), "objectatlocation": (O, "location"),
-    "objecttype": (O, "otype"), "openable": ("receptacle",), "opened": ("receptacle",), "pickupable": (O,),
-    "receptacleatlocation": ("receptacle", "location"), "receptacletype": ("receptacle", "rtype"),
-    "sliceable": (O,), "toggleable": (O,), "validatecleanandplace": ("otype", "rtype"),
-    "validatecoolandplace": ("otype", "rtype"), "validateexamineinlight": ("otype", "otype"),
-    "validateheatandplace": ("otype", "rtype"), "validatepickandplace": ("otype", "rtype"),
+    "atlocation": ("agent", "location"),
+    "cancontain": ("rtype", "otype"),
+    "checked": ("receptacle",),
+    "cleanable": (O,),
+    "closed": ("receptacle",),
+    "coolable": (O,),
+    "handempty": ("agent",),
+    "heatable": (O,),
+    "holds": ("agent", O),
+    "inreceptacle": (O, "objectorreceptacle"),
+    "isclean": (O,),
+    "iscool": (O,),
+    "ishot": (O,),
+    "isoff": (O,),
+    "ison": (O,),
+    "issliced": (O,),
+    "istoggled": (O,),
+    "notopenable": ("receptacle",),
+    "notvalidated": (),
+    "objectatlocation": (O, "location"),
+    "objecttype": (O, "otype"),
+    "openable": ("receptacle",),
+    "opened": ("receptacle",),
+    "pickupable": (O,),
+    "receptacleatlocation": ("receptacle", "location"),
+    "receptacletype": ("receptacle", "rtype"),
+    "sliceable": (O,),
+    "toggleable": (O,),
+    "validatecleanandplace": ("otype", "rtype"),
+    "validatecoolandplace": ("otype", "rtype"),
+    "validateexamineinlight": ("otype", "otype"),
+    "validateheatandplace": ("otype", "rtype"),
+    "validatepickandplace": ("otype", "rtype"),
     "validatepicktwoandplace": ("otype", "rtype"),
 }
 ATR = "a - agent, l - location, r - receptacle"
 PICK_PRE = "pickupable o, atlocation a l, receptacleatlocation r l, inreceptacle o r, handempty a"
 PICK_EFF = ("holds a o", "inreceptacle o r, handempty a, objectatlocation o l")
-PUT_PRE = ("holds a o, atlocation a l, receptacleatlocation r l, objecttype o ot, receptacletype r rt, "
-           "cancontain rt ot")
+PUT_PRE = "holds a o, atlocation a l, receptacleatlocation r l, objecttype o ot, receptacletype r rt, cancontain rt ot"
 PUT_EFF = ("inreceptacle o r, objectatlocation o l, handempty a", "holds a o")
 APPLY_PRE = "atlocation a l, receptacleatlocation r l, holds a o"
 PLACE_PRE = "inreceptacle o r, objecttype o ot, receptacletype r rt"
 PLACE_PARAMS = "o - object, ot - otype, r - receptacle, rt - rtype"
 # name -> (parameters, precondition alternatives (each a conjunction), add, delete); "!" negates
 ACTIONS = {
-    "go_to_location": ("a - agent, lstart - location, lend - location, r - receptacle",
-                       ["atlocation a lstart, receptacleatlocation r lend, !lstart = lend"],
-                       "atlocation a lend", "atlocation a lstart"),
-    "open_receptacle": (ATR, ["openable r, atlocation a l, receptacleatlocation r l, closed r"],
-                         "opened r, checked r", "closed r"),
-    "close_receptacle": (ATR, ["openable r, atlocation a l, receptacleatlocation r l, opened r"],
-                         "closed r", "opened r"),
-    "pickup_object_from_not_openable_receptacle": ("a - agent, l - location, o - object, r - receptacle",
-                                                   [PICK_PRE + ", notopenable r"], *PICK_EFF),
-    "pickup_object_from_openable_receptacle": ("a - agent, l - location, o - object, r - receptacle",
-                                               [PICK_PRE + ", openable r, opened r"], *PICK_EFF),
-    "put_object_on_not_openable_receptacle": ("a - agent, l - location, o - object, r - receptacle, ot - otype, "
-                                              "rt - rtype", [PUT_PRE + ", notopenable r"], *PUT_EFF),
-    "put_object_in_openable_receptacle": ("a - agent, l - location, o - object, r - receptacle, ot - otype, "
-                                          "rt - rtype", [PUT_PRE + ", openable r, opened r"], *PUT_EFF),
-    "clean_object": (ATR + ", o - object", ["cleanable o, receptacletype r sinkbasintype, " + APPLY_PRE],
-                     "isclean o", ""),
-    "heat_object": (ATR + ", o - object", ["heatable o, receptacletype r microwavetype, " + APPLY_PRE],
-                    "ishot o", "iscool o"),
-    "cool_object": (ATR + ", o - object", ["coolable o, receptacletype r fridgetype, " + APPLY_PRE],
-                    "iscool o", "ishot o"),
-    "slice_object": ("a - agent, l - location, co - object, ko - object",
-                     [f"sliceable co, objecttype ko {knife}, atlocation a l, objectatlocation co l, holds a ko"
-                      for knife in ("knifetype", "butterknifetype")], "issliced co", ""),
-    "toggle_object_on": ("a - agent, l - location, o - object, r - receptacle",
-                         ["toggleable o, atlocation a l, receptacleatlocation r l, inreceptacle o r, isoff o"],
-                         "ison o, istoggled o", "isoff o"),
-    "toggle_object_off": ("a - agent, l - location, o - object, r - receptacle",
-                          ["toggleable o, atlocation a l, receptacleatlocation r l, inreceptacle o r, ison o"],
-                          "isoff o, istoggled o", "ison o"),
-    "validate_pick_and_place_in_receptacle": (PLACE_PARAMS, [PLACE_PRE], "validatepickandplace ot rt",
-                                              "notvalidated"),
-    "validate_clean_and_place_in_receptacle": (PLACE_PARAMS, [PLACE_PRE + ", cleanable o, isclean o"],
-                                               "validatecleanandplace ot rt", "notvalidated"),
-    "validate_heat_and_place_in_receptacle": (PLACE_PARAMS, [PLACE_PRE + ", heatable o, ishot o"],
-                                              "validateheatandplace ot rt", "notvalidated"),
-    "validate_cool_and_place_in_receptacle": (PLACE_PARAMS, [PLACE_PRE + ", coolable o, iscool o"],
-                                              "validatecoolandplace ot rt", "notvalidated"),
+    "go_to_location": (
+        "a - agent, lstart - location, lend - location, r - receptacle",
+        ["atlocation a lstart, receptacleatlocation r lend, !lstart = lend"],
+        "atlocation a lend",
+        "atlocation a lstart",
+    ),
+    "open_receptacle": (
+        ATR,
+        ["openable r, atlocation a l, receptacleatlocation r l, closed r"],
+        "opened r, checked r",
+        "closed r",
+    ),
+    "close_receptacle": (
+        ATR,
+        ["openable r, atlocation a l, receptacleatlocation r l, opened r"],
+        "closed r",
+        "opened r",
+    ),
+    "pickup_object_from_not_openable_receptacle": (
+        "a - agent, l - location, o - object, r - receptacle",
+        [PICK_PRE + ", notopenable r"],
+        *PICK_EFF,
+    ),
+    "pickup_object_from_openable_receptacle": (
+        "a - agent, l - location, o - object, r - receptacle",
+        [PICK_PRE + ", openable r, opened r"],
+        *PICK_EFF,
+    ),
+    "put_object_on_not_openable_receptacle": (
+        "a - agent, l - location, o - object, r - receptacle, ot - otype, rt - rtype",
+        [PUT_PRE + ", notopenable r"],
+        *PUT_EFF,
+    ),
+    "put_object_in_openable_receptacle": (
+        "a - agent, l - location, o - object, r - receptacle, ot - otype, rt - rtype",
+        [PUT_PRE + ", openable r, opened r"],
+        *PUT_EFF,
+    ),
+    "clean_object": (
+        ATR + ", o - object",
+        ["cleanable o, receptacletype r sinkbasintype, " + APPLY_PRE],
+        "isclean o",
+        "",
+    ),
+    "heat_object": (
+        ATR + ", o - object",
+        ["heatable o, receptacletype r microwavetype, " + APPLY_PRE],
+        "ishot o",
+        "iscool o",
+    ),
+    "cool_object": (
+        ATR + ", o - object",
+        ["coolable o, receptacletype r fridgetype, " + APPLY_PRE],
+        "iscool o",
+        "ishot o",
+    ),
+    "slice_object": (
+        "a - agent, l - location, co - object, ko - object",
+        [
+            f"sliceable co, objecttype ko {knife}, atlocation a l, objectatlocation co l, holds a ko"
+            for knife in ("knifetype", "butterknifetype")
+        ],
+        "issliced co",
+        "",
+    ),
+    "toggle_object_on": (
+        "a - agent, l - location, o - object, r - receptacle",
+        ["toggleable o, atlocation a l, receptacleatlocation r l, inreceptacle o r, isoff o"],
+        "ison o, istoggled o",
+        "isoff o",
+    ),
+    "toggle_object_off": (
+        "a - agent, l - location, o - object, r - receptacle",
+        ["toggleable o, atlocation a l, receptacleatlocation r l, inreceptacle o r, ison o"],
+        "isoff o, istoggled o",
+        "ison o",
+    ),
+    "validate_pick_and_place_in_receptacle": (PLACE_PARAMS, [PLACE_PRE], "validatepickandplace ot rt", "notvalidated"),
+    "validate_clean_and_place_in_receptacle": (
+        PLACE_PARAMS,
+        [PLACE_PRE + ", cleanable o, isclean o"],
+        "validatecleanandplace ot rt",
+        "notvalidated",
+    ),
+    "validate_heat_and_place_in_receptacle": (
+        PLACE_PARAMS,
+        [PLACE_PRE + ", heatable o, ishot o"],
+        "validateheatandplace ot rt",
+        "notvalidated",
+    ),
+    "validate_cool_and_place_in_receptacle": (
+        PLACE_PARAMS,
+        [PLACE_PRE + ", coolable o, iscool o"],
+        "validatecoolandplace ot rt",
+        "notvalidated",
+    ),
     "validate_pick_two_and_place_in_receptacle": (
         "o1 - object, o2 - object, ot - otype, r - receptacle, rt - rtype",
         ["inreceptacle o1 r, inreceptacle o2 r, objecttype o1 ot, objecttype o2 ot, receptacletype r rt, !o1 = o2"],
-        "validatepicktwoandplace ot rt", "notvalidated"),
+        "validatepicktwoandplace ot rt",
+        "notvalidated",
+    ),
     "validate_examine_in_light": (
         "otoggle - object, otogglet - otype, o - object, ot - otype, r - receptacle, a - agent, l - location",
-        ["objecttype otoggle otogglet, toggleable otoggle, istoggled otoggle, inreceptacle otoggle r, "
-         "receptacleatlocation r l, holds a o, objecttype o ot, atlocation a l"],
-        "validateexamineinlight otogglet ot", "notvalidated"),
+        [
+            "objecttype otoggle otogglet, toggleable otoggle, istoggled otoggle, inreceptacle otoggle r, "
+            "receptacleatlocation r l, holds a o, objecttype o ot, atlocation a l"
+        ],
+        "validateexamineinlight otogglet ot",
+        "notvalidated",
+    ),
 }
 
 
@@ -124,10 +216,16 @@ def _expected(name):
 
 def _ours(schema):
     index = {v: f"#{i}" for i, (v, _) in enumerate(schema.params)}
-    lits = lambda ls: frozenset((lit.predicate, tuple(index.get(a, a) for a in lit.args), lit.positive)  # noqa: E731
-                                for lit in ls)
-    return (tuple(t for _, t in schema.params), frozenset(lits(c) for c in schema.precondition),
-            lits(schema.add), lits(schema.delete))
+    lits = lambda ls: frozenset(
+        (lit.predicate, tuple(index.get(a, a) for a in lit.args), lit.positive)  # noqa: E731
+        for lit in ls
+    )
+    return (
+        tuple(t for _, t in schema.params),
+        frozenset(lits(c) for c in schema.precondition),
+        lits(schema.add),
+        lits(schema.delete),
+    )
 
 
 def generate(receptacles=6, objects=8, goal=0, seed=1):
@@ -140,28 +238,43 @@ def test_domain_file_matches_domains_md():
     assert ":action-costs :adl :typing" in " ".join(DOMAIN.split())
     assert {t: (s[0], set(s)) for t, s in lifted.supertypes.items()} == {t: (s[0], set(s)) for t, s in TYPES.items()}
     assert lifted.constants == CONSTANTS
-    assert {c: lifted.objects[c] for c in CONSTANTS} == {c: "rtype" if c in {"fridgetype", "microwavetype",
-                                                                              "sinkbasintype"} else "otype"
-                                                         for c in CONSTANTS}
+    assert {c: lifted.objects[c] for c in CONSTANTS} == {
+        c: "rtype" if c in {"fridgetype", "microwavetype", "sinkbasintype"} else "otype" for c in CONSTANTS
+    }
     assert lifted.predicates == PREDICATES
     assert set(lifted.schemas) == set(ACTIONS)
     for name, schema in lifted.schemas.items():
         assert _ours(schema) == _expected(name), name
-    assert lifted.static_predicates == {"cancontain", "cleanable", "coolable", "heatable", "notopenable",
-                                        "objecttype", "openable", "pickupable", "receptacleatlocation",
-                                        "receptacletype", "sliceable", "toggleable"}
+    assert lifted.static_predicates == {
+        "cancontain",
+        "cleanable",
+        "coolable",
+        "heatable",
+        "notopenable",
+        "objecttype",
+        "openable",
+        "pickupable",
+        "receptacleatlocation",
+        "receptacletype",
+        "sliceable",
+        "toggleable",
+    }
 
 
 # ----- generated scenes -----------------------------------------------------------------------
 ALWAYS_OPENABLE, MAYBE_OPENABLE = {"fridge", "microwave", "safe"}, {"cabinet", "drawer"}
 PROPS = {  # domains.md: properties by object type (and pickupable only for the few added kinds)
-    "pickupable": set("""alarmclock baseballbat basketball book candle cd cellphone creditcard glassbottle handtowel
+    "pickupable": set(
+        """alarmclock baseballbat basketball book candle cd cellphone creditcard glassbottle handtowel
         keychain laptop papertowelroll pen pencil peppershaker pillow plunger saltshaker scrubbrush soapbottle
         spraybottle statue toiletpaper towel vase butterknife cloth dishsponge fork knife soapbar spatula spoon bowl
         pan pot cup mug plate apple egg potato tomato bread lettuce box newspaper remotecontrol tissuebox watch
-        wateringcan""".split()),
-    "cleanable": set("butterknife cloth dishsponge fork knife soapbar spatula spoon bowl pan pot cup mug plate "
-                     "apple egg potato tomato lettuce".split()),
+        wateringcan""".split()
+    ),
+    "cleanable": set(
+        "butterknife cloth dishsponge fork knife soapbar spatula spoon bowl pan pot cup mug plate "
+        "apple egg potato tomato lettuce".split()
+    ),
     "coolable": set("bowl pan pot cup mug plate apple egg potato tomato bread lettuce".split()),
     "heatable": set("cup mug plate apple egg potato tomato bread".split()),
     "sliceable": set("apple egg potato tomato bread lettuce".split()),
@@ -307,14 +420,16 @@ class PlanBuilder:
     def place(self, obj, rec):
         self.reach(rec)
         how = "in_openable" if self.scene.has("openable", rec) else "on_not_openable"
-        self.plan.append(f"(put_object_{how}_receptacle agent1 {self.at} {obj} {rec} "
-                         f"{self.scene.obj_type[obj]} {self.scene.rec_type[rec]})")
+        self.plan.append(
+            f"(put_object_{how}_receptacle agent1 {self.at} {obj} {rec} "
+            f"{self.scene.obj_type[obj]} {self.scene.rec_type[rec]})"
+        )
 
 
 def rule_plan(scene):
     (goal,) = scene.spec.goal
     pred, a, b = goal.strip("()").split()
-    kind = pred[len("validate"):]
+    kind = pred[len("validate") :]
     build = PlanBuilder(scene)
     if kind == "examineinlight":
         lamp = next(o for o, t in sorted(scene.obj_type.items()) if t == a and o in scene.inrec)
@@ -326,17 +441,19 @@ def rule_plan(scene):
         return build.plan
     target = next(r for r, t in sorted(scene.rec_type.items()) if t == b)
     objects = [o for o, t in sorted(scene.obj_type.items()) if t == a and o in scene.inrec]
-    for obj in objects[:2 if kind == "picktwoandplace" else 1]:
+    for obj in objects[: 2 if kind == "picktwoandplace" else 1]:
         build.fetch(obj)
         if kind in APPLIANCE:
             appliance = next(r for r, t in sorted(scene.rec_type.items()) if t == f"{APPLIANCE[kind]}type")
             build.go(appliance)
-            build.plan.append(f"({kind[:-len('andplace')]}_object agent1 {build.at} {appliance} {obj})")
+            build.plan.append(f"({kind[: -len('andplace')]}_object agent1 {build.at} {appliance} {obj})")
         build.place(obj, target)
     if kind == "picktwoandplace":
         build.plan.append(f"(validate_pick_two_and_place_in_receptacle {objects[0]} {objects[1]} {a} {target} {b})")
     else:
-        build.plan.append(f"(validate_{kind[:-len('andplace')]}_and_place_in_receptacle {objects[0]} {a} {target} {b})")
+        build.plan.append(
+            f"(validate_{kind[: -len('andplace')]}_and_place_in_receptacle {objects[0]} {a} {target} {b})"
+        )
     return build.plan
 
 
@@ -371,13 +488,16 @@ def test_rooms_fit_goal_kinds_and_seeds_vary():
     assert GEN.render(generate(seed=5)) == GEN.render(generate(seed=5))
 
 
-@pytest.mark.parametrize("size, message", [
-    ({"receptacles": 3, "objects": 8, "goal": 0}, "receptacles"),
-    ({"receptacles": 6, "objects": 8, "goal": 6}, "goal"),
-    ({"receptacles": 6, "objects": 8, "goal": -1}, "goal"),
-    ({"receptacles": 6, "objects": 1, "goal": 1}, "objects"),
-    ({"receptacles": 6, "objects": 0, "goal": 0}, "objects"),
-])
+@pytest.mark.parametrize(
+    "size, message",
+    [
+        ({"receptacles": 3, "objects": 8, "goal": 0}, "receptacles"),
+        ({"receptacles": 6, "objects": 8, "goal": 6}, "goal"),
+        ({"receptacles": 6, "objects": 8, "goal": -1}, "goal"),
+        ({"receptacles": 6, "objects": 1, "goal": 1}, "objects"),
+        ({"receptacles": 6, "objects": 0, "goal": 0}, "objects"),
+    ],
+)
 def test_impossible_sizes_are_rejected(size, message):
     with pytest.raises(ValueError, match=message):
         GEN.generate(size, random.Random(1))

@@ -16,28 +16,44 @@ GEN = get_generator("depots")
 SIZE = {"depots": 3, "distributors": 2, "trucks": 2, "pallets": 7, "hoists": 6, "crates": 6}
 
 # domains.md section 9, written out independently of domains/depots/domain.pddl.
-PARENTS = {"place": "object", "locatable": "object", "depot": "place", "distributor": "place",
-           "truck": "locatable", "hoist": "locatable", "surface": "locatable", "pallet": "surface",
-           "crate": "surface"}
-PREDICATES = {"at": ("locatable", "place"), "on": ("crate", "surface"), "in": ("crate", "truck"),
-              "lifting": ("hoist", "crate"), "available": ("hoist",), "clear": ("surface",)}
+PARENTS = {
+    "place": "object",
+    "locatable": "object",
+    "depot": "place",
+    "distributor": "place",
+    "truck": "locatable",
+    "hoist": "locatable",
+    "surface": "locatable",
+    "pallet": "surface",
+    "crate": "surface",
+}
+PREDICATES = {
+    "at": ("locatable", "place"),
+    "on": ("crate", "surface"),
+    "in": ("crate", "truck"),
+    "lifting": ("hoist", "crate"),
+    "available": ("hoist",),
+    "clear": ("surface",),
+}
 HCTP = "x - hoist, y - crate, z - truck, p - place"
 HCSP = "x - hoist, y - crate, z - surface, p - place"
 ACTIONS = {  # name: (parameters, precondition, add, delete)
     "drive": ("x - truck, y - place, z - place", "at x y", "at x z", "at x y"),
-    "lift": (HCSP, "at x p, available x, at y p, on y z, clear y", "lifting x y, clear z",
-             "at y p, clear y, available x, on y z"),
-    "drop": (HCSP, "at x p, at z p, clear z, lifting x y", "available x, at y p, clear y, on y z",
-             "lifting x y, clear z"),
+    "lift": (
+        HCSP,
+        "at x p, available x, at y p, on y z, clear y",
+        "lifting x y, clear z",
+        "at y p, clear y, available x, on y z",
+    ),
+    "drop": (
+        HCSP,
+        "at x p, at z p, clear z, lifting x y",
+        "available x, at y p, clear y, on y z",
+        "lifting x y, clear z",
+    ),
     "load": (HCTP, "at x p, at z p, lifting x y", "in y z, available x", "lifting x y"),
     "unload": (HCTP, "at x p, at z p, available x, in y z", "lifting x y", "in y z, available x"),
 }
-
-
-
-
-
-
 
 
 def generate(size=SIZE, seed=1):
@@ -117,7 +133,7 @@ def test_goal_is_towers_of_crates_in_crate_order(seed):
     goal = atoms(spec.goal)
     assert goal and all(a[0] == "on" for a in goal)
     crates = [a[1] for a in goal]
-    assert crates == sorted(crates, key=lambda c: int(c[len("crate"):]))
+    assert crates == sorted(crates, key=lambda c: int(c[len("crate") :]))
     assert len(set(crates)) == len(crates)
     below = {a[1]: a[2] for a in goal}
     assert len(set(below.values())) == len(below)  # at most one crate on each surface

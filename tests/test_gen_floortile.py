@@ -75,8 +75,14 @@ def test_different_seeds_give_different_problems_and_same_seed_the_same():
     assert GEN.render(GEN.generate(size, random.Random(9))) == GEN.render(GEN.generate(size, random.Random(9)))
 
 
-@pytest.mark.parametrize("bad", [{"rows": 2, "columns": 2, "robots": 3}, {"rows": 0, "columns": 3, "robots": 1},
-                                 {"rows": 2, "columns": 3, "robots": 0}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"rows": 2, "columns": 2, "robots": 3},
+        {"rows": 0, "columns": 3, "robots": 1},
+        {"rows": 2, "columns": 3, "robots": 0},
+    ],
+)
 def test_impossible_sizes_are_rejected(bad):
     with pytest.raises(ValueError):
         GEN.generate(bad, random.Random(0))

@@ -14,26 +14,39 @@ from documented_schema import actual_schema, expected_schema
 GEN = get_generator("goldminer")
 
 # domains.md section 10, written out independently of domains/goldminer/domain.pddl.
-PREDICATES = {"arm-empty": (), "bomb-at": ("loc",), "clear": ("loc",), "connected": ("loc", "loc"),
-              "gold-at": ("loc",), "hard-rock-at": ("loc",), "holds-bomb": (), "holds-gold": (),
-              "holds-laser": (), "laser-at": ("loc",), "robot-at": ("loc",), "soft-rock-at": ("loc",)}
+PREDICATES = {
+    "arm-empty": (),
+    "bomb-at": ("loc",),
+    "clear": ("loc",),
+    "connected": ("loc", "loc"),
+    "gold-at": ("loc",),
+    "hard-rock-at": ("loc",),
+    "holds-bomb": (),
+    "holds-gold": (),
+    "holds-laser": (),
+    "laser-at": ("loc",),
+    "robot-at": ("loc",),
+    "soft-rock-at": ("loc",),
+}
 ACTIONS = {  # name: (parameters, precondition, add, delete); every parameter is a loc
     "move": ("x - loc, y - loc", "robot-at x, connected x y, clear y", "robot-at y", "robot-at x"),
     "pickup-laser": ("x - loc", "robot-at x, laser-at x, arm-empty", "holds-laser", "arm-empty, laser-at x"),
     "putdown-laser": ("x - loc", "robot-at x, holds-laser", "arm-empty, laser-at x", "holds-laser"),
     "pickup-bomb": ("x - loc", "robot-at x, bomb-at x, arm-empty", "holds-bomb", "arm-empty"),
-    "detonate-bomb": ("x - loc, y - loc", "robot-at x, holds-bomb, connected x y, soft-rock-at y", "arm-empty, clear y",
-                      "holds-bomb, soft-rock-at y"),
-    "fire-laser": ("x - loc, y - loc", "robot-at x, holds-laser, connected x y", "clear y",
-                   "soft-rock-at y, gold-at y, hard-rock-at y"),
+    "detonate-bomb": (
+        "x - loc, y - loc",
+        "robot-at x, holds-bomb, connected x y, soft-rock-at y",
+        "arm-empty, clear y",
+        "holds-bomb, soft-rock-at y",
+    ),
+    "fire-laser": (
+        "x - loc, y - loc",
+        "robot-at x, holds-laser, connected x y",
+        "clear y",
+        "soft-rock-at y, gold-at y, hard-rock-at y",
+    ),
     "pick-gold": ("x - loc", "robot-at x, arm-empty, gold-at x", "holds-gold", "arm-empty"),
 }
-
-
-
-
-
-
 
 
 def generate(rows=4, cols=5, seed=1):
@@ -41,8 +54,11 @@ def generate(rows=4, cols=5, seed=1):
 
 
 def cells_with(spec, predicate):
-    return {tuple(int(x) for x in f.strip("()").split()[1][1:-1].split("-"))
-            for f in spec.init if f.strip("()").split()[0] == predicate}
+    return {
+        tuple(int(x) for x in f.strip("()").split()[1][1:-1].split("-"))
+        for f in spec.init
+        if f.strip("()").split()[0] == predicate
+    }
 
 
 def test_domain_file_matches_the_documented_domain():
@@ -73,8 +89,12 @@ def test_grid_structure(rows, cols, seed):
     assert not {"(holds-bomb)", "(holds-laser)", "(holds-gold)"} & set(spec.init)
     # connected: both directions between 4-neighbours, nothing else
     connected = {tuple(f.strip("()").split()[1:]) for f in spec.init if f.startswith("(connected ")}
-    expected = {(f"f{i}-{j}f", f"f{i + di}-{j + dj}f") for i, j in every
-                for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)) if (i + di, j + dj) in every}
+    expected = {
+        (f"f{i}-{j}f", f"f{i + di}-{j + dj}f")
+        for i, j in every
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if (i + di, j + dj) in every
+    }
     assert connected == expected
     # column 0 is clear ground with the robot and, on another row, the bomb supply and the laser
     (robot,) = cells_with(spec, "robot-at")

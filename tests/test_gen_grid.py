@@ -83,8 +83,7 @@ def test_goal_lists_every_key_in_order_when_p_is_100():
 
 
 def test_goal_percent_below_100_gives_goals_for_some_keys():
-    counts = {len(GEN.generate(size(keys=9, locks=1, goal_percent=30), random.Random(seed)).goal)
-              for seed in range(20)}
+    counts = {len(GEN.generate(size(keys=9, locks=1, goal_percent=30), random.Random(seed)).goal) for seed in range(20)}
     assert min(counts) >= 1 and max(counts) < 9
 
 
@@ -96,10 +95,17 @@ def test_problem_name_and_determinism():
     assert len({GEN.render(GEN.generate(s, random.Random(seed))) for seed in range(5)}) > 1
 
 
-@pytest.mark.parametrize("bad", [
-    size(keys=0), size(shapes=1, keys=12), size(x=2, y=2, locks=4), size(goal_percent=0), size(shapes=0),
-    size(x=1, y=1),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        size(keys=0),
+        size(shapes=1, keys=12),
+        size(x=2, y=2, locks=4),
+        size(goal_percent=0),
+        size(shapes=0),
+        size(x=1, y=1),
+    ],
+)
 def test_impossible_sizes_are_rejected(bad):
     with pytest.raises(ValueError):
         GEN.generate(bad, random.Random(0))

@@ -28,8 +28,11 @@ def test_structure(dims, seed):
     spec = GEN.generate(size(*dims), random.Random(seed))
     assert spec.name == f"logistics-c{c}-s{s}-p{p}-a{a}"
     types = Counter(spec.objects.values())
-    assert types == Counter({"city": c, "airport": c, "location": c * (s - 1), "truck": c,
-                             "airplane": a, "package": p}) - Counter()
+    assert (
+        types
+        == Counter({"city": c, "airport": c, "location": c * (s - 1), "truck": c, "airplane": a, "package": p})
+        - Counter()
+    )
     for i in range(c):
         assert spec.objects[f"c{i}"] == "city" and spec.objects[f"t{i}"] == "truck"
         assert spec.objects[f"l{i}-0"] == "airport"

@@ -54,7 +54,7 @@ def test_instance_structure_makes_every_goal_reachable(numbers):
         visible = set(atoms(spec, "visible"))
         assert all((b, a) in visible and a != b for a, b in visible)
         assert component(visible, "waypoint0") == set(typed(spec, "waypoint"))
-        (lander, lander_wp), = atoms(spec, "at_lander")
+        ((lander, lander_wp),) = atoms(spec, "at_lander")
         assert atoms(spec, "channel_free") == [("general",)]
 
         at = dict(atoms(spec, "at"))
@@ -71,8 +71,10 @@ def test_instance_structure_makes_every_goal_reachable(numbers):
             assert len(area[r]) >= 2
             assert any((w, lander_wp) in visible for w in area[r]), "the rover can see the lander"
 
-        equipped = {kind: {r for (r,) in atoms(spec, f"equipped_for_{kind}")}
-                    for kind in ("soil_analysis", "rock_analysis", "imaging")}
+        equipped = {
+            kind: {r for (r,) in atoms(spec, f"equipped_for_{kind}")}
+            for kind in ("soil_analysis", "rock_analysis", "imaging")
+        }
         owner = dict(atoms(spec, "on_board"))
         assert sorted(owner) == cameras and set(owner.values()) == equipped["imaging"]
         target = dict(atoms(spec, "calibration_target"))

@@ -17,27 +17,43 @@ SIZE = {"satellites": 6, "instruments": 3, "modes": 7, "targets": 7, "observatio
 
 # domains.md section 11, written out independently of domains/satellite/domain.pddl.
 TYPES = ("direction", "instrument", "mode", "satellite")
-PREDICATES = {"calibrated": ("instrument",), "calibration_target": ("instrument", "direction"),
-              "have_image": ("direction", "mode"), "on_board": ("instrument", "satellite"),
-              "pointing": ("satellite", "direction"), "power_avail": ("satellite",),
-              "power_on": ("instrument",), "supports": ("instrument", "mode")}
-ACTIONS = {  # name: (parameters, precondition, add, delete)
-    "turn_to": ("s - satellite, d_new - direction, d_prev - direction", "pointing s d_prev",
-                "pointing s d_new", "pointing s d_prev"),
-    "switch_on": ("i - instrument, s - satellite", "on_board i s, power_avail s", "power_on i",
-                  "calibrated i, power_avail s"),
-    "switch_off": ("i - instrument, s - satellite", "on_board i s, power_on i", "power_avail s", "power_on i"),
-    "calibrate": ("s - satellite, i - instrument, d - direction",
-                  "on_board i s, calibration_target i d, pointing s d, power_on i", "calibrated i", ""),
-    "take_image": ("s - satellite, d - direction, i - instrument, m - mode",
-                   "calibrated i, on_board i s, supports i m, power_on i, pointing s d", "have_image d m", ""),
+PREDICATES = {
+    "calibrated": ("instrument",),
+    "calibration_target": ("instrument", "direction"),
+    "have_image": ("direction", "mode"),
+    "on_board": ("instrument", "satellite"),
+    "pointing": ("satellite", "direction"),
+    "power_avail": ("satellite",),
+    "power_on": ("instrument",),
+    "supports": ("instrument", "mode"),
 }
-
-
-
-
-
-
+ACTIONS = {  # name: (parameters, precondition, add, delete)
+    "turn_to": (
+        "s - satellite, d_new - direction, d_prev - direction",
+        "pointing s d_prev",
+        "pointing s d_new",
+        "pointing s d_prev",
+    ),
+    "switch_on": (
+        "i - instrument, s - satellite",
+        "on_board i s, power_avail s",
+        "power_on i",
+        "calibrated i, power_avail s",
+    ),
+    "switch_off": ("i - instrument, s - satellite", "on_board i s, power_on i", "power_avail s", "power_on i"),
+    "calibrate": (
+        "s - satellite, i - instrument, d - direction",
+        "on_board i s, calibration_target i d, pointing s d, power_on i",
+        "calibrated i",
+        "",
+    ),
+    "take_image": (
+        "s - satellite, d - direction, i - instrument, m - mode",
+        "calibrated i, on_board i s, supports i m, power_on i, pointing s d",
+        "have_image d m",
+        "",
+    ),
+}
 
 
 def generate(size=SIZE, seed=1):
@@ -88,7 +104,12 @@ def test_initial_state_structure(seed):
     targets = {o for o, t in spec.objects.items() if t == "direction" and number(o) < 7}
     modes = {o for o, t in spec.objects.items() if t == "mode"}
     assert {f.strip("()").split()[0] for f in spec.init} == {
-        "on_board", "supports", "calibration_target", "power_avail", "pointing"}  # nothing on or calibrated
+        "on_board",
+        "supports",
+        "calibration_target",
+        "power_avail",
+        "pointing",
+    }  # nothing on or calibrated
     board = dict(facts(spec, "on_board"))
     assert sorted(board) == sorted(instruments)  # every instrument on exactly one satellite
     per_satellite = defaultdict(list)

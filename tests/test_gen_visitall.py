@@ -36,7 +36,7 @@ def test_grid_with_holes_is_connected_and_fully_visited_in_the_goal(x, y, holes)
         expected = {(p, q) for p in places for q in places if abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1}
         assert conn == expected
         # one robot, whose start is the only visited place, and which can reach every place
-        (start,), = atoms(spec, "at-robot")
+        ((start,),) = atoms(spec, "at-robot")
         assert atoms(spec, "visited") == [(start,)]
         reached, stack = {coords(start)}, [coords(start)]
         while stack:
@@ -58,8 +58,15 @@ def test_same_seed_same_problem_and_different_seeds_differ():
     assert len(bodies) > 1  # differ beyond the name tag
 
 
-@pytest.mark.parametrize("bad", [{"x": 3, "y": 3, "holes": 8}, {"x": 1, "y": 1, "holes": 0},
-                                 {"x": 4, "y": 4, "holes": -1}, {"x": 0, "y": 4, "holes": 0}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"x": 3, "y": 3, "holes": 8},
+        {"x": 1, "y": 1, "holes": 0},
+        {"x": 4, "y": 4, "holes": -1},
+        {"x": 0, "y": 4, "holes": 0},
+    ],
+)
 def test_impossible_sizes_are_rejected(bad):
     with pytest.raises(ValueError):
         GEN.generate(bad, random.Random(0))

@@ -16,8 +16,14 @@ from conftest import DEV
 
 # PDDL domain name in the reference records -> our domain folder
 REFERENCE_NAMES = {
-    "ferry": "ferry", "logistics-strips": "logistics", "blocksworld-4ops": "blocksworld", "grid": "grid",
-    "floor-tile": "floortile", "gripper-strips": "grippers", "rover": "rovers", "grid-visit-all": "visitall",
+    "ferry": "ferry",
+    "logistics-strips": "logistics",
+    "blocksworld-4ops": "blocksworld",
+    "grid": "grid",
+    "floor-tile": "floortile",
+    "gripper-strips": "grippers",
+    "rover": "rovers",
+    "grid-visit-all": "visitall",
 }
 
 
@@ -40,8 +46,12 @@ def semantics(domain_text: str, problem_text: str):
         def norm(lits):
             return frozenset((lit.predicate, tuple(rename.get(a, a) for a in lit.args), lit.positive) for lit in lits)
 
-        schemas[name] = (tuple(t for _, t in schema.params), frozenset(norm(c) for c in schema.precondition),
-                         norm(schema.add), norm(schema.delete))
+        schemas[name] = (
+            tuple(t for _, t in schema.params),
+            frozenset(norm(c) for c in schema.precondition),
+            norm(schema.add),
+            norm(schema.delete),
+        )
     return lifted.domain_name, lifted.supertypes, lifted.predicates, schemas, lifted.constants
 
 

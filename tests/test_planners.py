@@ -18,8 +18,18 @@ from pathlib import Path
 import pytest
 
 from acpgen.errors import ConfigError, ToolError
-from acpgen.planners import (ApptainerBackend, Landmark, Limits, LocalBackend, PlanCache, Planners,
-                             Status, ToolRun, make_backend, run_tool)
+from acpgen.planners import (
+    ApptainerBackend,
+    Landmark,
+    Limits,
+    LocalBackend,
+    PlanCache,
+    Planners,
+    Status,
+    ToolRun,
+    make_backend,
+    run_tool,
+)
 from acpgen.planners import run as run_module
 from acpgen.planners.backends import Backend
 from acpgen.planners.outcomes import classify
@@ -41,10 +51,30 @@ FERRY_P01 = pddl("ferry-p01")
 # sails l0->l1, back, and l0->l1 again (3 sails): 7 actions is a lower bound, and these plans
 # (the two car orders) reach it. Any other 7-step sequence fails to move both cars.
 OPTIMAL_FERRY = {
-    tuple(f"({a})" for a in ["board c0 l0", "sail l0 l1", "debark c0 l1", "sail l1 l0",
-                             "board c1 l0", "sail l0 l1", "debark c1 l1"]),
-    tuple(f"({a})" for a in ["board c1 l0", "sail l0 l1", "debark c1 l1", "sail l1 l0",
-                             "board c0 l0", "sail l0 l1", "debark c0 l1"]),
+    tuple(
+        f"({a})"
+        for a in [
+            "board c0 l0",
+            "sail l0 l1",
+            "debark c0 l1",
+            "sail l1 l0",
+            "board c1 l0",
+            "sail l0 l1",
+            "debark c1 l1",
+        ]
+    ),
+    tuple(
+        f"({a})"
+        for a in [
+            "board c1 l0",
+            "sail l0 l1",
+            "debark c1 l1",
+            "sail l1 l0",
+            "board c0 l0",
+            "sail l0 l1",
+            "debark c0 l1",
+        ]
+    ),
 }
 
 
@@ -110,7 +140,9 @@ def test_grounded_encoding_with_negative_and_disjunctive_preconditions(planners)
     assert sol.status == Status.SOLVED and grounded_valid(sol.plans[0])
     top = planners.top_quality(domain, problem, 1.0, limits=LIMITS)
     assert top.status == Status.SOLVED and set(top.plans) == {
-        ("(a1)", "(a3)", "(a1)", "(a2)"), ("(a1)", "(a3)", "(a4)", "(a2)")}
+        ("(a1)", "(a3)", "(a1)", "(a2)"),
+        ("(a1)", "(a3)", "(a4)", "(a2)"),
+    }
 
 
 def test_axioms_fall_back_to_blind_search(planners):
@@ -125,15 +157,17 @@ def test_axioms_fall_back_to_blind_search(planners):
     assert unordered.status == Status.SOLVED and unordered.plans
 
 
-@pytest.mark.parametrize("domain,problem", [
-    ("ferry-domain", "ferry-unsolvable-search"),   # goal mutex found by the translator
-    ("ferry-domain", "ferry-unsolvable-relaxed"),  # not even delete-relaxed reachable
-    ("tokens-domain", "tokens-unsolvable"),        # only an exhaustive search proves it
-])
+@pytest.mark.parametrize(
+    "domain,problem",
+    [
+        ("ferry-domain", "ferry-unsolvable-search"),  # goal mutex found by the translator
+        ("ferry-domain", "ferry-unsolvable-relaxed"),  # not even delete-relaxed reachable
+        ("tokens-domain", "tokens-unsolvable"),  # only an exhaustive search proves it
+    ],
+)
 def test_unsolvable_is_proven(planners, domain, problem):
     d, p = pddl(domain), pddl(problem)
-    for result in (planners.solve(d, p, LIMITS), planners.optimal(d, p, LIMITS),
-                   planners.top_k(d, p, 3, LIMITS)):
+    for result in (planners.solve(d, p, LIMITS), planners.optimal(d, p, LIMITS), planners.top_k(d, p, 3, LIMITS)):
         assert result.status == Status.UNSOLVABLE, result
         assert result.plans == ()
 
@@ -215,7 +249,7 @@ def test_landmarks_of_a_translator_unsolvable_task(planners):
 
 
 def test_landmark_graph_parser():
-    dump = textwrap.dedent('''\
+    dump = textwrap.dedent("""\
         Dumping landmark graph:
         digraph G {
           lm0 [label="Atom at(c0, l1) & Atom empty-ferry()", style=filled];
@@ -225,13 +259,14 @@ def test_landmark_graph_parser():
           lm3 [label="Atom new-axiom@0()"];
           lm4 [label="Atom at-ferry(l1) | Atom at-ferry(l2)"];
         }
-        Landmark graph end.''')
+        Landmark graph end.""")
     landmarks, dropped = landmark_graph(dump)
     assert dropped == 2
     assert landmarks == [
         Landmark(("(at c0 l1)", "(empty-ferry)"), conjunctive=True, goal=True),
         Landmark(("(at c1 l0)",), true_in_init=True, goal=True),
-        Landmark(("(at-ferry l1)", "(at-ferry l2)"), disjunctive=True)]
+        Landmark(("(at-ferry l1)", "(at-ferry l2)"), disjunctive=True),
+    ]
     assert landmark_graph("no dump here") is None
     assert canonical(" ( Board  C0 l0 ) ") == "(board c0 l0)" and canonical("a1 ") == "(a1)"
 
@@ -239,9 +274,13 @@ def test_landmark_graph_parser():
 # ----- failures never raise ----------------------------------------------------------------
 def test_malformed_pddl_is_an_error_not_an_exception(planners):
     broken = "(define (domain broken) (:predicates (p)) (:action a :parameters () :effect (p)"
-    for result in (planners.solve(broken, FERRY_P01, LIMITS), planners.optimal(broken, FERRY_P01, LIMITS),
-                   planners.top_k(broken, FERRY_P01, 2, LIMITS), planners.landmarks(broken, FERRY_P01, LIMITS),
-                   planners.diverse(broken, FERRY_P01, 2, LIMITS)):
+    for result in (
+        planners.solve(broken, FERRY_P01, LIMITS),
+        planners.optimal(broken, FERRY_P01, LIMITS),
+        planners.top_k(broken, FERRY_P01, 2, LIMITS),
+        planners.landmarks(broken, FERRY_P01, LIMITS),
+        planners.diverse(broken, FERRY_P01, 2, LIMITS),
+    ):
         assert result.status == Status.ERROR, result
         assert result.message
 
@@ -249,6 +288,7 @@ def test_malformed_pddl_is_an_error_not_an_exception(planners):
 def test_exit_code_table():
     def run(code, stdout=""):
         return ToolRun(("x",), code, stdout, "", 0.1, False)
+
     assert classify(run(12)).status == Status.ERROR  # Fast Downward: incomplete search
     assert classify(run(12), complete=True).status == Status.UNSOLVABLE  # K*: exhausted
     assert classify(run(12, "[t=2s] search::time limit"), complete=True).status == Status.TIMEOUT
@@ -268,6 +308,7 @@ def test_cache_hit_runs_no_subprocess(tmp_path, monkeypatch):
 
     def no_subprocess(*args, **kwargs):
         raise AssertionError("run_tool called on a cache hit")
+
     monkeypatch.setattr(run_module, "run_tool", no_subprocess)
     again = Planners(LocalBackend(), PlanCache(cache_dir)).optimal(FERRY, FERRY_P01, LIMITS)  # from disk
     assert again.cached and again.plans == first.plans and again.costs == first.costs
@@ -282,6 +323,7 @@ def test_errors_are_not_cached(monkeypatch):
     def counting(*args, **kwargs):
         calls.append(args)
         return real(*args, **kwargs)
+
     monkeypatch.setattr(run_module, "run_tool", counting)
     for _ in range(2):
         assert planners.solve("(define (domain", FERRY_P01, LIMITS).status == Status.ERROR
@@ -299,13 +341,13 @@ def test_cache_directory_from_environment(tmp_path, monkeypatch):
 
 
 # ----- limits, watchdog, temporary directories --------------------------------------------
-SLEEPER = textwrap.dedent('''\
+SLEEPER = textwrap.dedent("""\
     import os, signal, subprocess, sys, time
     child = subprocess.Popen([sys.executable, "-c",
         "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"])
     open(sys.argv[1], "w").write(f"{child.pid} {os.getpgid(0)}")
     time.sleep(60)
-    ''')
+    """)
 
 
 def _alive(pid: int) -> bool:
@@ -353,8 +395,9 @@ def test_watchdog_kills_the_whole_process_group(tmp_path):
 
 def test_run_tool_limits_and_missing_tool(tmp_path):
     probe = "import resource; print(resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_AS))"
-    run = run_tool([sys.executable, "-c", probe], time_limit=3, memory_mb=1024, cwd=tmp_path,
-                   stdout_path=tmp_path / "out.txt")
+    run = run_tool(
+        [sys.executable, "-c", probe], time_limit=3, memory_mb=1024, cwd=tmp_path, stdout_path=tmp_path / "out.txt"
+    )
     assert run.returncode == 0 and not run.timed_out
     assert run.stdout.strip() == f"(4, 6) ({1024 << 20}, {1024 << 20})"
     assert (tmp_path / "out.txt").read_text() == run.stdout

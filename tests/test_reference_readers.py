@@ -14,8 +14,14 @@ from conftest import DEV
 
 # PDDL domain name of the reference records -> reader module
 READERS = {
-    "ferry": "ferry", "logistics-strips": "logistics", "blocksworld-4ops": "blocksworld", "grid": "grid",
-    "floor-tile": "floortile", "gripper-strips": "grippers", "rover": "rovers", "grid-visit-all": "visitall",
+    "ferry": "ferry",
+    "logistics-strips": "logistics",
+    "blocksworld-4ops": "blocksworld",
+    "grid": "grid",
+    "floor-tile": "floortile",
+    "gripper-strips": "grippers",
+    "rover": "rovers",
+    "grid-visit-all": "visitall",
 }
 # reach.gen record whose context renders an empty list although its :init has (clear tile_3)
 # (acpbench-format.md, section 3.1): the text does not say what the PDDL says.

@@ -26,8 +26,11 @@ SMALL = FIXTURES / "pipeline" / "small.yaml"
 
 
 def generate(out: Path, *extra: str):
-    result = CliRunner().invoke(cli, ["generate", "--domain", "ferry", "--out", str(out), "--config", str(SMALL),
-                                      *extra], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--domain", "ferry", "--out", str(out), "--config", str(SMALL), *extra],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     return result
 
@@ -48,7 +51,9 @@ def test_same_seed_gives_identical_bytes_and_another_seed_differs(reference_run,
     generate(tmp_path / "b")
     assert snapshot(tmp_path / "b") == snapshot(reference_run)
     generate(tmp_path / "c", "--seed", "8", "--stage", "problems")
-    assert (tmp_path / "c" / "ferry/problems/p001.pddl").read_bytes() != (reference_run / "ferry/problems/p001.pddl").read_bytes()
+    assert (tmp_path / "c" / "ferry/problems/p001.pddl").read_bytes() != (
+        reference_run / "ferry/problems/p001.pddl"
+    ).read_bytes()
 
 
 def test_artefacts_do_not_depend_on_the_hash_seed(tmp_path):
@@ -56,10 +61,21 @@ def test_artefacts_do_not_depend_on_the_hash_seed(tmp_path):
     snapshots = []
     for seed in ("1", "2"):
         out = tmp_path / f"hash-{seed}"
-        command = [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out),
-                   "--config", str(FIXTURES / "pipeline" / "ci.yaml")]
-        run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed},
-                             timeout=600)
+        command = [
+            sys.executable,
+            "-m",
+            "acpgen",
+            "generate",
+            "--domain",
+            "ferry",
+            "--out",
+            str(out),
+            "--config",
+            str(FIXTURES / "pipeline" / "ci.yaml"),
+        ]
+        run = subprocess.run(
+            command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}, timeout=600
+        )
         assert run.returncode == 0, run.stderr[-2000:]
         snapshots.append(snapshot(out))
     assert snapshots[0] == snapshots[1]
@@ -72,7 +88,9 @@ def test_stored_plans_are_valid_and_states_are_reached_by_their_paths(reference_
     tasks = {}
     for plan_file in sorted((root / "plans").glob("*.json")):
         record = json.loads(plan_file.read_text())
-        task = tasks[plan_file.stem] = GroundTask.from_strings(domain, (root / "problems" / f"{plan_file.stem}.pddl").read_text())
+        task = tasks[plan_file.stem] = GroundTask.from_strings(
+            domain, (root / "problems" / f"{plan_file.stem}.pddl").read_text()
+        )
         assert record["plans"] and all(is_plan(task, task.init, p["actions"]) for p in record["plans"])
         assert all(p["cost"] == len(p["actions"]) for p in record["plans"])
     states = [json.loads(line) for line in (root / "states.jsonl").read_text().splitlines()]
@@ -89,11 +107,27 @@ def test_stored_plans_are_valid_and_states_are_reached_by_their_paths(reference_
 
 def test_a_killed_run_resumes_to_the_same_artefacts(reference_run, tmp_path):
     out = tmp_path / "killed"
-    command = [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out), "--config", str(SMALL)]
+    command = [
+        sys.executable,
+        "-m",
+        "acpgen",
+        "generate",
+        "--domain",
+        "ferry",
+        "--out",
+        str(out),
+        "--config",
+        str(SMALL),
+    ]
     scratch = tmp_path / "tmp"  # the planner folders a SIGKILL leaves behind stay inside the test's folder
     scratch.mkdir()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                               env={**os.environ, "TMPDIR": str(scratch)})
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
     deadline = time.time() + 120
     while time.time() < deadline and not list((out / "ferry" / "plans").glob("*.json")):
         time.sleep(0.05)
@@ -145,7 +179,9 @@ def test_qa_questions_validate_and_their_answers_score_one(reference_run):
     items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
     results = validate_records(items, ScoreOptions(), PlannerSetup(), progress=False)
     assert [r.verdict for r in results] == ["ok"] * 24
-    predictions = [Prediction(line, *dataset.resolve(line), line["response"]) for line in reference_predictions(dataset)]
+    predictions = [
+        Prediction(line, *dataset.resolve(line), line["response"]) for line in reference_predictions(dataset)
+    ]
     for recheck in (False, True):
         scored = score_predictions(predictions, ScoreOptions(recheck=recheck), progress=False)
         assert [s.verdict.score for s in scored] == [1.0] * len(predictions)

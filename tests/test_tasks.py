@@ -133,7 +133,8 @@ def test_prog_near_misses():
     assert swapped.score == 0 and "swapped" in swapped.reason
     assert verdict("prog", record, f"[{', '.join(pos)}] [{', '.join(neg[1:])}]").score == 0
     assert verdict("prog", record, f"[{', '.join(pos)}, (no-such-pred x)] [{', '.join(neg)}]").reason.startswith(
-        "unknown_atom")
+        "unknown_atom"
+    )
 
 
 def test_reach_and_land_reject_atoms_of_the_state_and_invalid_atoms():
@@ -179,13 +180,20 @@ def test_just_near_misses_and_strict_mode():
     ctx = RecordContext(record)
     assert verdict("just", record, " ".join(plan)).score == 0  # not shorter
     # Find two non-adjacent consecutive pairs whose joint removal still leaves a plan.
-    pairs = [i for i in range(len(plan) - 1) if is_plan(ctx.task, ctx.task.init, plan[:i] + plan[i + 2:])]
-    joint = next((plan[:i] + plan[i + 2:j] + plan[j + 2:] for i in pairs for j in pairs
-                  if j > i + 1 and is_plan(ctx.task, ctx.task.init, plan[:i] + plan[i + 2:j] + plan[j + 2:])), None)
+    pairs = [i for i in range(len(plan) - 1) if is_plan(ctx.task, ctx.task.init, plan[:i] + plan[i + 2 :])]
+    joint = next(
+        (
+            plan[:i] + plan[i + 2 : j] + plan[j + 2 :]
+            for i in pairs
+            for j in pairs
+            if j > i + 1 and is_plan(ctx.task, ctx.task.init, plan[:i] + plan[i + 2 : j] + plan[j + 2 :])
+        ),
+        None,
+    )
     assert joint is not None
     assert verdict("just", record, " ".join(joint)).score == 1  # the paper's relaxed check
     assert verdict("just", record, " ".join(joint), strict_just=True).score == 0
-    single = plan[:pairs[0]] + plan[pairs[0] + 2:]
+    single = plan[: pairs[0]] + plan[pairs[0] + 2 :]
     assert verdict("just", record, " ".join(single), strict_just=True).score == 1
     assert verdict("just", record, " ".join(single).upper()).score == 1  # case-insensitive
     broken = plan[1:]

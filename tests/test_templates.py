@@ -80,17 +80,21 @@ def ferry_problem(extra_init: str = "", omit_pair: bool = False) -> str:
     if omit_pair:
         pairs = pairs[1:]
     noteq = " ".join(f"(not-eq {a} {b})" for a, b in pairs)
-    return (f"(define (problem t) (:domain ferry) (:objects c0 c3 c5 c10 c2 - car l0 l1 l2 - location) "
-            f"(:init (at-ferry l2) (on c2) (at c10 l1) (at c5 l1) (at c0 l1) (at c3 l1) {noteq} {extra_init}) "
-            f"(:goal (and (at c0 l0) (at c2 l0))))")
+    return (
+        f"(define (problem t) (:domain ferry) (:objects c0 c3 c5 c10 c2 - car l0 l1 l2 - location) "
+        f"(:init (at-ferry l2) (on c2) (at c10 l1) (at c5 l1) (at c0 l1) (at c3 l1) {noteq} {extra_init}) "
+        f"(:goal (and (at c0 l0) (at c2 l0))))"
+    )
 
 
 def test_ferry_state_groups_cars_by_location():
     describer, _ = describer_for("ferry", ferry_problem())
-    assert describer.state_part() == ("Currently, the ferry is at location l2; car c2 is on the ferry; "
-                                      "cars c0, c3, c5, and c10 are at location l1.")
-    assert describer.goal_part() == ("The goal is to reach a state where the following facts hold: "
-                                     "cars c0 and c2 are at location l0.")
+    assert describer.state_part() == (
+        "Currently, the ferry is at location l2; car c2 is on the ferry; cars c0, c3, c5, and c10 are at location l1."
+    )
+    assert describer.goal_part() == (
+        "The goal is to reach a state where the following facts hold: cars c0 and c2 are at location l0."
+    )
 
 
 def test_implied_facts_are_left_out_only_when_the_rule_holds():
@@ -165,30 +169,39 @@ def test_missing_template_file_says_what_to_write(tmp_path):
 def test_size_placeholders_count_name_and_find_grid_gaps():
     domain_text = domain_file("visitall").read_text()
     places = [f"loc-x{x}-y{y}" for x in range(3) for y in range(2) if (x, y) not in {(0, 1), (2, 0)}]
-    problem = (f"(define (problem v) (:domain grid-visit-all) (:objects {' '.join(places)} - place) "
-               f"(:init (at-robot loc-x0-y0) (visited loc-x0-y0)) (:goal (and (visited loc-x1-y1))))")
+    problem = (
+        f"(define (problem v) (:domain grid-visit-all) (:objects {' '.join(places)} - place) "
+        f"(:init (at-robot loc-x0-y0) (visited loc-x0-y0)) (:goal (and (visited loc-x1-y1))))"
+    )
     template = load_template("visitall")
     lifted = read_strings(domain_text, problem)
     from dataclasses import replace
+
     probe = replace(template, size="{n:place|place|places}; {grid:place}; missing: {gaps:place}; {list:place}")
     assert Describer(probe, lifted).size_sentence() == (
-        "4 places; 3 by 2; missing: loc-x0-y1 and loc-x2-y0; loc-x0-y0, loc-x1-y0, loc-x1-y1, and loc-x2-y1")
+        "4 places; 3 by 2; missing: loc-x0-y1 and loc-x2-y0; loc-x0-y0, loc-x1-y0, loc-x1-y1, and loc-x2-y1"
+    )
     one = replace(template, size="{n:place|place|places}")
-    single = read_strings(domain_text, problem.replace(" ".join(places), "loc-x0-y0").replace(
-        "(visited loc-x1-y1)", "(visited loc-x0-y0)"))
+    single = read_strings(
+        domain_text,
+        problem.replace(" ".join(places), "loc-x0-y0").replace("(visited loc-x1-y1)", "(visited loc-x0-y0)"),
+    )
     assert Describer(one, single).size_sentence() == "1 place"
 
 
 def test_converse_predicate_is_left_out_only_when_it_mirrors_the_other():
     domain_text = domain_file("floortile").read_text()
     tiles = "tile_1 tile_2 tile_3"
-    base = ("(define (problem f) (:domain floor-tile) (:objects {t} - tile robot1 - robot white - color) "
-            "(:init (robot-at robot1 tile_1) (robot-has robot1 white) (available-color white) (clear tile_2) "
-            "(clear tile_3) (right tile_2 tile_1) (right tile_3 tile_2) {left}) (:goal (and (painted tile_3 white))))")
+    base = (
+        "(define (problem f) (:domain floor-tile) (:objects {t} - tile robot1 - robot white - color) "
+        "(:init (robot-at robot1 tile_1) (robot-has robot1 white) (available-color white) (clear tile_2) "
+        "(clear tile_3) (right tile_2 tile_1) (right tile_3 tile_2) {left}) (:goal (and (painted tile_3 white))))"
+    )
     template = load_template("floortile")
     assert template.predicates["left"].implied == "converse right"
-    mirrored = Describer(template, read_strings(domain_text, base.format(
-        t=tiles, left="(left tile_1 tile_2) (left tile_2 tile_3)")))
+    mirrored = Describer(
+        template, read_strings(domain_text, base.format(t=tiles, left="(left tile_1 tile_2) (left tile_2 tile_3)"))
+    )
     broken = Describer(template, read_strings(domain_text, base.format(t=tiles, left="(left tile_1 tile_2)")))
     left_text = template.predicates["left"].fill(("tile_1", "tile_2"))
     assert left_text not in mirrored.static_part()
@@ -197,6 +210,7 @@ def test_converse_predicate_is_left_out_only_when_it_mirrors_the_other():
 
 def test_named_rule_requires_every_numbered_object_to_carry_its_type():
     from acpgen.nl.template import implied_holds
+
     left, right = ["apple1", "apple2", "cup1", "knife"], ["appletype", "cuptype"]
     complete = [("apple1", "appletype"), ("apple2", "appletype"), ("cup1", "cuptype")]
     assert implied_holds("named type", complete, [left, right])
@@ -226,8 +240,12 @@ def test_reads_as_action_inverts_action_texts():
 def test_action_texts_with_commas_are_rejected(tmp_path):
     folder = copy_templates(tmp_path)
     path = folder / "ferry.yaml"
-    path.write_text(path.read_text().replace('sail: "sail the ferry from location {from} to location {to}"',
-                                             'sail: "from location {from}, sail the ferry to location {to}"'))
+    path.write_text(
+        path.read_text().replace(
+            'sail: "sail the ferry from location {from} to location {to}"',
+            'sail: "from location {from}, sail the ferry to location {to}"',
+        )
+    )
     domain_text, problem_text = example_problem("ferry")
     with pytest.raises(TemplateError, match="action 'sail' text contains ','"):
         load_template("ferry", folder).check(read_strings(domain_text, problem_text))

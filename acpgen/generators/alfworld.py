@@ -35,12 +35,125 @@ from acpgen.generators.base import Generator, ProblemSpec
 GOALS = ("pickandplace", "picktwoandplace", "heatandplace", "coolandplace", "cleanandplace", "examineinlight")
 APPLIANCE = {"heatandplace": "microwave", "coolandplace": "fridge", "cleanandplace": "sinkbasin"}
 NEEDED = {"heatandplace": "heatable", "coolandplace": "coolable", "cleanandplace": "cleanable"}
-ROOMS_FOR = {"heatandplace": ("kitchen",), "coolandplace": ("kitchen",), "cleanandplace": ("kitchen", "bathroom"),
-             "examineinlight": ("bedroom", "livingroom")}
+ROOMS_FOR = {
+    "heatandplace": ("kitchen",),
+    "coolandplace": ("kitchen",),
+    "cleanandplace": ("kitchen", "bathroom"),
+    "examineinlight": ("bedroom", "livingroom"),
+}
 
 # Non-constant type names declared in every problem (the constants are in the domain file).
-OTYPES = tuple(["alarmclock", "apple", "baseballbat", "basketball", "bathtub", "blinds", "book", "boots", "bowl", "box", "bread", "candle", "cd", "cellphone", "chair", "cloth", "creditcard", "cup", "curtains", "desklamp", "dishsponge", "egg", "floorlamp", "footstool", "fork", "glassbottle", "handtowel", "houseplant", "kettle", "keychain", "ladle", "laptop", "laundryhamperlid", "lettuce", "lightswitch", "mirror", "mug", "newspaper", "painting", "pan", "papertowel", "papertowelroll", "pen", "pencil", "peppershaker", "pillow", "plate", "plunger", "poster", "pot", "potato", "remotecontrol", "saltshaker", "scrubbrush", "showerdoor", "showerglass", "soapbar", "soapbottle", "spatula", "spoon", "spraybottle", "statue", "stoveknob", "teddybear", "television", "tennisracket", "tissuebox", "toiletpaper", "toiletpaperroll", "tomato", "towel", "vase", "watch", "wateringcan", "window", "winebottle"])
-RTYPES = tuple(["armchair", "bathtubbasin", "bed", "cabinet", "cart", "coffeemachine", "coffeetable", "countertop", "desk", "diningtable", "drawer", "dresser", "garbagecan", "handtowelholder", "laundryhamper", "ottoman", "paintinghanger", "safe", "shelf", "sidetable", "sofa", "stoveburner", "toaster", "toiletpaperhanger", "toilet", "towelholder", "tvstand"])
+OTYPES = tuple(
+    [
+        "alarmclock",
+        "apple",
+        "baseballbat",
+        "basketball",
+        "bathtub",
+        "blinds",
+        "book",
+        "boots",
+        "bowl",
+        "box",
+        "bread",
+        "candle",
+        "cd",
+        "cellphone",
+        "chair",
+        "cloth",
+        "creditcard",
+        "cup",
+        "curtains",
+        "desklamp",
+        "dishsponge",
+        "egg",
+        "floorlamp",
+        "footstool",
+        "fork",
+        "glassbottle",
+        "handtowel",
+        "houseplant",
+        "kettle",
+        "keychain",
+        "ladle",
+        "laptop",
+        "laundryhamperlid",
+        "lettuce",
+        "lightswitch",
+        "mirror",
+        "mug",
+        "newspaper",
+        "painting",
+        "pan",
+        "papertowel",
+        "papertowelroll",
+        "pen",
+        "pencil",
+        "peppershaker",
+        "pillow",
+        "plate",
+        "plunger",
+        "poster",
+        "pot",
+        "potato",
+        "remotecontrol",
+        "saltshaker",
+        "scrubbrush",
+        "showerdoor",
+        "showerglass",
+        "soapbar",
+        "soapbottle",
+        "spatula",
+        "spoon",
+        "spraybottle",
+        "statue",
+        "stoveknob",
+        "teddybear",
+        "television",
+        "tennisracket",
+        "tissuebox",
+        "toiletpaper",
+        "toiletpaperroll",
+        "tomato",
+        "towel",
+        "vase",
+        "watch",
+        "wateringcan",
+        "window",
+        "winebottle",
+    ]
+)
+RTYPES = tuple(
+    [
+        "armchair",
+        "bathtubbasin",
+        "bed",
+        "cabinet",
+        "cart",
+        "coffeemachine",
+        "coffeetable",
+        "countertop",
+        "desk",
+        "diningtable",
+        "drawer",
+        "dresser",
+        "garbagecan",
+        "handtowelholder",
+        "laundryhamper",
+        "ottoman",
+        "paintinghanger",
+        "safe",
+        "shelf",
+        "sidetable",
+        "sofa",
+        "stoveburner",
+        "toaster",
+        "toiletpaperhanger",
+        "toilet",
+        "towelholder",
+        "tvstand",
+    ]
+)
 # Unnumbered names declared as plain objects (one per object kind, constants' kinds included).
 PLACEHOLDERS = tuple(sorted(OTYPES + ("butterknife", "knife", "sink")))
 
@@ -72,7 +185,9 @@ _CANCONTAIN = {  # rtype kind -> otype kinds; the union observed in the records 
     "fridge": "apple bowl bread cup egg glassbottle lettuce mug pan plate pot potato tomato",
     "garbagecan": """apple bread cd cloth dishsponge egg handtowel lettuce pen pencil potato soapbar soapbottle
         spraybottle toiletpaper tomato""",
-    "handtowelholder": "handtowel", "towelholder": "towel", "toiletpaperhanger": "toiletpaper",
+    "handtowelholder": "handtowel",
+    "towelholder": "towel",
+    "toiletpaperhanger": "toiletpaper",
     "microwave": "apple bowl bread cup egg glassbottle mug plate potato tomato",
     "safe": "cd cellphone creditcard keychain",
     "shelf": """alarmclock book bowl cd cellphone creditcard cup dishsponge glassbottle keychain mug pen pencil
@@ -83,7 +198,8 @@ _CANCONTAIN = {  # rtype kind -> otype kinds; the union observed in the records 
     "toilet": "candle cloth handtowel soapbar soapbottle spraybottle toiletpaper",
 }
 _EXTENSION = {  # ... extended (not seen in the records) for furniture and living-room kinds
-    "drawer": "remotecontrol watch", "shelf": "box remotecontrol tissuebox watch wateringcan",
+    "drawer": "remotecontrol watch",
+    "shelf": "box remotecontrol tissuebox watch wateringcan",
     "sidetable": """alarmclock book bowl box cd cellphone creditcard cup keychain laptop mug newspaper pen pencil
         plate remotecontrol statue tissuebox vase watch""",
     "dresser": """alarmclock book box cd cellphone creditcard keychain laptop newspaper pen pencil remotecontrol
@@ -96,43 +212,68 @@ _EXTENSION = {  # ... extended (not seen in the records) for furniture and livin
     "armchair": "book box cellphone creditcard keychain laptop newspaper pillow remotecontrol",
     "ottoman": "book box cellphone creditcard keychain laptop newspaper pillow remotecontrol",
     "tvstand": "remotecontrol statue tissuebox vase",
-    "bathtubbasin": "cloth handtowel soapbar", "laundryhamper": "cloth",
+    "bathtubbasin": "cloth handtowel soapbar",
+    "laundryhamper": "cloth",
     "cart": "candle cloth handtowel soapbar soapbottle spraybottle toiletpaper",
 }
-CANCONTAIN = {r: frozenset(_CANCONTAIN.get(r, "").split() + _EXTENSION.get(r, "").split())
-              for r in RTYPES + ("fridge", "microwave", "sinkbasin")}
+CANCONTAIN = {
+    r: frozenset(_CANCONTAIN.get(r, "").split() + _EXTENSION.get(r, "").split())
+    for r in RTYPES + ("fridge", "microwave", "sinkbasin")
+}
 LAMP_HOSTS = frozenset({"desk", "sidetable", "dresser"})
 ALWAYS_OPENABLE, MAYBE_OPENABLE = frozenset({"fridge", "microwave", "safe"}), frozenset({"cabinet", "drawer"})
 
 # room -> (core receptacle kinds in order, optional single kinds, {fill kind: (weight, cap or 0)},
 #          movable object kinds, fixture kinds)
 ROOMS = {
-    "kitchen": (("countertop", "cabinet", "fridge", "microwave", "sinkbasin", "drawer", "stoveburner"),
-                ("coffeemachine", "toaster", "garbagecan", "diningtable", "shelf"),
-                {"cabinet": (5, 0), "drawer": (4, 0), "stoveburner": (1, 4), "countertop": (1, 3), "shelf": (1, 3)},
-                """apple bowl bread butterknife cellphone creditcard cup dishsponge egg fork glassbottle knife lettuce
+    "kitchen": (
+        ("countertop", "cabinet", "fridge", "microwave", "sinkbasin", "drawer", "stoveburner"),
+        ("coffeemachine", "toaster", "garbagecan", "diningtable", "shelf"),
+        {"cabinet": (5, 0), "drawer": (4, 0), "stoveburner": (1, 4), "countertop": (1, 3), "shelf": (1, 3)},
+        """apple bowl bread butterknife cellphone creditcard cup dishsponge egg fork glassbottle knife lettuce
                 mug pan peppershaker plate pot potato saltshaker soapbottle spatula spoon statue tomato vase""",
-                "window lightswitch sink stoveknob chair houseplant faucet"),
-    "bathroom": (("countertop", "sinkbasin", "toilet", "cabinet"),
-                 ("towelholder", "handtowelholder", "toiletpaperhanger", "garbagecan", "drawer", "bathtubbasin",
-                  "shelf", "cart"),
-                 {"cabinet": (4, 0), "drawer": (3, 0), "shelf": (2, 6), "sinkbasin": (1, 2), "towelholder": (1, 2),
-                  "handtowelholder": (1, 2)},
-                 """candle cloth dishsponge glassbottle handtowel plunger soapbar soapbottle spraybottle toiletpaper
+        "window lightswitch sink stoveknob chair houseplant faucet",
+    ),
+    "bathroom": (
+        ("countertop", "sinkbasin", "toilet", "cabinet"),
+        (
+            "towelholder",
+            "handtowelholder",
+            "toiletpaperhanger",
+            "garbagecan",
+            "drawer",
+            "bathtubbasin",
+            "shelf",
+            "cart",
+        ),
+        {
+            "cabinet": (4, 0),
+            "drawer": (3, 0),
+            "shelf": (2, 6),
+            "sinkbasin": (1, 2),
+            "towelholder": (1, 2),
+            "handtowelholder": (1, 2),
+        },
+        """candle cloth dishsponge glassbottle handtowel plunger soapbar soapbottle spraybottle toiletpaper
                  towel""",
-                 "mirror showerdoor showerglass lightswitch window sink faucet"),
-    "bedroom": (("bed", "desk", "drawer", "shelf"),
-                ("garbagecan", "sidetable", "dresser", "safe", "laundryhamper", "armchair"),
-                {"drawer": (4, 0), "shelf": (3, 0), "desk": (1, 2), "sidetable": (1, 3)},
-                """alarmclock baseballbat basketball book bowl cd cellphone cloth creditcard desklamp keychain laptop
+        "mirror showerdoor showerglass lightswitch window sink faucet",
+    ),
+    "bedroom": (
+        ("bed", "desk", "drawer", "shelf"),
+        ("garbagecan", "sidetable", "dresser", "safe", "laundryhamper", "armchair"),
+        {"drawer": (4, 0), "shelf": (3, 0), "desk": (1, 2), "sidetable": (1, 3)},
+        """alarmclock baseballbat basketball book bowl cd cellphone cloth creditcard desklamp keychain laptop
                 mug pen pencil pillow statue vase""",
-                "blinds window lightswitch chair mirror laundryhamperlid painting curtains"),
-    "livingroom": (("sofa", "sidetable", "coffeetable", "drawer"),
-                   ("tvstand", "garbagecan", "armchair", "shelf", "cabinet", "diningtable", "ottoman", "dresser"),
-                   {"drawer": (3, 0), "shelf": (2, 0), "cabinet": (2, 0), "sidetable": (1, 3), "armchair": (1, 2)},
-                   """book box cellphone creditcard desklamp keychain laptop newspaper pillow remotecontrol statue
+        "blinds window lightswitch chair mirror laundryhamperlid painting curtains",
+    ),
+    "livingroom": (
+        ("sofa", "sidetable", "coffeetable", "drawer"),
+        ("tvstand", "garbagecan", "armchair", "shelf", "cabinet", "diningtable", "ottoman", "dresser"),
+        {"drawer": (3, 0), "shelf": (2, 0), "cabinet": (2, 0), "sidetable": (1, 3), "armchair": (1, 2)},
+        """book box cellphone creditcard desklamp keychain laptop newspaper pillow remotecontrol statue
                    tissuebox vase watch wateringcan""",
-                   "window lightswitch houseplant painting chair curtains"),
+        "window lightswitch houseplant painting chair curtains",
+    ),
 }
 
 
@@ -246,8 +387,11 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         openable = kind in ALWAYS_OPENABLE or (kind in MAYBE_OPENABLE and rng.random() < 0.5)
         init += [f"(openable {name})", f"(closed {name})"] if openable else [f"(notopenable {name})"]
     for name, kind, rec in placed:
-        init += [f"(inreceptacle {name} {rec})", f"(objectatlocation {name} {where[rec]})",
-                 f"(objecttype {name} {kind}type)"] + [f"({p} {name})" for p in PROPERTIES[kind]]
+        init += [
+            f"(inreceptacle {name} {rec})",
+            f"(objectatlocation {name} {where[rec]})",
+            f"(objecttype {name} {kind}type)",
+        ] + [f"({p} {name})" for p in PROPERTIES[kind]]
         init += [f"(isoff {name})"] if "toggleable" in PROPERTIES[kind] else []
     for name, kind in fixtures:
         if kind != "faucet":
@@ -260,10 +404,15 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     objects |= {name: "object" for name, _, _ in placed} | {name: "object" for name, _ in fixtures}
     objects |= {name: "object" for name in PLACEHOLDERS}
     objects |= {f"{t}type": "otype" for t in OTYPES} | {f"{t}type": "rtype" for t in RTYPES}
-    goal_atom = f"(validate{goal} {goal_target}type {goal_kind}type)" if goal == "examineinlight" \
+    goal_atom = (
+        f"(validate{goal} {goal_target}type {goal_kind}type)"
+        if goal == "examineinlight"
         else f"(validate{goal} {goal_kind}type {goal_target}type)"
-    stamp = (f"2019{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}_{rng.randint(0, 23):02d}"
-             f"{rng.randint(0, 59):02d}{rng.randint(0, 59):02d}_{rng.randrange(10 ** 6):06d}")
+    )
+    stamp = (
+        f"2019{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}_{rng.randint(0, 23):02d}"
+        f"{rng.randint(0, 59):02d}{rng.randint(0, 59):02d}_{rng.randrange(10**6):06d}"
+    )
     return ProblemSpec(f"plan_trial_t{stamp}", objects, tuple(init), (goal_atom,))
 
 
@@ -274,6 +423,10 @@ GENERATOR = Generator(
     parameters=("receptacles", "objects", "goal"),
     make=make,
     check_solvable=False,
-    example_sizes=({"receptacles": 5, "objects": 6, "goal": 1}, {"receptacles": 6, "objects": 8, "goal": 2},
-                   {"receptacles": 6, "objects": 8, "goal": 4}, {"receptacles": 7, "objects": 10, "goal": 5}),
+    example_sizes=(
+        {"receptacles": 5, "objects": 6, "goal": 1},
+        {"receptacles": 6, "objects": 8, "goal": 2},
+        {"receptacles": 6, "objects": 8, "goal": 4},
+        {"receptacles": 7, "objects": 10, "goal": 5},
+    ),
 )

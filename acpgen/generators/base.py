@@ -50,8 +50,10 @@ class Generator:
         missing = [p for p in self.parameters if p not in size]
         extra = [p for p in size if p not in self.parameters]
         if missing or extra:
-            raise ConfigError(f"{self.domain}: size {size} must give exactly the parameters "
-                              f"{', '.join(self.parameters)}" + (f" (unknown: {', '.join(extra)})" if extra else ""))
+            raise ConfigError(
+                f"{self.domain}: size {size} must give exactly the parameters "
+                f"{', '.join(self.parameters)}" + (f" (unknown: {', '.join(extra)})" if extra else "")
+            )
         return self.make(dict(size), rng)
 
     def render(self, spec: ProblemSpec) -> str:
@@ -64,12 +66,17 @@ class Generator:
         else:
             objects = " ".join(sorted(spec.objects))
         goal = spec.goal[0] if len(spec.goal) == 1 else "(and " + " ".join(spec.goal) + ")"
-        return "\n".join([
-            f"(define (problem {spec.name})",
-            f"    (:domain {self.pddl_name})",
-            f"    (:requirements {self.requirements})",
-            f"    (:objects {objects})",
-            f"    (:init {' '.join(sorted(set(spec.init)))})",
-            f"    (:goal {goal})",
-            ")",
-        ]) + "\n"
+        return (
+            "\n".join(
+                [
+                    f"(define (problem {spec.name})",
+                    f"    (:domain {self.pddl_name})",
+                    f"    (:requirements {self.requirements})",
+                    f"    (:objects {objects})",
+                    f"    (:init {' '.join(sorted(set(spec.init)))})",
+                    f"    (:goal {goal})",
+                    ")",
+                ]
+            )
+            + "\n"
+        )

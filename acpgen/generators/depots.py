@@ -32,8 +32,10 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     places += [f"distributor{i}" for i in range(size["distributors"])]
     for name in ("pallets", "hoists"):
         if size[name] < len(places):
-            raise ValueError(f"depots needs {name} >= depots + distributors = {len(places)} "
-                             f"(every place has its own {name[:-1]}), got {size[name]}")
+            raise ValueError(
+                f"depots needs {name} >= depots + distributors = {len(places)} "
+                f"(every place has its own {name[:-1]}), got {size[name]}"
+            )
     trucks = [f"truck{i}" for i in range(size["trucks"])]
     pallets = [f"pallet{i}" for i in range(size["pallets"])]
     hoists = [f"hoist{i}" for i in range(size["hoists"])]

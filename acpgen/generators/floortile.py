@@ -29,8 +29,10 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     if rows < 1 or cols < 1:
         raise ValueError("floortile needs at least one paintable row and one column")
     if not 1 <= n_robots <= cols:
-        raise ValueError(f"floortile: robots must be between 1 and the number of columns ({cols}), "
-                         f"since every robot starts in its own column")
+        raise ValueError(
+            f"floortile: robots must be between 1 and the number of columns ({cols}), "
+            f"since every robot starts in its own column"
+        )
 
     def tile(row: int, col: int) -> str:
         return f"tile_{row * cols + col}"
@@ -63,6 +65,9 @@ GENERATOR = Generator(
     parameters=("rows", "columns", "robots"),
     make=make,
     check_solvable=False,
-    example_sizes=({"rows": 2, "columns": 2, "robots": 1}, {"rows": 2, "columns": 3, "robots": 2},
-                   {"rows": 3, "columns": 3, "robots": 2}),
+    example_sizes=(
+        {"rows": 2, "columns": 2, "robots": 1},
+        {"rows": 2, "columns": 3, "robots": 2},
+        {"rows": 3, "columns": 3, "robots": 2},
+    ),
 )

@@ -47,8 +47,10 @@ def carve_path(rows: int, gold_row: int, cols: int, rng: random.Random) -> list[
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     rows, cols = size["rows"], size["cols"]
     if rows < 2 or cols < 2:
-        raise ValueError("goldminer needs rows >= 2 (robot and bomb supply start on different rows "
-                         f"of column 0) and cols >= 2 (the gold is not in column 0), got {rows}x{cols}")
+        raise ValueError(
+            "goldminer needs rows >= 2 (robot and bomb supply start on different rows "
+            f"of column 0) and cols >= 2 (the gold is not in column 0), got {rows}x{cols}"
+        )
     robot_row = rng.randrange(rows)
     supply_row = rng.choice([r for r in range(rows) if r != robot_row])
     soft = {(i, j): rng.random() < 0.5 for i in range(rows) for j in range(1, cols)}
@@ -58,8 +60,13 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         soft[c] = True
 
     objects = {cell(i, j): "loc" for i in range(rows) for j in range(cols)}
-    init = ["(arm-empty)", f"(robot-at {cell(robot_row, 0)})", f"(gold-at {cell(gold_row, cols - 1)})",
-            f"(bomb-at {cell(supply_row, 0)})", f"(laser-at {cell(supply_row, 0)})"]
+    init = [
+        "(arm-empty)",
+        f"(robot-at {cell(robot_row, 0)})",
+        f"(gold-at {cell(gold_row, cols - 1)})",
+        f"(bomb-at {cell(supply_row, 0)})",
+        f"(laser-at {cell(supply_row, 0)})",
+    ]
     init += [f"(clear {cell(i, 0)})" for i in range(rows)]
     init += [f"({'soft' if is_soft else 'hard'}-rock-at {cell(i, j)})" for (i, j), is_soft in soft.items()]
     for i in range(rows):

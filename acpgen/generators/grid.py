@@ -30,9 +30,10 @@ MAX_DRAWS = 2000
 
 def digit_vector(value: int, shapes: int, what: str) -> list[int]:
     """Counts per shape from the decimal digit vector (most significant digit = shape0)."""
-    if value < 0 or value >= 10 ** shapes:
-        raise ValueError(f"grid: {what}={value} must be a non-negative number with at most {shapes} "
-                         f"digit(s), one per shape")
+    if value < 0 or value >= 10**shapes:
+        raise ValueError(
+            f"grid: {what}={value} must be a non-negative number with at most {shapes} digit(s), one per shape"
+        )
     return [value // 10 ** (shapes - 1 - s) % 10 for s in range(shapes)]
 
 
@@ -47,8 +48,7 @@ def neighbours(cell: tuple[int, int], width: int, height: int):
             yield nx, ny
 
 
-def solvable(width: int, height: int, robot, lock_shape: dict, key_at: dict, key_shape: dict,
-             goals: dict) -> bool:
+def solvable(width: int, height: int, robot, lock_shape: dict, key_at: dict, key_shape: dict, goals: dict) -> bool:
     """Exact solvability test by the monotone reachability fixpoint described in the module doc."""
     locked = dict(lock_shape)  # still-locked cell -> shape
     region: set = set()
@@ -61,8 +61,9 @@ def solvable(width: int, height: int, robot, lock_shape: dict, key_at: dict, key
             region.add(cell)
             frontier.extend(neighbours(cell, width, height))
         usable = {key_shape[k] for k, cell in key_at.items() if cell in region}
-        openable = [c for c, s in locked.items() if s in usable
-                    and any(n in region for n in neighbours(c, width, height))]
+        openable = [
+            c for c, s in locked.items() if s in usable and any(n in region for n in neighbours(c, width, height))
+        ]
         if not openable:
             break
         for cell in openable:
@@ -86,8 +87,7 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         raise ValueError("grid needs at least one key")
     cells = [(x, y) for x in range(width) for y in range(height)]
     if sum(lock_counts) > len(cells) - 1:
-        raise ValueError(f"grid: {sum(lock_counts)} locks leave no open place for the robot "
-                         f"on a {width}x{height} grid")
+        raise ValueError(f"grid: {sum(lock_counts)} locks leave no open place for the robot on a {width}x{height} grid")
 
     keys = [(f"key{s}-{j}", s) for s in range(shapes) for j in range(key_counts[s])]
     key_shape = dict(keys)

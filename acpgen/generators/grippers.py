@@ -36,8 +36,7 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     init = []
     for i, robot in enumerate(robots, start=1):
         objects |= {f"left{i}": "gripper", f"right{i}": "gripper"}
-        init += [f"(at-robby {robot} {rng.choice(rooms)})",
-                 f"(free {robot} left{i})", f"(free {robot} right{i})"]
+        init += [f"(at-robby {robot} {rng.choice(rooms)})", f"(free {robot} left{i})", f"(free {robot} right{i})"]
     start = {b: rng.choice(rooms) for b in balls}
     init += [f"(at {b} {x})" for b, x in start.items()]
     while True:

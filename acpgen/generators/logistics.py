@@ -29,11 +29,13 @@ def _check(n_city: int, city_size: int, n_pkg: int, n_plane: int) -> None:
     if n_plane < 0:
         raise ValueError("logistics: airplanes must be >= 0")
     if n_city > 1 and n_plane < 1:
-        raise ValueError("logistics with more than one city needs at least one airplane "
-                         "(otherwise packages cannot leave their city)")
+        raise ValueError(
+            "logistics with more than one city needs at least one airplane (otherwise packages cannot leave their city)"
+        )
     if n_city * city_size < 2:
-        raise ValueError("logistics needs at least two locations (cities * city_size >= 2), "
-                         "otherwise every goal holds at the start")
+        raise ValueError(
+            "logistics needs at least two locations (cities * city_size >= 2), otherwise every goal holds at the start"
+        )
 
 
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:

@@ -149,17 +149,23 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     init += [f"(at_soil_sample waypoint{w})" for w in soil] + [f"(at_rock_sample waypoint{w})" for w in rock]
     init += [f"(at_lander general waypoint{lander})", "(channel_free general)"]
     for r in range(n_rov):
-        init += [f"(at rover{r} waypoint{start[r]})", f"(available rover{r})",
-                 f"(store_of store{r} rover{r})", f"(empty store{r})"]
+        init += [
+            f"(at rover{r} waypoint{start[r]})",
+            f"(available rover{r})",
+            f"(store_of store{r} rover{r})",
+            f"(empty store{r})",
+        ]
         init += [f"(equipped_for_{kind if kind == 'imaging' else kind + '_analysis'} rover{r})" for kind in equip[r]]
         init += [f"(can_traverse rover{r} waypoint{a} waypoint{b})" for x, y in trees[r] for a, b in ((x, y), (y, x))]
     for c, r in enumerate(camera_rover):
         init += [f"(on_board camera{c} rover{r})", f"(calibration_target camera{c} objective{target[c]})"]
         init += [f"(supports camera{c} {m})" for m in supports[c]]
     init += [f"(visible_from objective{o} waypoint{w})" for o in range(n_obj) for w in seen_from[o]]
-    goals = tuple([f"(communicated_soil_data waypoint{w})" for w in soil_goals]
-                 + [f"(communicated_rock_data waypoint{w})" for w in rock_goals]
-                 + [f"(communicated_image_data objective{o} {m})" for o, m in image_goals])
+    goals = tuple(
+        [f"(communicated_soil_data waypoint{w})" for w in soil_goals]
+        + [f"(communicated_rock_data waypoint{w})" for w in rock_goals]
+        + [f"(communicated_image_data objective{o} {m})" for o, m in image_goals]
+    )
     return ProblemSpec(f"prob-{n_rov}-{n_wp}-{n_obj}-{n_cam}-{n_goal}-{tag}", objects, tuple(init), goals)
 
 

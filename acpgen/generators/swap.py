@@ -23,19 +23,103 @@ import random
 
 from acpgen.generators.base import Generator, ProblemSpec
 
-AGENT_NAMES = ("alice", "bob", "carol", "dave", "frank", "grace", "heidi", "ivan", "judy", "kevin",
-               "liam", "michelle", "olivia", "peggy", "quentin", "rupert", "steve", "ted", "vic",
-               "walter", "xena", "zoe")
+AGENT_NAMES = (
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "frank",
+    "grace",
+    "heidi",
+    "ivan",
+    "judy",
+    "kevin",
+    "liam",
+    "michelle",
+    "olivia",
+    "peggy",
+    "quentin",
+    "rupert",
+    "steve",
+    "ted",
+    "vic",
+    "walter",
+    "xena",
+    "zoe",
+)
 THEMES = {
-    "vegetables": ("artichoke", "broccoli", "cabbage", "daikon", "endive", "fennel", "garlic", "kale",
-                   "leek", "mushroom", "okra", "parsnip", "quince", "radish", "spinach", "turnip",
-                   "ulluco", "valerian", "wasabi", "yam", "zucchini", "celery"),
-    "tools": ("chisel", "clamp", "drill", "funnel", "grinder", "hammer", "knead", "level", "mallet",
-              "nibbler", "pliers", "ratchet", "router", "sander", "saw", "trowel", "vise", "wrench",
-              "xactoknife", "awl", "plane", "file"),
-    "toys": ("balloon", "drum", "frisbee", "guitar", "harmonica", "iceskates", "kite", "lego", "marbles",
-             "necklace", "puzzle", "quadcopter", "robot", "scooter", "skateboard", "slinky", "teddy",
-             "ukulele", "whale", "yoyo", "zebra", "domino"),
+    "vegetables": (
+        "artichoke",
+        "broccoli",
+        "cabbage",
+        "daikon",
+        "endive",
+        "fennel",
+        "garlic",
+        "kale",
+        "leek",
+        "mushroom",
+        "okra",
+        "parsnip",
+        "quince",
+        "radish",
+        "spinach",
+        "turnip",
+        "ulluco",
+        "valerian",
+        "wasabi",
+        "yam",
+        "zucchini",
+        "celery",
+    ),
+    "tools": (
+        "chisel",
+        "clamp",
+        "drill",
+        "funnel",
+        "grinder",
+        "hammer",
+        "knead",
+        "level",
+        "mallet",
+        "nibbler",
+        "pliers",
+        "ratchet",
+        "router",
+        "sander",
+        "saw",
+        "trowel",
+        "vise",
+        "wrench",
+        "xactoknife",
+        "awl",
+        "plane",
+        "file",
+    ),
+    "toys": (
+        "balloon",
+        "drum",
+        "frisbee",
+        "guitar",
+        "harmonica",
+        "iceskates",
+        "kite",
+        "lego",
+        "marbles",
+        "necklace",
+        "puzzle",
+        "quadcopter",
+        "robot",
+        "scooter",
+        "skateboard",
+        "slinky",
+        "teddy",
+        "ukulele",
+        "whale",
+        "yoyo",
+        "zebra",
+        "domino",
+    ),
 }
 MAX_AGENTS = min(len(AGENT_NAMES), *(len(pool) for pool in THEMES.values()))
 
@@ -50,8 +134,10 @@ def role_names(n: int, rng: random.Random) -> list[str]:
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     n, index = size["agents"], size["index"]
     if not 2 <= n <= MAX_AGENTS:
-        raise ValueError(f"swap needs 2 <= agents <= {MAX_AGENTS} (a goal different from the initial "
-                         f"assignment needs two agents; names run out after {MAX_AGENTS}), got {n}")
+        raise ValueError(
+            f"swap needs 2 <= agents <= {MAX_AGENTS} (a goal different from the initial "
+            f"assignment needs two agents; names run out after {MAX_AGENTS}), got {n}"
+        )
     if index < 0:
         raise ValueError(f"swap needs index >= 0, got {index}")
     agents = sorted(rng.sample(AGENT_NAMES, n))
@@ -62,8 +148,7 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         goal = rng.sample(roles, n)
     objects = {a: "agent" for a in agents} | {r: "role" for r in roles}
     init = tuple(f"(assigned {a} {r})" for a, r in zip(agents, start))
-    return ProblemSpec(f"swap-{n}-{index}", objects, init,
-                       tuple(f"(assigned {a} {r})" for a, r in zip(agents, goal)))
+    return ProblemSpec(f"swap-{n}-{index}", objects, init, tuple(f"(assigned {a} {r})" for a, r in zip(agents, goal)))
 
 
 GENERATOR = Generator(

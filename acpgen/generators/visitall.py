@@ -49,8 +49,10 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     if width < 1 or height < 1 or width * height < 2:
         raise ValueError("visitall needs x, y >= 1 and at least two cells")
     if not 0 <= n_holes <= width * height - 2:
-        raise ValueError(f"visitall: holes must be between 0 and {width * height - 2} "
-                         f"(at least two places must remain) on a {width}x{height} grid")
+        raise ValueError(
+            f"visitall: holes must be between 0 and {width * height - 2} "
+            f"(at least two places must remain) on a {width}x{height} grid"
+        )
     tag = rng.randrange(10000)
     centre = (width // 2, height // 2)
     cells = {(i, j) for i in range(width) for j in range(height)}

@@ -34,14 +34,19 @@ from acpgen.pddl.model import LiftedTask, canonical, split_canonical
 REPRESENTATIONS = ("nl", "pddl", "pddl+nl")
 # Optional context parts after the state, per task (the reference order; just lists actions first).
 PARTS = {
-    "app": ("actions",), "areach": ("actions",),
-    "prog": ("propositions",), "reach": ("propositions",),
-    "val": ("goal", "actions"), "nexta": ("goal", "actions"),
+    "app": ("actions",),
+    "areach": ("actions",),
+    "prog": ("propositions",),
+    "reach": ("propositions",),
+    "val": ("goal", "actions"),
+    "nexta": ("goal", "actions"),
     "just": ("actions", "goal"),
     "land": ("goal", "propositions"),
 }
-PDDL_INTRO = ("The PDDL domain and PDDL problem below define the task; the current state is the "
-              "initial state (:init) of the problem.")
+PDDL_INTRO = (
+    "The PDDL domain and PDDL problem below define the task; the current state is the "
+    "initial state (:init) of the problem."
+)
 
 
 def _group(variable: str) -> str:
@@ -110,8 +115,11 @@ class Describer:
         if rule[0] == "converse":
             # Left out when the facts are exactly the other predicate's facts reversed (and that one is written).
             other = self._facts_of(rule[1])
-            return (rule[1] != entry.name and not self._entry(rule[1]).implied
-                    and set(facts) == {tuple(reversed(a)) for a in other})
+            return (
+                rule[1] != entry.name
+                and not self._entry(rule[1]).implied
+                and set(facts) == {tuple(reversed(a)) for a in other}
+            )
         types = self.lifted.predicates[entry.name]
         mentioned = sorted({a for args in facts for a in args})
         # An untyped argument ranges over the objects the facts mention (e.g. ferry's not-eq).
@@ -119,7 +127,7 @@ class Describer:
         return implied_holds(entry.implied, facts, objects)
 
     def _beyond_join(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
-        """"join P Q": the facts that do not follow from the composition of P and Q (all of them
+        """ "join P Q": the facts that do not follow from the composition of P and Q (all of them
         unless every composed pair is a fact, which is what the description then says)."""
         first, second = (self._facts_of(p) for p in entry.implied.split()[1:])
         if any(self._entry(p).implied for p in entry.implied.split()[1:]):
@@ -137,7 +145,7 @@ class Describer:
         position = entry.variables.index(entry.merge)
         groups: dict[tuple[str, ...], list[str]] = {}
         for args in facts:
-            key = args[:position] + args[position + 1:]
+            key = args[:position] + args[position + 1 :]
             groups.setdefault(key, []).append(args[position])
         out = []
         for key in sorted(groups, key=lambda k: [natural_key(x) for x in k]):
@@ -164,6 +172,7 @@ class Describer:
             if kind == "gaps":
                 return join_names(grid_gaps(objects)) or "none"
             return join_names(objects)
+
         return PLACEHOLDER.sub(fill, self.template.size)
 
     def static_atoms(self) -> list[str]:
@@ -212,15 +221,18 @@ class Describer:
         middle = " ".join(p for p in (self.size_sentence(), self.template.layout, self.static_part()) if p)
         tail = [self.state_part()]
         for part in PARTS[task]:
-            tail.append({"goal": self.goal_part, "actions": self.actions_part,
-                         "propositions": self.propositions_part}[part]())
+            tail.append(
+                {"goal": self.goal_part, "actions": self.actions_part, "propositions": self.propositions_part}[part]()
+            )
         return f"{head} \n{middle} \n" + " ".join(tail)
 
     def context(self, task: str, representation: str, domain_text: str, problem_text: str) -> str:
         if representation not in REPRESENTATIONS:
             raise TemplateError(f"unknown representation '{representation}' (one of {', '.join(REPRESENTATIONS)})")
-        pddl = (f"{PDDL_INTRO}\n\nPDDL domain:\n```pddl\n{domain_text.strip()}\n```\n\n"
-                f"PDDL problem:\n```pddl\n{problem_text.strip()}\n```")
+        pddl = (
+            f"{PDDL_INTRO}\n\nPDDL domain:\n```pddl\n{domain_text.strip()}\n```\n\n"
+            f"PDDL problem:\n```pddl\n{problem_text.strip()}\n```"
+        )
         if representation == "pddl":
             return pddl
         nl = self.nl_context(task)
@@ -234,8 +246,9 @@ class Describer:
         text = substitute(wrong.text, dict(zip(wrong.types, args)))
         real = self.reads_as_action(text)
         if real is not None:
-            raise TemplateError(f"{self.template.path}: wrong_actions[{index}] reads like the real action {real}: "
-                                f"'{text}'")
+            raise TemplateError(
+                f"{self.template.path}: wrong_actions[{index}] reads like the real action {real}: '{text}'"
+            )
         return text
 
     def reads_as_action(self, text: str) -> str | None:
@@ -245,7 +258,7 @@ class Describer:
             variables = [v.lstrip("?") for v, _ in schema.params]
             pattern, position = "", 0
             for match in PLACEHOLDER.finditer(template):
-                pattern += re.escape(template[position:match.start()]) + f"(?P<{_group(match.group(1))}>[^\\s,]+)"
+                pattern += re.escape(template[position : match.start()]) + f"(?P<{_group(match.group(1))}>[^\\s,]+)"
                 position = match.end()
             pattern += re.escape(template[position:])
             found = re.fullmatch(pattern, text)
@@ -261,8 +274,13 @@ class Describer:
         """Context of a bool/mcq record: no vocabulary, the goal only where the task needs it, one line."""
         if representation == "pddl":
             return self.context(task, "pddl", domain_text, problem_text)
-        parts = [self.template.description, self.size_sentence(), self.template.layout, self.static_part(),
-                 self.state_part()]
+        parts = [
+            self.template.description,
+            self.size_sentence(),
+            self.template.layout,
+            self.static_part(),
+            self.state_part(),
+        ]
         if task in ("val", "just", "land"):
             parts.append(self.goal_part())
         nl = " ".join(p for p in parts if p)
@@ -291,8 +309,11 @@ class Describer:
                 key = f"mcq.option.{task}" + (f".{spec_variant}" if spec_variant else "")
             texts.append(substitute(self.template.questions[key], words(self, record, option)))
         inline = " ".join(f"{label}. {text}." for label, text in zip("ABCD", texts))
-        return {"question": f"{stem} {inline}", "query": stem,
-                "choices": {"text": texts, "label": list("ABCD")[: len(texts)]}}
+        return {
+            "question": f"{stem} {inline}",
+            "query": stem,
+            "choices": {"text": texts, "label": list("ABCD")[: len(texts)]},
+        }
 
     # ----- questions ------------------------------------------------------------------------------
     def question(self, task: str, record: dict, representation: str) -> str:

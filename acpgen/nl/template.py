@@ -35,11 +35,39 @@ SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
 TASK_QUESTIONS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 # Question texts of the boolean and multiple-choice formats (keys under bool: and mcq: in questions.yaml).
 CHOICE_QUESTIONS = {
-    "bool": ("app", "prog", "reach", "areach", "val.valid", "val.applicable", "val.plan", "just.single", "just.pair",
-             "land"),
-    "mcq": ("app", "prog", "reach", "areach", "val", "just.single", "just.pair", "land",
-            "option.app", "option.prog", "option.reach", "option.areach", "option.just.single", "option.just.pair",
-            "option.land", "option.val.invalid", "option.val.inapplicable", "option.val.not_goal", "option.val.plan"),
+    "bool": (
+        "app",
+        "prog",
+        "reach",
+        "areach",
+        "val.valid",
+        "val.applicable",
+        "val.plan",
+        "just.single",
+        "just.pair",
+        "land",
+    ),
+    "mcq": (
+        "app",
+        "prog",
+        "reach",
+        "areach",
+        "val",
+        "just.single",
+        "just.pair",
+        "land",
+        "option.app",
+        "option.prog",
+        "option.reach",
+        "option.areach",
+        "option.just.single",
+        "option.just.pair",
+        "option.land",
+        "option.val.invalid",
+        "option.val.inapplicable",
+        "option.val.not_goal",
+        "option.val.plan",
+    ),
 }
 
 
@@ -118,33 +146,44 @@ class DomainTemplate:
                 continue
             entry = self.predicates.get(pred)
             if entry is None:
-                raise TemplateError(f"{where}: no entry for predicate '{pred}' ({len(types)} argument(s)); add "
-                                    f"'({pred}{''.join(f' ?x{i}' for i in range(len(types)))})': {{text: ...}} under predicates")
+                raise TemplateError(
+                    f"{where}: no entry for predicate '{pred}' ({len(types)} argument(s)); add "
+                    f"'({pred}{''.join(f' ?x{i}' for i in range(len(types)))})': {{text: ...}} under predicates"
+                )
             if len(entry.variables) != len(types):
-                raise TemplateError(f"{where}: predicate '{pred}' has {len(types)} argument(s) in the domain, "
-                                    f"the template declares {len(entry.variables)}")
+                raise TemplateError(
+                    f"{where}: predicate '{pred}' has {len(types)} argument(s) in the domain, "
+                    f"the template declares {len(entry.variables)}"
+                )
         for pred in self.predicates:
             if pred not in lifted.predicates:
                 raise TemplateError(f"{where}: predicate '{pred}' is not in the domain {lifted.domain_name}")
         for name, schema in lifted.schemas.items():
             text = self.actions.get(name.lower())
             if text is None:
-                raise TemplateError(f"{where}: no entry for action '{name}' under actions (parameters "
-                                    f"{' '.join(v for v, _ in schema.params) or 'none'})")
+                raise TemplateError(
+                    f"{where}: no entry for action '{name}' under actions (parameters "
+                    f"{' '.join(v for v, _ in schema.params) or 'none'})"
+                )
             variables = {v.lstrip("?") for v, _ in schema.params}
             used = {m.group(1) for m in PLACEHOLDER.finditer(text)}
             if used - variables:
-                raise TemplateError(f"{where}: action '{name}' text uses {sorted(used - variables)}, "
-                                    f"not parameters of the action ({sorted(variables)})")
+                raise TemplateError(
+                    f"{where}: action '{name}' text uses {sorted(used - variables)}, "
+                    f"not parameters of the action ({sorted(variables)})"
+                )
             if variables - used:
-                raise TemplateError(f"{where}: action '{name}' text does not mention parameter(s) "
-                                    f"{sorted(variables - used)}")
+                raise TemplateError(
+                    f"{where}: action '{name}' text does not mention parameter(s) {sorted(variables - used)}"
+                )
         texts = [(f"action '{n}'", t) for n, t in self.actions.items()]
         texts += [(f"wrong_actions[{k}]", w.text) for k, w in enumerate(self.wrong_actions)]
         for what, text in texts:
             if "," in text or ";" in text:
-                raise TemplateError(f"{where}: {what} text contains ',' or ';' ('{text}'): plans list actions "
-                                    f"separated by commas, so action texts must not contain them")
+                raise TemplateError(
+                    f"{where}: {what} text contains ',' or ';' ('{text}'): plans list actions "
+                    f"separated by commas, so action texts must not contain them"
+                )
         known = {s.lower() for s in lifted.schemas}
         for name in self.actions:
             if name not in known:
@@ -152,13 +191,17 @@ class DomainTemplate:
         for number, wrong in enumerate(self.wrong_actions):
             for name, type_name in wrong.types.items():
                 if type_name not in lifted.supertypes and type_name != "object":
-                    raise TemplateError(f"{where}: wrong_actions[{number}] gives '{name}' the type '{type_name}', "
-                                        f"which the domain does not have")
+                    raise TemplateError(
+                        f"{where}: wrong_actions[{number}] gives '{name}' the type '{type_name}', "
+                        f"which the domain does not have"
+                    )
         for match in PLACEHOLDER.finditer(self.size):
             kind, type_name = match.group(1), (match.group(2) or "").split("|")[0]
             if kind not in SIZE_KINDS or not type_name:
-                raise TemplateError(f"{where}: size placeholder '{match.group(0)}' must be one of {{n:TYPE}}, "
-                                    f"{{n:TYPE|singular|plural}}, {{list:TYPE}}, {{grid:TYPE}}, {{gaps:TYPE}}")
+                raise TemplateError(
+                    f"{where}: size placeholder '{match.group(0)}' must be one of {{n:TYPE}}, "
+                    f"{{n:TYPE|singular|plural}}, {{list:TYPE}}, {{grid:TYPE}}, {{gaps:TYPE}}"
+                )
             if type_name not in lifted.supertypes and type_name != "object":
                 raise TemplateError(f"{where}: size placeholder '{match.group(0)}' names no type of the domain")
 
@@ -180,6 +223,7 @@ def substitute(text: str, values: dict[str, str]) -> str:
         if match.group(2) is not None or key not in values:
             raise TemplateError(f"placeholder '{match.group(0)}' cannot be filled in '{text}'")
         return values[key]
+
     return PLACEHOLDER.sub(replace, text)
 
 
@@ -208,15 +252,18 @@ def _parse_predicate(path: Path, key: str, value) -> PredicateText:
     unknown = set(value) - {"text", "plural", "merge", "implied"}
     if unknown:
         raise TemplateError(f"{path}: predicate '{name}' has unknown key(s) {sorted(unknown)}")
-    entry = PredicateText(name, variables, str(value["text"]), value.get("plural"), value.get("merge"),
-                          value.get("implied"))
+    entry = PredicateText(
+        name, variables, str(value["text"]), value.get("plural"), value.get("merge"), value.get("implied")
+    )
     for text in (entry.text, entry.plural):
         if text is None:
             continue
         used = {m.group(1) for m in PLACEHOLDER.finditer(text)}
         if used != set(variables):
-            raise TemplateError(f"{path}: predicate '{name}' text '{text}' must use exactly the variables "
-                                f"{sorted(variables)} (uses {sorted(used)})")
+            raise TemplateError(
+                f"{path}: predicate '{name}' text '{text}' must use exactly the variables "
+                f"{sorted(variables)} (uses {sorted(used)})"
+            )
     if entry.merge is not None:
         if entry.merge not in variables:
             raise TemplateError(f"{path}: predicate '{name}' merges over '{entry.merge}', not one of its variables")
@@ -224,8 +271,9 @@ def _parse_predicate(path: Path, key: str, value) -> PredicateText:
             raise TemplateError(f"{path}: predicate '{name}' merges atoms and so needs a 'plural' text")
     rule = (entry.implied or "").split()
     if entry.implied is not None and (rule[0] not in IMPLIED_RULES or len(rule) != 1 + RULE_ARITY.get(rule[0], 0)):
-        raise TemplateError(f"{path}: predicate '{name}' has implied '{entry.implied}'; known rules: "
-                            f"{', '.join(IMPLIED_RULES)}")
+        raise TemplateError(
+            f"{path}: predicate '{name}' has implied '{entry.implied}'; known rules: {', '.join(IMPLIED_RULES)}"
+        )
     return entry
 
 
@@ -247,8 +295,17 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
     path = directory / f"{domain}.yaml"
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)
-    unknown = set(data) - {"domain", "description", "size", "layout", "static", "predicates", "actions", "questions",
-                           "wrong_actions"}
+    unknown = set(data) - {
+        "domain",
+        "description",
+        "size",
+        "layout",
+        "static",
+        "predicates",
+        "actions",
+        "questions",
+        "wrong_actions",
+    }
     if unknown:
         raise TemplateError(f"{path}: unknown key(s) {sorted(unknown)}")
     for key in ("description", "size", "predicates", "actions"):
@@ -266,21 +323,32 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
         wrong = WrongAction(" ".join(str(entry["text"]).split()), {str(k): str(v) for k, v in entry["types"].items()})
         used = {m.group(1) for m in PLACEHOLDER.finditer(wrong.text)}
         if used != set(wrong.types):
-            raise TemplateError(f"{path}: wrong_actions[{number}] text uses {sorted(used)} but types name "
-                                f"{sorted(wrong.types)}")
+            raise TemplateError(
+                f"{path}: wrong_actions[{number}] text uses {sorted(used)} but types name {sorted(wrong.types)}"
+            )
         wrong_actions.append(wrong)
     merged_questions = {**questions, **(data.get("questions") or {})}
     missing = [t for t in TASK_QUESTIONS if t not in merged_questions]
-    missing += [f"{fmt}.{t}" for fmt in ("bool", "mcq") for t in CHOICE_QUESTIONS[fmt]
-                if _lookup(merged_questions, f"{fmt}.{t}") is None]
+    missing += [
+        f"{fmt}.{t}"
+        for fmt in ("bool", "mcq")
+        for t in CHOICE_QUESTIONS[fmt]
+        if _lookup(merged_questions, f"{fmt}.{t}") is None
+    ]
     if missing:
         raise TemplateError(f"{directory / QUESTIONS_FILE}: no question text for task(s) {', '.join(missing)}")
     return DomainTemplate(
-        domain=domain, path=path, description=" ".join(str(data["description"]).split()),
-        size=" ".join(str(data["size"]).split()), predicates=predicates, actions=actions,
+        domain=domain,
+        path=path,
+        description=" ".join(str(data["description"]).split()),
+        size=" ".join(str(data["size"]).split()),
+        predicates=predicates,
+        actions=actions,
         questions=_flatten(merged_questions),
         static_intro=" ".join(str(data.get("static") or "").split()),
-        layout=" ".join(str(data.get("layout") or "").split()), wrong_actions=tuple(wrong_actions))
+        layout=" ".join(str(data.get("layout") or "").split()),
+        wrong_actions=tuple(wrong_actions),
+    )
 
 
 def _coordinates(name: str) -> tuple[int, ...]:

@@ -111,8 +111,9 @@ class GroundTask:
                     new_facts = []
                     # Sorted: the join walks hash sets, and instantiating assigns atom bit positions,
                     # which must not depend on the process's hash seed.
-                    bindings = sorted(tuple(b[v] for v, _ in schema.params)
-                                      for b in self._bindings(schema, conjunction, facts))
+                    bindings = sorted(
+                        tuple(b[v] for v, _ in schema.params) for b in self._bindings(schema, conjunction, facts)
+                    )
                     for args in bindings:
                         binding = dict(zip((v for v, _ in schema.params), args))
                         name = canonical(schema.name, args)
@@ -141,6 +142,7 @@ class GroundTask:
             def key(lit):
                 bound = sum(1 for a in lit.args if not a.startswith("?") or a in binding)
                 return (-bound, lit.predicate not in self.static_predicates, facts.size(lit.predicate))
+
             return min(rest, key=key)
 
         def extend(rest: list, binding: dict[str, str]):
@@ -208,7 +210,9 @@ class GroundTask:
             if holds and not pos & neg:
                 disjuncts.append((pos, neg))
         add = self.atoms.mask(canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.add)
-        delete = self.atoms.mask(canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.delete)
+        delete = self.atoms.mask(
+            canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.delete
+        )
         return GroundAction(canonical(schema.name, args), tuple(dict.fromkeys(disjuncts)), add, delete)
 
     # ----- lookup of named atoms and actions ----------------------------------------------

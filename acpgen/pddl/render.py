@@ -27,8 +27,14 @@ def goal_formula(task: GroundTask, pos: int, neg: int = 0) -> str:
     return parts[0] if len(parts) == 1 else "(and " + " ".join(parts) + ")"
 
 
-def render_problem(task: GroundTask, state: int, name: str | None = None, requirements: str | None = None,
-                   goal: tuple[int, int] | None = None, extra_init: tuple[str, ...] = ()) -> str:
+def render_problem(
+    task: GroundTask,
+    state: int,
+    name: str | None = None,
+    requirements: str | None = None,
+    goal: tuple[int, int] | None = None,
+    extra_init: tuple[str, ...] = (),
+) -> str:
     """PDDL problem with ``state`` as ``:init`` and the task's goal (or ``goal``: positive, negative masks).
 
     ``extra_init``: atoms of helper predicates added to ``:init`` (see :func:`render_domain`).
@@ -37,10 +43,12 @@ def render_problem(task: GroundTask, state: int, name: str | None = None, requir
     lines = [f"(define (problem {name or task.lifted.problem_name})", f"    (:domain {task.lifted.domain_name})"]
     if requirements:
         lines.append(f"    (:requirements {requirements})")
-    lines += [f"    (:objects {objects_section(task)})",
-              f"    (:init {' '.join([*task.state_atoms(state), *extra_init])})",
-              f"    (:goal {goal_formula(task, pos, neg)})",
-              ")"]
+    lines += [
+        f"    (:objects {objects_section(task)})",
+        f"    (:init {' '.join([*task.state_atoms(state), *extra_init])})",
+        f"    (:goal {goal_formula(task, pos, neg)})",
+        ")",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -81,12 +89,15 @@ def render_domain(lifted, name: str | None = None, never_add: str | None = None)
     if never_add is not None:
         declared[NEVER_PREFIX + never_add] = lifted.predicates[never_add]
     predicates = " ".join(
-        "(" + " ".join([p, *(f"?x{i} - {t}" for i, t in enumerate(args))]) + ")" for p, args in sorted(declared.items()))
-    lines = [f"(define (domain {name or lifted.domain_name})",
-             "    (:requirements :typing :negative-preconditions :disjunctive-preconditions :equality)",
-             f"    (:types {types})" if types else "",
-             f"    (:constants {constants})" if constants else "",
-             f"    (:predicates {predicates})"]
+        "(" + " ".join([p, *(f"?x{i} - {t}" for i, t in enumerate(args))]) + ")" for p, args in sorted(declared.items())
+    )
+    lines = [
+        f"(define (domain {name or lifted.domain_name})",
+        "    (:requirements :typing :negative-preconditions :disjunctive-preconditions :equality)",
+        f"    (:types {types})" if types else "",
+        f"    (:constants {constants})" if constants else "",
+        f"    (:predicates {predicates})",
+    ]
     for schema in lifted.schemas.values():
         precondition = _joined("or", [_joined("and", [_literal(lit) for lit in c]) for c in schema.precondition])
         if never_add is not None:
@@ -96,7 +107,9 @@ def render_domain(lifted, name: str | None = None, never_add: str | None = None)
                     precondition = f"(and {precondition} (not ({marker})))"
         effects = [_literal(l) for l in schema.add] + [f"(not {_literal(l)})" for l in schema.delete]
         params = " ".join(f"{v} - {t}" for v, t in schema.params)
-        lines.append(f"    (:action {schema.name} :parameters ({params})\n"
-                     f"        :precondition {precondition}\n        :effect {_joined('and', effects)})")
+        lines.append(
+            f"    (:action {schema.name} :parameters ({params})\n"
+            f"        :precondition {precondition}\n        :effect {_joined('and', effects)})"
+        )
     lines.append(")")
     return "\n".join(line for line in lines if line) + "\n"

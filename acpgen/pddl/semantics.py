@@ -39,8 +39,9 @@ def is_plan(task: GroundTask, state: int, names: list[str]) -> bool:
     return run.applicable and task.is_goal(run.state)
 
 
-def relaxed_reachable(task: GroundTask, state: int, actions: list[GroundAction] | None = None
-                      ) -> tuple[int, list[GroundAction]]:
+def relaxed_reachable(
+    task: GroundTask, state: int, actions: list[GroundAction] | None = None
+) -> tuple[int, list[GroundAction]]:
     """Atoms and actions reachable from ``state`` when delete effects are ignored.
 
     Negative preconditions are treated as satisfiable (an over-approximation), so anything

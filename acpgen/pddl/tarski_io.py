@@ -92,7 +92,9 @@ def _schema(action, source: str) -> Schema:
     add, delete = [], []
     for effect in action.effects:
         if not isinstance(effect, (AddEffect, DelEffect)) or not isinstance(effect.condition, Tautology):
-            raise PddlError(f"{source}: action {name} has an unsupported effect {effect} (only unconditional add/delete)")
+            raise PddlError(
+                f"{source}: action {name} has an unsupported effect {effect} (only unconditional add/delete)"
+            )
         literal = _literal(effect.atom, True)
         (add if isinstance(effect, AddEffect) else delete).append(literal)
     return Schema(name, params, precondition, tuple(add), tuple(delete))

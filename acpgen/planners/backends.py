@@ -115,8 +115,18 @@ class ApptainerBackend(Backend):
         if not self.image.is_file():
             raise ToolError(f"Apptainer image {self.image} does not exist")
         workdir = Path(workdir).resolve()
-        return [exe, "exec", "--cleanenv", "--bind", str(workdir), "--pwd", str(workdir),
-                str(self.image.resolve()), tool, *args]
+        return [
+            exe,
+            "exec",
+            "--cleanenv",
+            "--bind",
+            str(workdir),
+            "--pwd",
+            str(workdir),
+            str(self.image.resolve()),
+            tool,
+            *args,
+        ]
 
     def __repr__(self) -> str:
         return f"ApptainerBackend({str(self.image)!r})"
@@ -128,10 +138,13 @@ def make_backend(name: str, image: Path | None = None) -> Backend:
         return LocalBackend()
     if name == "apptainer":
         if image is None:
-            raise ConfigError("--planner-backend apptainer needs --image PATH.sif "
-                              "(build one with: apptainer build acp.sif containers/acp.def)")
+            raise ConfigError(
+                "--planner-backend apptainer needs --image PATH.sif "
+                "(build one with: apptainer build acp.sif containers/acp.def)"
+            )
         if not Path(image).is_file():
-            raise ConfigError(f"Apptainer image {image} not found "
-                              "(build one with: apptainer build acp.sif containers/acp.def)")
+            raise ConfigError(
+                f"Apptainer image {image} not found (build one with: apptainer build acp.sif containers/acp.def)"
+            )
         return ApptainerBackend(Path(image))
     raise ConfigError(f"unknown planner backend {name!r}: use 'local' or 'apptainer'")

@@ -88,8 +88,12 @@ def classify(run: ToolRun, *, complete: bool = False) -> Outcome:
     if code < 0:
         if -code == signal.SIGXCPU:
             return Outcome(Status.TIMEOUT, "CPU time limit reached (SIGXCPU)")
-        return Outcome(Status.ERROR, f"killed by signal {signal.Signals(-code).name}"
-                       if -code in signal.valid_signals() else f"killed by signal {-code}")
+        return Outcome(
+            Status.ERROR,
+            f"killed by signal {signal.Signals(-code).name}"
+            if -code in signal.valid_signals()
+            else f"killed by signal {-code}",
+        )
     if code == SEARCH_UNSOLVED_INCOMPLETE and complete:
         if KSTAR_TIME_LIMIT_MARKER in run.stdout:
             return Outcome(Status.TIMEOUT, "K* time limit (max_time) reached before any plan was found")

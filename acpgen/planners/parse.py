@@ -70,15 +70,24 @@ class Landmark:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
-        return {"atoms": list(self.atoms), "disjunctive": self.disjunctive,
-                "conjunctive": self.conjunctive, "true_in_init": self.true_in_init, "goal": self.goal}
+        return {
+            "atoms": list(self.atoms),
+            "disjunctive": self.disjunctive,
+            "conjunctive": self.conjunctive,
+            "true_in_init": self.true_in_init,
+            "goal": self.goal,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Landmark:
         """Inverse of :meth:`to_dict`."""
-        return cls(atoms=tuple(data["atoms"]), disjunctive=bool(data["disjunctive"]),
-                   conjunctive=bool(data["conjunctive"]), true_in_init=bool(data["true_in_init"]),
-                   goal=bool(data["goal"]))
+        return cls(
+            atoms=tuple(data["atoms"]),
+            disjunctive=bool(data["disjunctive"]),
+            conjunctive=bool(data["conjunctive"]),
+            true_in_init=bool(data["true_in_init"]),
+            goal=bool(data["goal"]),
+        )
 
 
 GRAPH_START = "Dumping landmark graph"
@@ -116,9 +125,15 @@ def landmark_graph(stdout: str) -> tuple[list[Landmark], int] | None:
         if any(a is None or a[1] or "@" in a[0] for a in atoms):
             dropped += 1
             continue
-        landmarks.append(Landmark(atoms=tuple(a[0] for a in atoms if a is not None),
-                                  disjunctive=disjunctive, conjunctive=conjunctive,
-                                  true_in_init="bold" in attrs, goal="filled" in attrs))
+        landmarks.append(
+            Landmark(
+                atoms=tuple(a[0] for a in atoms if a is not None),
+                disjunctive=disjunctive,
+                conjunctive=conjunctive,
+                true_in_init="bold" in attrs,
+                goal="filled" in attrs,
+            )
+        )
     return landmarks, dropped
 
 
@@ -136,7 +151,7 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
         if lines[i] == "begin_variable":
             count = int(lines[i + 3])
             names = []
-            for line in lines[i + 4:i + 4 + count]:
+            for line in lines[i + 4 : i + 4 + count]:
                 match = _SAS_ATOM.match(line)
                 args = [a.strip() for a in match.group(2).split(",") if a.strip()] if match else []
                 names.append(canonical("(" + " ".join([match.group(1), *args]) + ")") if match else None)
@@ -148,7 +163,7 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
         elif lines[i] == "begin_mutex_group":
             count = int(lines[i + 1])
             members = []
-            for line in lines[i + 2:i + 2 + count]:
+            for line in lines[i + 2 : i + 2 + count]:
                 var, val = (int(x) for x in line.split())
                 members.append(values[var][val])
             group = tuple(m for m in members if m is not None)

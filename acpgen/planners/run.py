@@ -87,6 +87,7 @@ def _preexec(limits: list[tuple[int, tuple[int, int]]]):
     def apply() -> None:  # runs in the child between fork and exec
         for which, values in limits:
             resource.setrlimit(which, values)
+
     return apply
 
 
@@ -117,10 +118,18 @@ def _output(path: Path | None, cwd: Path) -> IO[bytes]:
     return tempfile.TemporaryFile(dir=cwd)
 
 
-def run_tool(cmd: Sequence[str], *, time_limit: float, memory_mb: int | None, cwd: Path,
-             stdout_path: Path | None = None, stderr_path: Path | None = None,
-             wall_limit: float | None = None, output_cap: int = OUTPUT_CAP,
-             env: dict[str, str] | None = None) -> ToolRun:
+def run_tool(
+    cmd: Sequence[str],
+    *,
+    time_limit: float,
+    memory_mb: int | None,
+    cwd: Path,
+    stdout_path: Path | None = None,
+    stderr_path: Path | None = None,
+    wall_limit: float | None = None,
+    output_cap: int = OUTPUT_CAP,
+    env: dict[str, str] | None = None,
+) -> ToolRun:
     """Run ``cmd`` in ``cwd`` under CPU, memory and wall-clock limits; never leave processes behind.
 
     ``time_limit``: CPU seconds (RLIMIT_CPU soft limit ``ceil(time_limit) + 1``); the watchdog
@@ -137,8 +146,16 @@ def run_tool(cmd: Sequence[str], *, time_limit: float, memory_mb: int | None, cw
     with _output(stdout_path, cwd) as out, _output(stderr_path, cwd) as err:
         start = time.monotonic()
         try:
-            proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                    start_new_session=True, preexec_fn=_preexec(limits), env=env)
+            proc = subprocess.Popen(
+                cmd,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+                preexec_fn=_preexec(limits),
+                env=env,
+            )
         except OSError as exc:
             raise ToolError(f"cannot start {cmd[0]}: {exc}") from exc
         done, fired = threading.Event(), threading.Event()
@@ -147,8 +164,7 @@ def run_tool(cmd: Sequence[str], *, time_limit: float, memory_mb: int | None, cw
             if done.wait(budget):
                 return
             fired.set()
-            log.info("watchdog: %s exceeded %.1fs wall-clock, terminating its process group",
-                     cmd[0], budget)
+            log.info("watchdog: %s exceeded %.1fs wall-clock, terminating its process group", cmd[0], budget)
             _kill_group(proc.pid, signal.SIGTERM)
             if not done.wait(KILL_GRACE):
                 _kill_group(proc.pid, signal.SIGKILL)
@@ -168,5 +184,6 @@ def run_tool(cmd: Sequence[str], *, time_limit: float, memory_mb: int | None, cw
         wall = time.monotonic() - start
         stdout, stderr = _read_capped(out, output_cap), _read_capped(err, output_cap)
     log.debug("%s exited %s after %.2fs", cmd[0], proc.returncode, wall)
-    return ToolRun(cmd=cmd, returncode=proc.returncode, stdout=stdout, stderr=stderr,
-                   wall_time=wall, timed_out=timed_out)
+    return ToolRun(
+        cmd=cmd, returncode=proc.returncode, stdout=stdout, stderr=stderr, wall_time=wall, timed_out=timed_out
+    )

@@ -57,10 +57,13 @@ PROBLEM_FILE = "problem.pddl"
 PLANS_JSON = "plans.json"
 PLAN_FILE = "sas_plan"
 
-_SYMMETRIES = ("sym=structural_symmetries(time_bound=0,search_symmetries=oss,"
-               "stabilize_initial_state=false,keep_operator_symmetries=true)")
-_STUBBORN = ("limited_pruning(pruning=atom_centric_stubborn_sets("
-             "use_sibling_shortcut=true,atom_selection_strategy=quick_skip))")
+_SYMMETRIES = (
+    "sym=structural_symmetries(time_bound=0,search_symmetries=oss,"
+    "stabilize_initial_state=false,keep_operator_symmetries=true)"
+)
+_STUBBORN = (
+    "limited_pruning(pruning=atom_centric_stubborn_sets(use_sibling_shortcut=true,atom_selection_strategy=quick_skip))"
+)
 _FD_LIMITS = ("--overall-time-limit", "{time}s", "--overall-memory-limit", "{memory}M")
 #: any plan, or a proof that none exists: greedy best-first search is complete, and FF prunes
 #: only relaxed dead ends (safe); Fast Downward exits 11 only when its search proved it.
@@ -91,15 +94,24 @@ class PlannerResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (for the cache)."""
-        return {"status": self.status.value, "plans": [list(p) for p in self.plans],
-                "costs": list(self.costs), "time": self.time, "message": self.message}
+        return {
+            "status": self.status.value,
+            "plans": [list(p) for p in self.plans],
+            "costs": list(self.costs),
+            "time": self.time,
+            "message": self.message,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlannerResult:
         """Inverse of :meth:`to_dict`."""
-        return cls(status=Status(data["status"]), plans=tuple(tuple(p) for p in data["plans"]),
-                   costs=tuple(int(c) for c in data["costs"]), time=float(data.get("time", 0.0)),
-                   message=str(data.get("message", "")))
+        return cls(
+            status=Status(data["status"]),
+            plans=tuple(tuple(p) for p in data["plans"]),
+            costs=tuple(int(c) for c in data["costs"]),
+            time=float(data.get("time", 0.0)),
+            message=str(data.get("message", "")),
+        )
 
 
 @dataclass(frozen=True)
@@ -114,15 +126,22 @@ class LandmarkResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (for the cache)."""
-        return {"status": self.status.value, "landmarks": [lm.to_dict() for lm in self.landmarks],
-                "time": self.time, "message": self.message}
+        return {
+            "status": self.status.value,
+            "landmarks": [lm.to_dict() for lm in self.landmarks],
+            "time": self.time,
+            "message": self.message,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LandmarkResult:
         """Inverse of :meth:`to_dict`."""
-        return cls(status=Status(data["status"]),
-                   landmarks=tuple(Landmark.from_dict(lm) for lm in data["landmarks"]),
-                   time=float(data.get("time", 0.0)), message=str(data.get("message", "")))
+        return cls(
+            status=Status(data["status"]),
+            landmarks=tuple(Landmark.from_dict(lm) for lm in data["landmarks"]),
+            time=float(data.get("time", 0.0)),
+            message=str(data.get("message", "")),
+        )
 
 
 @dataclass(frozen=True)
@@ -136,26 +155,35 @@ class MutexResult:
     cached: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status.value, "groups": [list(g) for g in self.groups], "time": self.time,
-                "message": self.message}
+        return {
+            "status": self.status.value,
+            "groups": [list(g) for g in self.groups],
+            "time": self.time,
+            "message": self.message,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutexResult:
-        return cls(status=Status(data["status"]), groups=tuple(tuple(g) for g in data["groups"]),
-                   time=float(data.get("time", 0.0)), message=str(data.get("message", "")))
+        return cls(
+            status=Status(data["status"]),
+            groups=tuple(tuple(g) for g in data["groups"]),
+            time=float(data.get("time", 0.0)),
+            message=str(data.get("message", "")),
+        )
 
 
-def _result(status: Status, plans: list[tuple[str, ...]] = (), time: float = 0.0,
-            message: str = "") -> PlannerResult:
+def _result(status: Status, plans: list[tuple[str, ...]] = (), time: float = 0.0, message: str = "") -> PlannerResult:
     plans = tuple(tuple(p) for p in plans)
     return PlannerResult(status, plans, tuple(len(p) for p in plans), round(time, 3), message)
 
 
 def _kstar_search(heuristic: str, stopping: str, unordered: bool, pruning: bool) -> str:
     extra = f",pruning={_STUBBORN}" if pruning else ""
-    return (f"kstar({heuristic},{stopping},max_time={{max_time}},"
-            f"find_unordered_plans={'true' if unordered else 'false'},dump_plan_files=false,"
-            f"json_file_to_dump={PLANS_JSON},symmetries=sym{extra})")
+    return (
+        f"kstar({heuristic},{stopping},max_time={{max_time}},"
+        f"find_unordered_plans={'true' if unordered else 'false'},dump_plan_files=false,"
+        f"json_file_to_dump={PLANS_JSON},symmetries=sym{extra})"
+    )
 
 
 class Planners:
@@ -172,8 +200,15 @@ class Planners:
             raise ValueError(f"k must be at least 1, got {k}")
         return self._kstar(domain, problem, f"k={k}", False, limits, wanted=k)
 
-    def top_quality(self, domain: str, problem: str, quality_bound: float, k: int | None = None,
-                    unordered: bool = False, limits: Limits = Limits()) -> PlannerResult:
+    def top_quality(
+        self,
+        domain: str,
+        problem: str,
+        quality_bound: float,
+        k: int | None = None,
+        unordered: bool = False,
+        limits: Limits = Limits(),
+    ) -> PlannerResult:
         """All plans of cost <= ``quality_bound`` * optimal cost (at most ``k``), via K*.
 
         ``unordered``: one plan per multiset of actions (unordered top-quality planning).
@@ -219,7 +254,9 @@ class Planners:
             else:
                 outcome = classify(run)
                 status = Status.TIMEOUT if outcome.status == Status.TIMEOUT else Status.ERROR
-                result = MutexResult(status, (), round(run.wall_time, 3), describe(run, "translator gave no output.sas"))
+                result = MutexResult(
+                    status, (), round(run.wall_time, 3), describe(run, "translator gave no output.sas")
+                )
         self._store(key, result)
         return result
 
@@ -230,10 +267,25 @@ class Planners:
         """
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
-        template = ("--planner", "diverse", "--domain", "{domain}", "--problem", "{problem}",
-                    "--number-of-plans", str(k), "--symmetries", "--use-local-folder",
-                    "--clean-local-folder", "--plans-as-json", "--suppress-planners-output",
-                    "--results-file", PLANS_JSON, "--overall-time-limit", "{time}")
+        template = (
+            "--planner",
+            "diverse",
+            "--domain",
+            "{domain}",
+            "--problem",
+            "{problem}",
+            "--number-of-plans",
+            str(k),
+            "--symmetries",
+            "--use-local-folder",
+            "--clean-local-folder",
+            "--plans-as-json",
+            "--suppress-planners-output",
+            "--results-file",
+            PLANS_JSON,
+            "--overall-time-limit",
+            "{time}",
+        )
         key = PlanCache.key(FORBIDITERATIVE, template, domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
@@ -245,13 +297,25 @@ class Planners:
         return result
 
     # ----- tool-specific flows ------------------------------------------------------------
-    def _kstar(self, domain: str, problem: str, stopping: str, unordered: bool, limits: Limits,
-               wanted: int | None) -> PlannerResult:
-        head = ("--overall-time-limit", "{time}s", "--overall-memory-limit", "{memory}M",
-                "{domain}", "{problem}", "--symmetries", _SYMMETRIES, "--search")
+    def _kstar(
+        self, domain: str, problem: str, stopping: str, unordered: bool, limits: Limits, wanted: int | None
+    ) -> PlannerResult:
+        head = (
+            "--overall-time-limit",
+            "{time}s",
+            "--overall-memory-limit",
+            "{memory}M",
+            "{domain}",
+            "{problem}",
+            "--symmetries",
+            _SYMMETRIES,
+            "--search",
+        )
         # LM-cut and stubborn sets do not support axioms (exit 34): then blind search, no pruning.
-        templates = [(*head, _kstar_search("lmcut(transform=undo_to_origin())", stopping, unordered, unordered)),
-                     (*head, _kstar_search("blind()", stopping, unordered, False))]
+        templates = [
+            (*head, _kstar_search("lmcut(transform=undo_to_origin())", stopping, unordered, unordered)),
+            (*head, _kstar_search("blind()", stopping, unordered, False)),
+        ]
         key = PlanCache.key(KSTAR, templates[0], domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
@@ -262,8 +326,9 @@ class Planners:
         self._store(key, result)
         return result
 
-    def _first_supported(self, tool: str, templates, workdir: Path, limits: Limits,
-                         output: str | None = None) -> tuple[_run.ToolRun, float]:
+    def _first_supported(
+        self, tool: str, templates, workdir: Path, limits: Limits, output: str | None = None
+    ) -> tuple[_run.ToolRun, float]:
         """Run the configurations in order until one is not rejected as unsupported (exit 34).
 
         LM-cut and stubborn sets do not support axioms; the later configurations do.
@@ -292,18 +357,17 @@ class Planners:
             if not plans:
                 return _result(Status.ERROR, time=spent, message=describe(run, "K* wrote no plans"))
             if KSTAR_TIME_LIMIT_MARKER in run.stdout:
-                return _result(Status.TIMEOUT, plans, spent,
-                               f"K* time limit reached after {len(plans)} plan(s)")
+                return _result(Status.TIMEOUT, plans, spent, f"K* time limit reached after {len(plans)} plan(s)")
             note = f"only {len(plans)} plan(s) exist" if wanted and len(plans) < wanted else ""
             return _result(Status.SOLVED, plans, spent, note)
         if outcome.status == Status.UNSOLVABLE:
             return _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
         return _result(outcome.status, plans, spent, describe(run, outcome.reason))
 
-    def _fast_downward(self, domain: str, problem: str, kind: str, searches: tuple[str, ...],
-                       limits: Limits) -> PlannerResult:
-        templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, "{domain}", "{problem}", "--search", s)
-                     for s in searches]
+    def _fast_downward(
+        self, domain: str, problem: str, kind: str, searches: tuple[str, ...], limits: Limits
+    ) -> PlannerResult:
+        templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, "{domain}", "{problem}", "--search", s) for s in searches]
         key = PlanCache.key(FAST_DOWNWARD, (kind, *templates[0]), domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
@@ -313,8 +377,11 @@ class Planners:
             outcome = classify(run)
             plan = sas_plan(workdir / PLAN_FILE)
             if outcome.status == Status.SOLVED:
-                result = (_result(Status.SOLVED, [plan], spent) if plan is not None else
-                          _result(Status.ERROR, time=spent, message=describe(run, "no plan file written")))
+                result = (
+                    _result(Status.SOLVED, [plan], spent)
+                    if plan is not None
+                    else _result(Status.ERROR, time=spent, message=describe(run, "no plan file written"))
+                )
             elif outcome.status == Status.UNSOLVABLE:
                 result = _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
             else:
@@ -377,9 +444,13 @@ class Planners:
         by itself and writes the plans found so far.
         """
         seconds = max(1, math.ceil(limits.time)) + 1
-        values = {"{domain}": str(workdir / DOMAIN_FILE), "{problem}": str(workdir / PROBLEM_FILE),
-                  "{time}": str(seconds), "{max_time}": f"{max(0.2, 0.9 * limits.time):.2f}",
-                  "{memory}": str(int(limits.memory_mb))}
+        values = {
+            "{domain}": str(workdir / DOMAIN_FILE),
+            "{problem}": str(workdir / PROBLEM_FILE),
+            "{time}": str(seconds),
+            "{max_time}": f"{max(0.2, 0.9 * limits.time):.2f}",
+            "{memory}": str(int(limits.memory_mb)),
+        }
         args = []
         for arg in template:
             for token, value in values.items():

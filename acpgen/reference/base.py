@@ -64,7 +64,7 @@ def split_goal(context: str) -> tuple[str, str | None]:
     start = text.find(GOAL_SENTENCE)
     if start < 0:
         return text, None
-    return text[:start].strip(), text[start + len(GOAL_SENTENCE):].strip().rstrip(".").strip()
+    return text[:start].strip(), text[start + len(GOAL_SENTENCE) :].strip().rstrip(".").strip()
 
 
 def read_fact(text: str, patterns, domain: str) -> str:

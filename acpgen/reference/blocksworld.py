@@ -40,20 +40,25 @@ _ON_ENTRY = re.compile(_BLOCK + r" is on " + _BLOCK)
 # fact phrasings of the goal sentence (the reference's paraphrases of each predicate)
 _FACTS = [
     (re.compile(r"The block " + _BLOCK + r" is on top of block " + _BLOCK), lambda m: atom("on", m[1], m[2])),
-    (re.compile(r"The block " + _BLOCK + r" is currently situated above the block " + _BLOCK),
-     lambda m: atom("on", m[1], m[2])),
-    (re.compile(r"The block " + _BLOCK + r" is currently situated under the block " + _BLOCK),
-     lambda m: atom("on", m[2], m[1])),
+    (
+        re.compile(r"The block " + _BLOCK + r" is currently situated above the block " + _BLOCK),
+        lambda m: atom("on", m[1], m[2]),
+    ),
+    (
+        re.compile(r"The block " + _BLOCK + r" is currently situated under the block " + _BLOCK),
+        lambda m: atom("on", m[2], m[1]),
+    ),
     (re.compile(r"Block " + _BLOCK + r" is (?:located |placed )?on the table"), lambda m: atom("ontable", m[1])),
     (re.compile(r"Block " + _BLOCK + r" is clear"), lambda m: atom("clear", m[1])),
     (re.compile(r"No blocks are placed on top of " + _BLOCK), lambda m: atom("clear", m[1])),
     (re.compile(_BLOCK + r" is not obstructed by any other blocks"), lambda m: atom("clear", m[1])),
     (re.compile(r"The robotic arm is (?:empty|not holding anything)"), lambda m: atom("handempty")),
     (re.compile(r"The robotic arm is holding " + _BLOCK), lambda m: atom("holding", m[1])),
-    (re.compile(r"The block " + _BLOCK + r" is currently being held by the robotic arm"),
-     lambda m: atom("holding", m[1])),
+    (
+        re.compile(r"The block " + _BLOCK + r" is currently being held by the robotic arm"),
+        lambda m: atom("holding", m[1]),
+    ),
 ]
-
 
 
 def _fact(text: str) -> str:

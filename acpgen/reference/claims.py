@@ -20,9 +20,12 @@ from acpgen.reference.base import ReadError, Reading, opens_with
 from acpgen.reference.vocabulary import read_many, read_one
 
 READERS = (ferry, logistics, blocksworld, grid, floortile, grippers, rovers, visitall)
-VAL_OPTIONS = {"the sequence is not valid": "invalid", "the sequence is not applicable": "inapplicable",
-               "the sequence is applicable, but does not achieve the goal": "not_goal",
-               "the sequence is a plan": "plan"}
+VAL_OPTIONS = {
+    "the sequence is not valid": "invalid",
+    "the sequence is not applicable": "inapplicable",
+    "the sequence is applicable, but does not achieve the goal": "not_goal",
+    "the sequence is a plan": "plan",
+}
 
 
 def reader_for(context: str):
@@ -36,8 +39,10 @@ def problem_text(reading: Reading, pddl_name: str) -> str:
         by_type.setdefault(type_name, []).append(obj)
     objects = " ".join(" ".join(objs) + ("" if t == "object" else f" - {t}") for t, objs in sorted(by_type.items()))
     goal = reading.goal if reading.goal else sorted(reading.init)[:1]
-    return (f"(define (problem reference)\n    (:domain {pddl_name})\n    (:objects {objects})\n"
-            f"    (:init {' '.join(sorted(reading.init))})\n    (:goal (and {' '.join(goal)})))\n")
+    return (
+        f"(define (problem reference)\n    (:domain {pddl_name})\n    (:objects {objects})\n"
+        f"    (:init {' '.join(sorted(reading.init))})\n    (:goal (and {' '.join(goal)})))\n"
+    )
 
 
 class _Matcher:
@@ -94,7 +99,7 @@ def _quoted(pattern: str, text: str) -> tuple[str, ...]:
 def _removals(plan: list, items: list) -> list[list[int]]:
     """Every position of a single action or consecutive pair in the plan; the reference names the
     action, not its position, so the claim "it can be removed" holds if some occurrence can."""
-    starts = [i for i in range(len(plan) - len(items) + 1) if plan[i:i + len(items)] == items]
+    starts = [i for i in range(len(plan) - len(items) + 1) if plan[i : i + len(items)] == items]
     if not starts:
         raise ReadError(f"{items} does not occur in the plan")
     return [list(range(i, i + len(items))) for i in starts]
@@ -116,14 +121,19 @@ def to_record(kind: str, record: dict) -> dict:
     options = record.get("choices", {}).get("text", []) if fmt == "mcq" else []
 
     if task_name == "app":
-        claims = ([{"action": match.action(_quoted(r"applicable in this state: (.*)\?$", question)[0])}]
-                  if fmt == "bool" else [{"action": match.action(o)} for o in options])
+        claims = (
+            [{"action": match.action(_quoted(r"applicable in this state: (.*)\?$", question)[0])}]
+            if fmt == "bool"
+            else [{"action": match.action(o)} for o in options]
+        )
     elif task_name == "prog":
         if fmt == "bool":
-            fact, action = _quoted(r'Will the fact "(.*)" hold after performing the action "(.*)" in the current', question)
+            fact, action = _quoted(
+                r'Will the fact "(.*)" hold after performing the action "(.*)" in the current', question
+            )
             claims = [{"facts": match.facts(fact)}]
         else:
-            action, = _quoted(r'after performing the action "(.*?)" in the current state', question)
+            (action,) = _quoted(r'after performing the action "(.*?)" in the current state', question)
             claims = [{"facts": match.facts(o)} for o in options]
         out["action"] = match.action(action)
     elif task_name == "reach":
@@ -134,21 +144,31 @@ def to_record(kind: str, record: dict) -> dict:
         claims = [_areach_claim(match.action(t, wrong_allowed=True)) for t in texts]
     elif task_name == "val":
         if fmt == "bool":
-            sequence, kind_text = _quoted(r'sequence of actions "(.*)" (a plan for the current state|valid in this '
-                                          r'problem|applicable in the current state)\?', question)
-            claims = [{"property": {"a plan for the current state": "plan", "valid in this problem": "valid",
-                                    "applicable in the current state": "applicable"}[kind_text]}]
+            sequence, kind_text = _quoted(
+                r'sequence of actions "(.*)" (a plan for the current state|valid in this '
+                r"problem|applicable in the current state)\?",
+                question,
+            )
+            claims = [
+                {
+                    "property": {
+                        "a plan for the current state": "plan",
+                        "valid in this problem": "valid",
+                        "applicable in the current state": "applicable",
+                    }[kind_text]
+                }
+            ]
             out["variant"] = claims[0]["property"]
         else:
-            sequence, = _quoted(r'sequence of actions "(.*)"\s+A\. ', question)
+            (sequence,) = _quoted(r'sequence of actions "(.*)"\s+A\. ', question)
             claims = [{"verdict": VAL_OPTIONS[o.strip().rstrip(".").lower()]} for o in options]
         out["sequence"] = match.plan(sequence, wrong_allowed=True)
     elif task_name == "just":
-        plan_text, = _quoted(r'Given the plan: "(.*?)"; ', question)
+        (plan_text,) = _quoted(r'Given the plan: "(.*?)"; ', question)
         plan = match.plan(plan_text)
         out["plan"] = plan
         if fmt == "bool":
-            removed, = _quoted(r"still have a valid plan: (.*)\?$", question)
+            (removed,) = _quoted(r"still have a valid plan: (.*)\?$", question)
             texts = [removed]
         else:
             texts = options

@@ -22,14 +22,11 @@ PDDL_NAME = "ferry"
 # The first words of every context of this domain (how a context is recognised).
 OPENING = "This is a ferry domain"
 _SIZES = re.compile(r"There are (\d+) locations? and (\d+) cars?, numbered consecutively\.")
-_FERRY = re.compile(
-    r"Currently, the ferry is at (\w+)(?: location and it is empty|, with the car (\w+) on board)\."
-)
+_FERRY = re.compile(r"Currently, the ferry is at (\w+)(?: location and it is empty|, with the car (\w+) on board)\.")
 _CARS = re.compile(r"The cars are at locations as follows: ([^.]*)\.")
 _CAR_GROUP = re.compile(r"(.+?) (?:is|are) at (\w+)")
 _GOAL = re.compile(r"The goal is to reach a state where the following facts hold: ([^.]*)\.")
 _GOAL_FACT = re.compile(r"Car (\w+) is at location (\w+)")
-
 
 
 def read(context: str) -> Reading:

@@ -44,7 +44,6 @@ _PAINTED = re.compile(r"(\S+) is painted (\S+)")
 _GOAL_FACT = re.compile(r"Tile (\S+) is painted in (\S+) color")
 
 
-
 def _clauses(text: str, pattern: re.Pattern[str], what: str, separator: re.Pattern[str] = LIST_SEPARATOR):
     """The matches of `pattern` over the items of the enumeration `text`; ReadError on any other item."""
     found = []

@@ -46,8 +46,9 @@ _SHAPE = r"(shape\d+)"
 _SIZE = re.compile(r"The grid size is (\d+)x(\d+), and the locations are of the form fi-jf")
 _KEYS = re.compile(r"There (?:are|is) \d+ keys? in \d+ different shapes?: (.*?)\.(?= |$)")
 _KEY_SHAPE = re.compile(r"Key " + _KEY + r" is of shape " + _SHAPE)
-_ROBOT = re.compile(r"Currently, the robot is at position " + _PLACE
-                    + r" and (?:(its arm is empty)|is holding " + _KEY + r")\.")
+_ROBOT = re.compile(
+    r"Currently, the robot is at position " + _PLACE + r" and (?:(its arm is empty)|is holding " + _KEY + r")\."
+)
 _LOCKS = re.compile(r"All the positions are open(?: except the following: (.*?))?\.(?= |$)")
 _LOCK = re.compile(_PLACE + r" has " + _SHAPE + r" shaped lock")
 _KEY_AT = re.compile(r"Key " + _KEY + r" is at position " + _PLACE + r"\.")
@@ -61,7 +62,6 @@ _FACTS = [
     (re.compile(r"Robot is holding " + _KEY), lambda m: atom("holding", m[1])),
     (re.compile(r"Robot's arm is empty|Robot is not holding anything"), lambda m: atom("arm-empty")),
 ]
-
 
 
 def _fact(text: str) -> str:
@@ -96,7 +96,9 @@ def read(context: str) -> Reading:
 
     robot = _ROBOT.search(state)
     if not robot:
-        raise ReadError("grid: no sentence 'Currently, the robot is at position p and its arm is empty / is holding k.'")
+        raise ReadError(
+            "grid: no sentence 'Currently, the robot is at position p and its arm is empty / is holding k.'"
+        )
     init.add(atom("at-robot", robot[1]))
     init.add(atom("arm-empty") if robot[2] else atom("holding", robot[3]))
 
@@ -125,11 +127,10 @@ def read(context: str) -> Reading:
                 if 0 <= nx < width and 0 <= ny < height:
                     init.add(atom("conn", f"f{x}-{y}f", f"f{nx}-{ny}f"))
 
-    current = state[state.find("Currently,"):]
+    current = state[state.find("Currently,") :]
     mentioned = set(re.findall(r"f\d+-\d+f|key\d+-\d+", current))
     mentioned |= {name for fact in goal or () for name in fact.strip("()").split()[1:]}
     unknown = mentioned - set(objects)
     if unknown:
         raise ReadError(f"grid: objects {sorted(unknown)} outside the stated grid and keys")
     return Reading(objects=objects, init=frozenset(init), goal=goal)
-

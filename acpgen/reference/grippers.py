@@ -30,17 +30,12 @@ PDDL_NAME = "gripper-strips"
 
 # The first words of every context of this domain (how a context is recognised).
 OPENING = "This is a grippers domain"
-_SIZES = re.compile(
-    r"There are (\d+) robots?, (\d+) rooms?, and (\d+) balls?, numbered consecutively\."
-)
-_ROBOT = re.compile(
-    r"Currently, the robot (\S+) is at ([^\s,.]+)(?: and both grippers (are free)|, ([^.]*))\."
-)
+_SIZES = re.compile(r"There are (\d+) robots?, (\d+) rooms?, and (\d+) balls?, numbered consecutively\.")
+_ROBOT = re.compile(r"Currently, the robot (\S+) is at ([^\s,.]+)(?: and both grippers (are free)|, ([^.]*))\.")
 _GRIPPER = re.compile(r"(left|right) gripper is (?:(free)|carrying the ball (\S+))")
 _BALLS = re.compile(r"Additionally, ([^.]*)\.")
 _BALL_GROUP = re.compile(r"(.+?) (?:is|are) at ([^\s,]+)(?:, (?:and )?|$)")
 _GOAL_FACT = re.compile(r"Ball (\S+) (?:is at (\S+) location|is in room (\S+))")
-
 
 
 def read(context: str) -> Reading:
@@ -73,7 +68,7 @@ def read(context: str) -> Reading:
         )
     for robot in robots:
         name = check(robot.group(1), "robot")
-        suffix = name[len("robot"):]
+        suffix = name[len("robot") :]
         init.add(atom("at-robby", name, check(robot.group(2), "room")))
         if robot.group(3):
             init.add(atom("free", name, f"left{suffix}"))

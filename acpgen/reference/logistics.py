@@ -37,7 +37,6 @@ _PLACE = {"location", "airport"}
 _VEHICLE = {"truck", "airplane"}
 
 
-
 def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
     """'a0 and t0 are at l0-0, p0 is in t0' -> ['(at a0 l0-0)', '(at t0 l0-0)', '(in p0 t0)']."""
     pieces = _RELATION.split(body.strip())
@@ -51,13 +50,17 @@ def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
         else:
             allowed_subject, allowed_object = {"package"}, _VEHICLE
         if objects.get(obj) not in allowed_object:
-            raise ReadError(f"logistics context: {what} has {obj!r} after '{rel}', not a known {'/'.join(sorted(allowed_object))}")
+            raise ReadError(
+                f"logistics context: {what} has {obj!r} after '{rel}', not a known {'/'.join(sorted(allowed_object))}"
+            )
         subject_names = names(subjects)
         if not subject_names:
             raise ReadError(f"logistics context: {what} has no subject before '{rel} {obj}'")
         for name in subject_names:
             if objects.get(name) not in allowed_subject:
-                raise ReadError(f"logistics context: {what} has {name!r} '{rel}' {obj}, not a known {'/'.join(sorted(allowed_subject))}")
+                raise ReadError(
+                    f"logistics context: {what} has {name!r} '{rel}' {obj}, not a known {'/'.join(sorted(allowed_subject))}"
+                )
             facts.append(atom(rel, name, obj))
     return facts
 
@@ -78,8 +81,12 @@ def read(context: str) -> Reading:
         raise ReadError("logistics context without 'The locations are in cities as follows: ...'")
 
     objects: dict[str, str] = {}
-    for prefix, count, kind in (("t", vehicles.group(1), "truck"), ("a", vehicles.group(2), "airplane"),
-                                ("p", vehicles.group(3), "package"), ("c", places.group(2), "city")):
+    for prefix, count, kind in (
+        ("t", vehicles.group(1), "truck"),
+        ("a", vehicles.group(2), "airplane"),
+        ("p", vehicles.group(3), "package"),
+        ("c", places.group(2), "city"),
+    ):
         objects.update({f"{prefix}{i}": kind for i in range(int(count))})
 
     init: set[str] = set()

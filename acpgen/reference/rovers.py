@@ -58,9 +58,6 @@ _EQUIPMENT = {
 }
 
 
-
-
-
 def _fact(sentence: str) -> list[str] | None:
     """The atoms of one sentence of the description or the state (None: not a fact sentence)."""
     s = sentence.strip().rstrip(".;").strip()
@@ -98,9 +95,7 @@ def _fact(sentence: str) -> list[str] | None:
         for pair in names(m.group(2)):
             p = re.fullmatch(r"(\S+) to (\S+)", pair)
             if not p:
-                raise ReadError(
-                    f"rovers: cannot read the traversal {pair!r} in {sentence!r}"
-                )
+                raise ReadError(f"rovers: cannot read the traversal {pair!r} in {sentence!r}")
             out.append(atom("can_traverse", m.group(1), p.group(1), p.group(2)))
         return out
     m = re.fullmatch(r"Waypoint\(s\) are visible from (\S+): (.+)", s)
@@ -115,9 +110,7 @@ def _fact(sentence: str) -> list[str] | None:
     m = re.fullmatch(r"Rover (\S+) is at (\S+)", s)
     if m:
         return [atom("at", m.group(1), m.group(2))]
-    m = re.fullmatch(
-        r"(Rocks|Soil) can be sampled at the following location\(s\): (.+)", s
-    )
+    m = re.fullmatch(r"(Rocks|Soil) can be sampled at the following location\(s\): (.+)", s)
     if m:
         pred = "at_rock_sample" if m.group(1) == "Rocks" else "at_soil_sample"
         return [atom(pred, w) for w in names(m.group(2))]
@@ -130,14 +123,9 @@ def _fact(sentence: str) -> list[str] | None:
     m = re.fullmatch(r"(Rock|Soil) data was communicated from waypoint (\S+)", s)
     if m:
         return [atom(f"communicated_{m.group(1).lower()}_data", m.group(2))]
-    m = re.fullmatch(
-        r"(Rock|Soil) data were communicated from the following waypoints: (.+)", s
-    )
+    m = re.fullmatch(r"(Rock|Soil) data were communicated from the following waypoints: (.+)", s)
     if m:
-        return [
-            atom(f"communicated_{m.group(1).lower()}_data", w)
-            for w in names(m.group(2))
-        ]
+        return [atom(f"communicated_{m.group(1).lower()}_data", w) for w in names(m.group(2))]
     m = re.fullmatch(r"Image (\S+) was communicated in mode (\S+)", s)
     if m:
         return [atom("communicated_image_data", m.group(1), m.group(2))]
@@ -177,17 +165,12 @@ def _modes(sentence: str) -> tuple[int, list[str]]:
             raise ReadError(f"rovers: unknown camera mode {word!r} in {sentence!r}")
         modes.append(_MODES[word])
     if len(modes) != int(m.group(2)):
-        raise ReadError(
-            f"rovers: {m.group(2)} modes announced but {len(modes)} named in {sentence!r}"
-        )
+        raise ReadError(f"rovers: {m.group(2)} modes announced but {len(modes)} named in {sentence!r}")
     return int(m.group(1)), modes
 
 
 def _goal(text: str) -> tuple[str, ...]:
-    items = [
-        i.strip().rstrip(".;").strip()
-        for i in re.split(r";?,\s*(?:and\s+)?", text.strip().rstrip("."))
-    ]
+    items = [i.strip().rstrip(".;").strip() for i in re.split(r";?,\s*(?:and\s+)?", text.strip().rstrip("."))]
     goal = []
     for item in items:
         if not item:
@@ -231,13 +214,9 @@ def read(context: str) -> Reading:
         init.update(atoms)
 
     if not objects or landers_announced is None:
-        raise ReadError(
-            "rovers: the context has no object count sentence or no lander/mode sentence"
-        )
+        raise ReadError("rovers: the context has no object count sentence or no lander/mode sentence")
     if len(set(landers)) != landers_announced:
-        raise ReadError(
-            f"rovers: {landers_announced} lander(s) announced but {len(set(landers))} located"
-        )
+        raise ReadError(f"rovers: {landers_announced} lander(s) announced but {len(set(landers))} located")
     for lander in landers:
         objects[lander] = "lander"
         init.add(atom("channel_free", lander))

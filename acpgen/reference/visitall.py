@@ -33,7 +33,6 @@ _PREAMBLE = {
 _CELL = re.compile(r"loc-x(\d+)-y(\d+)")
 
 
-
 def _cells(text: str, sentence: str) -> list[str]:
     cells = names(text)
     for c in cells:
@@ -43,9 +42,7 @@ def _cells(text: str, sentence: str) -> list[str]:
 
 
 def _visited(item: str) -> str:
-    m = re.fullmatch(
-        r"Place (\S+) (?:is|has been) visited", item.strip().rstrip(".").strip()
-    )
+    m = re.fullmatch(r"Place (\S+) (?:is|has been) visited", item.strip().rstrip(".").strip())
     if not m or not _CELL.fullmatch(m.group(1)):
         raise ReadError(f"visitall: cannot read the goal fact {item!r}")
     return atom("visited", m.group(1))
@@ -58,11 +55,7 @@ def read(context: str) -> Reading:
     body, goal_text = split_goal(text)
     goal = None
     if goal_text is not None:
-        goal = tuple(
-            _visited(i)
-            for i in re.split(r",\s*(?:and\s+)?", goal_text.rstrip("."))
-            if i.strip()
-        )
+        goal = tuple(_visited(i) for i in re.split(r",\s*(?:and\s+)?", goal_text.rstrip(".")) if i.strip())
     # "Currently, the robot is in place loc-x1-y0.The following places ..." (no space after the period)
     body = re.sub(r"\.(?=[A-Z])", ". ", body)
 
@@ -83,9 +76,7 @@ def read(context: str) -> Reading:
             continue
         if s == "There are no unavailable cells":
             continue
-        m = re.fullmatch(
-            r"The only unavailable cell is (.+)|The unavailable cells are (.+)", s
-        )
+        m = re.fullmatch(r"The only unavailable cell is (.+)|The unavailable cells are (.+)", s)
         if m:
             unavailable += _cells(m.group(1) or m.group(2), sentence)
             continue
@@ -108,13 +99,9 @@ def read(context: str) -> Reading:
         raise ReadError("visitall: the context does not say where the robot is")
     # the size reads "<x>x<y>": x in 0..first-1, y in 0..second-1
     cells = {(x, y) for x in range(size[0]) for y in range(size[1])}
-    blocked = {
-        (int(a), int(b)) for a, b in (_CELL.fullmatch(c).groups() for c in unavailable)
-    }
+    blocked = {(int(a), int(b)) for a, b in (_CELL.fullmatch(c).groups() for c in unavailable)}
     if not blocked <= cells:
-        raise ReadError(
-            f"visitall: unavailable cells {sorted(blocked - cells)} lie outside the grid"
-        )
+        raise ReadError(f"visitall: unavailable cells {sorted(blocked - cells)} lie outside the grid")
     cells -= blocked
 
     def name(c: tuple[int, int]) -> str:
@@ -129,7 +116,5 @@ def read(context: str) -> Reading:
     for a in init | set(goal or ()):
         for arg in a.strip("()").split()[1:]:
             if arg not in objects:
-                raise ReadError(
-                    f"visitall: fact {a} names the cell {arg!r}, unavailable or outside the grid"
-                )
+                raise ReadError(f"visitall: fact {a} names the cell {arg!r}, unavailable or outside the grid")
     return Reading(objects=objects, init=frozenset(init), goal=goal)

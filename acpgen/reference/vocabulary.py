@@ -32,7 +32,7 @@ def _split_listing(body: str) -> list[tuple[str, tuple[str, ...], str]]:
     out = []
     for i, match in enumerate(items):
         end = items[i + 1].start() if i + 1 < len(items) else len(body)
-        text = body[match.end():end].strip()
+        text = body[match.end() : end].strip()
         text = re.sub(r"(?:,\s*(?:and)?|\s+and|;)\s*$", "", text).strip().rstrip(".;").strip()
         out.append((match.group(1).lower(), tuple(match.group(2).split()), text))
     return out
@@ -50,8 +50,10 @@ def harvest(records) -> dict[str, dict[str, list]]:
         for listing in _LISTING.finditer(context):
             kind = "actions" if listing.group(1) == "actions" else "facts"
             store[kind].update(_split_listing(listing.group(2)))
-    return {d: {k: sorted([n, list(v), t] for n, v, t in items) for k, items in kinds.items()}
-            for d, kinds in sorted(found.items())}
+    return {
+        d: {k: sorted([n, list(v), t] for n, v, t in items) for k, items in kinds.items()}
+        for d, kinds in sorted(found.items())
+    }
 
 
 class Template:
@@ -63,7 +65,9 @@ class Template:
         for k, var in enumerate(sorted({v for v in variables if v.startswith("?")}, key=len, reverse=True)):
             groups[var] = f"v{k}"
             # later occurrences of a variable must repeat the same object
-            pattern = pattern.replace(re.escape(var), f"(?P<v{k}>[A-Za-z0-9_-]+)", 1).replace(re.escape(var), f"(?P=v{k})")
+            pattern = pattern.replace(re.escape(var), f"(?P<v{k}>[A-Za-z0-9_-]+)", 1).replace(
+                re.escape(var), f"(?P=v{k})"
+            )
         self.groups = groups
         self.regex = re.compile(pattern + r"[.;]?", re.IGNORECASE)
 
@@ -110,6 +114,7 @@ def read_many(domain: str, kind: str, text: str, valid, separator: str = " and "
             if rest is not None:
                 return [name, *rest]
         return None
+
     return split(0)
 
 

@@ -22,4 +22,5 @@ def count_artefacts(ctx: StageContext) -> dict[str, int]:
     questions = sum(len(p.read_text().splitlines()) for p in sorted((ctx.root / "qa").glob("*.jsonl")))
     return {"questions": questions, "problems": len(ctx.problem_files()), "plans": plan_count, "states": states}
 
+
 __all__ = ["STAGES", "StageContext", "StageReport", "count_artefacts"]

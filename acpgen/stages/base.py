@@ -75,8 +75,7 @@ class StageReport:
     seconds: float = 0.0
 
     def summary(self) -> str:
-        text = (f"{self.domain}: {self.stage}: {self.done} new, {self.skipped} already done, "
-                f"{len(self.failed)} failed")
+        text = f"{self.domain}: {self.stage}: {self.done} new, {self.skipped} already done, {len(self.failed)} failed"
         if self.items:
             text += f", {self.items} {'plans' if self.stage == 'plans' else 'items'} in total"
         return text + f" ({self.seconds:.1f} s)"

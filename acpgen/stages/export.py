@@ -33,10 +33,27 @@ from acpgen.tasks import TASKS
 REFERENCE_KEYS = ("id", "group", "context", "question", "answer", "PDDL_domain", "PDDL_problem")
 STRUCTURED_KEYS = ("task", "domain", "problem", "state", "uid", "representation", "plan", "action")
 # bool and mcq records: the reference keys, then the PDDL and the claims that `acp validate` re-proves.
-CHOICE_KEYS = {"bool": ("id", "group", "context", "question", "answer"),
-               "mcq": ("id", "group", "context", "question", "choices", "query", "answer")}
-CHOICE_STRUCTURED = ("task", "format", "domain", "problem", "state", "uid", "representation", "PDDL_domain",
-                     "PDDL_problem", "action", "plan", "sequence", "variant", "claim", "options")
+CHOICE_KEYS = {
+    "bool": ("id", "group", "context", "question", "answer"),
+    "mcq": ("id", "group", "context", "question", "choices", "query", "answer"),
+}
+CHOICE_STRUCTURED = (
+    "task",
+    "format",
+    "domain",
+    "problem",
+    "state",
+    "uid",
+    "representation",
+    "PDDL_domain",
+    "PDDL_problem",
+    "action",
+    "plan",
+    "sequence",
+    "variant",
+    "claim",
+    "options",
+)
 ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
 EXPORT_FORMAT = 4  # raise when the rendering code changes, so that exported files are rewritten
 ANSWER_KEY_ORDER = ("pos", "neg", "yes", "no", "maybe", "opt")  # the reference order of answer objects
@@ -67,8 +84,12 @@ class ActionCase:
 def _reference_order(answer):
     if not isinstance(answer, dict):
         return answer
-    return {key: answer[key] for key in sorted(answer, key=lambda k: ANSWER_KEY_ORDER.index(k)
-                                                if k in ANSWER_KEY_ORDER else len(ANSWER_KEY_ORDER))}
+    return {
+        key: answer[key]
+        for key in sorted(
+            answer, key=lambda k: ANSWER_KEY_ORDER.index(k) if k in ANSWER_KEY_ORDER else len(ANSWER_KEY_ORDER)
+        )
+    }
 
 
 def export_record(record: dict, describer: Describer, representation: str, case: ActionCase) -> dict:
@@ -105,9 +126,13 @@ def export_choice_record(record: dict, describer: Describer, representation: str
     """A symbolic bool/mcq record with its text, in the reference key order plus the claims."""
     task = record["task"]
     text = describer.choice_question(task, record, TASKS[task].choice.words)
-    out = {"id": record["id"], "group": record["group"],
-           "context": describer.choice_context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
-           **text, "answer": record["answer"]}
+    out = {
+        "id": record["id"],
+        "group": record["group"],
+        "context": describer.choice_context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
+        **text,
+        "answer": record["answer"],
+    }
     out = {key: out[key] for key in CHOICE_KEYS[record["format"]]}
     return _with_structured(out, record, CHOICE_STRUCTURED, representation)
 
@@ -136,8 +161,9 @@ def run(ctx: StageContext) -> StageReport:
     meta_file = ctx.root / "export.json"
     meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}
     template = load_template(ctx.domain)
-    templates_digest = hashlib.sha256(template.path.read_bytes()
-                                      + (template.path.parent / QUESTIONS_FILE).read_bytes()).hexdigest()
+    templates_digest = hashlib.sha256(
+        template.path.read_bytes() + (template.path.parent / QUESTIONS_FILE).read_bytes()
+    ).hexdigest()
     bar = tqdm(qa_files(ctx.config.qa.formats), desc=f"{ctx.domain} export", disable=not ctx.progress)
     for task, fmt in bar:
         source = qa_file(ctx, task, fmt)
@@ -145,8 +171,12 @@ def run(ctx: StageContext) -> StageReport:
         if not source.exists():
             report.failed.append(f"{task} {fmt}: no {source.relative_to(ctx.root)} (run the qa stage first)")
             continue
-        stamp = {"representation": representation, "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
-                 "templates_sha256": templates_digest, "format": EXPORT_FORMAT}
+        stamp = {
+            "representation": representation,
+            "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+            "templates_sha256": templates_digest,
+            "format": EXPORT_FORMAT,
+        }
         key = task if fmt == "gen" else f"{task}.{fmt}"
         if target.exists() and meta.get(key) == stamp:
             report.skipped += 1
@@ -156,7 +186,10 @@ def run(ctx: StageContext) -> StageReport:
         meta[key] = stamp
         atomic_write_text(meta_file, json.dumps(meta, indent=1, sort_keys=True) + "\n")
         report.done += 1
-    report.items = sum(len((ctx.root / f"{t}.{f}.jsonl").read_text().splitlines())
-                       for t, f in qa_files(ctx.config.qa.formats) if (ctx.root / f"{t}.{f}.jsonl").exists())
+    report.items = sum(
+        len((ctx.root / f"{t}.{f}.jsonl").read_text().splitlines())
+        for t, f in qa_files(ctx.config.qa.formats)
+        if (ctx.root / f"{t}.{f}.jsonl").exists()
+    )
     report.seconds = time.perf_counter() - start
     return report

@@ -33,13 +33,19 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     domain_text, problem_text = ctx.domain_text, problem.read_text()
     task = GroundTask.from_strings(domain_text, problem_text, str(problem))
     memory = ctx.config.planner.memory_mb
-    result = ctx.planners.top_quality(domain_text, problem_text, settings.quality_bound,
-                                      k=settings.number_of_plans, limits=Limits(settings.time_limit, memory))
+    result = ctx.planners.top_quality(
+        domain_text,
+        problem_text,
+        settings.quality_bound,
+        k=settings.number_of_plans,
+        limits=Limits(settings.time_limit, memory),
+    )
     method, plans = "kstar-top-quality", _valid(task, result)
     complete = result.status == Status.SOLVED
     if not plans:
-        result = ctx.planners.diverse(domain_text, problem_text, settings.diverse_plans,
-                                      Limits(settings.diverse_time_limit, memory))
+        result = ctx.planners.diverse(
+            domain_text, problem_text, settings.diverse_plans, Limits(settings.diverse_time_limit, memory)
+        )
         method, plans, complete = "diverse", _valid(task, result), False
     return {
         "problem": problem.stem,
@@ -68,7 +74,9 @@ def run(ctx: StageContext) -> StageReport:
             if not record["plans"]:
                 report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
                 continue
-            atomic_write_text(ctx.plans_dir / f"{problem.stem}.json", json.dumps(record, indent=1, sort_keys=True) + "\n")
+            atomic_write_text(
+                ctx.plans_dir / f"{problem.stem}.json", json.dumps(record, indent=1, sort_keys=True) + "\n"
+            )
             report.done += 1
     bar.close()
     report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))

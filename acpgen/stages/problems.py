@@ -44,8 +44,10 @@ def make_problem(ctx: StageContext, index: int) -> str:
                 reasons.append(f"planner: {result.status.value}")
                 continue
         return text
-    raise AcpError(f"{ctx.domain}: no solvable problem for size {size} in {settings.max_attempts} attempts "
-                   f"({'; '.join(reasons[-3:])}); change the size in pipeline.yaml")
+    raise AcpError(
+        f"{ctx.domain}: no solvable problem for size {size} in {settings.max_attempts} attempts "
+        f"({'; '.join(reasons[-3:])}); change the size in pipeline.yaml"
+    )
 
 
 def run(ctx: StageContext) -> StageReport:

@@ -81,7 +81,7 @@ class QASource:
         self.task(state["problem"])
         suffix = None
         if state.get("source") == "plan":
-            suffix = self.plans[state["problem"]][state["plan"]][state["step"]:]
+            suffix = self.plans[state["problem"]][state["plan"]][state["step"] :]
         return QAItem(state, suffix, self.wrong_actions)
 
     @cached_property
@@ -159,12 +159,19 @@ def _collect(ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | 
 def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
     """Verified open-ended question records of one task, and counts (tried, skipped, rejected)."""
     task = TASKS[task_name]
-    return _collect(ctx, task_name, "gen", setup,
-                    lambda c, item, rng, records: task.generate(c, item, rng, ctx.config.qa), task.validate)
+    return _collect(
+        ctx,
+        task_name,
+        "gen",
+        setup,
+        lambda c, item, rng, records: task.generate(c, item, rng, ctx.config.qa),
+        task.validate,
+    )
 
 
-def generate_choice(ctx: StageContext, task_name: str, fmt: str,
-                    setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
+def generate_choice(
+    ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | None = None
+) -> tuple[list[dict], dict]:
     """Verified boolean or multiple-choice records of one task, balanced: each question asks for the
     answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
     offset per domain so that a dataset is balanced as a whole."""
@@ -240,13 +247,16 @@ def run(ctx: StageContext) -> StageReport:
     for task_name, fmt, records, counts in results:
         bar.update()
         if len(records) < ctx.config.qa.questions_per_task:
-            report.failed.append(f"{task_name} {fmt}: {len(records)} of {ctx.config.qa.questions_per_task} questions "
-                                 f"({counts['tried']} states tried, {counts['skipped']} skipped, "
-                                 f"{counts['rejected']} not verified)")
+            report.failed.append(
+                f"{task_name} {fmt}: {len(records)} of {ctx.config.qa.questions_per_task} questions "
+                f"({counts['tried']} states tried, {counts['skipped']} skipped, "
+                f"{counts['rejected']} not verified)"
+            )
         atomic_write_text(qa_file(ctx, task_name, fmt), jsonl_text(records))
         report.done += 1
     bar.close()
-    report.items = sum(len(qa_file(ctx, t, f).read_text().splitlines()) for t, f in wanted
-                       if qa_file(ctx, t, f).exists())
+    report.items = sum(
+        len(qa_file(ctx, t, f).read_text().splitlines()) for t, f in wanted if qa_file(ctx, t, f).exists()
+    )
     report.seconds = time.perf_counter() - start
     return report

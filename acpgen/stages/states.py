@@ -66,8 +66,10 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
     if len(states) > settings.max_per_problem:
         chosen = sorted(rng.sample(range(len(states)), settings.max_per_problem))
         states = [states[i] for i in chosen]
-    return [{"id": f"{problem}-s{k:04d}", "problem": problem, **origin, **_describe(task, state)}
-            for k, (state, origin) in enumerate(states)]
+    return [
+        {"id": f"{problem}-s{k:04d}", "problem": problem, **origin, **_describe(task, state)}
+        for k, (state, origin) in enumerate(states)
+    ]
 
 
 def _sample(args):

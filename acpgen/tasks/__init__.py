@@ -23,17 +23,29 @@ from acpgen.tasks.base import (
     Verdict,
 )
 
-_MODULES = (applicability, progression, reachability, action_reachability, validation, justification,
-            landmarks, next_action)
+_MODULES = (
+    applicability,
+    progression,
+    reachability,
+    action_reachability,
+    validation,
+    justification,
+    landmarks,
+    next_action,
+)
 TASKS: dict[str, Task] = {m.TASK.name: m.TASK for m in _MODULES}
 BY_GROUP: dict[str, Task] = {t.gen_group: t for t in TASKS.values()}
 # bool/mcq group -> (task, format); a record "kind" is the task name for gen records and
 # "<task>.<format>" for the boolean and multiple-choice formats.
 CHOICE_GROUPS: dict[str, tuple[str, str]] = {
-    group: (t.name, fmt) for t in TASKS.values() if t.choice
-    for fmt, group in (("bool", t.choice.bool_group), ("mcq", t.choice.mcq_group))}
-KINDS: tuple[str, ...] = tuple(k for t in TASKS.values() for k in (t.name, f"{t.name}.bool", f"{t.name}.mcq")
-                               if "." not in k or t.choice)
+    group: (t.name, fmt)
+    for t in TASKS.values()
+    if t.choice
+    for fmt, group in (("bool", t.choice.bool_group), ("mcq", t.choice.mcq_group))
+}
+KINDS: tuple[str, ...] = tuple(
+    k for t in TASKS.values() for k in (t.name, f"{t.name}.bool", f"{t.name}.mcq") if "." not in k or t.choice
+)
 
 
 def split_kind(kind: str) -> tuple[str, str]:

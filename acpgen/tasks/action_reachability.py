@@ -39,8 +39,9 @@ def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
 def score(ctx: RecordContext, answer: str | None) -> Verdict:
     stored = set(lowered(ctx.answer))
     if answer is None:
-        return score_none(ctx, not stored, lambda: some_unreachable_action(ctx), "is never applicable",
-                          "every action is reachable")
+        return score_none(
+            ctx, not stored, lambda: some_unreachable_action(ctx), "is never applicable", "every action is reachable"
+        )
     action = ctx.task.action(answer)
     if action is None:
         return Verdict.wrong(f"unknown_action: {answer}")
@@ -131,5 +132,14 @@ def words(describer, record: dict, claim: dict) -> dict:
 
 CHOICE = ChoiceSpec("reachable_action_bool", "reachable_action_mc", claims, decide, words)
 
-TASK = Task("areach", "reachable_action_gen", "an action that can never become applicable",
-            parse_action_or_none, score, to_responses, validate, generate, choice=CHOICE)
+TASK = Task(
+    "areach",
+    "reachable_action_gen",
+    "an action that can never become applicable",
+    parse_action_or_none,
+    score,
+    to_responses,
+    validate,
+    generate,
+    choice=CHOICE,
+)

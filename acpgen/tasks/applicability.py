@@ -62,8 +62,10 @@ def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
     if not applicable:
         return None
     relaxed = [a.name for a in ctx.task.actions if a.name not in applicable]
-    inapplicable = sorted(set(rng.sample(relaxed, min(20, len(relaxed))))
-                          | {n for n in random_actions(ctx.task, rng, 20) if n not in applicable})
+    inapplicable = sorted(
+        set(rng.sample(relaxed, min(20, len(relaxed))))
+        | {n for n in random_actions(ctx.task, rng, 20) if n not in applicable}
+    )
     return Claims([{"action": a} for a in sorted(applicable)], [{"action": a} for a in inapplicable])
 
 
@@ -80,5 +82,14 @@ def words(describer, record: dict, claim: dict) -> dict:
 
 CHOICE = ChoiceSpec("applicable_actions_bool", "applicable_actions_mc", claims, decide, words)
 
-TASK = Task("app", "applicable_actions_gen", "all applicable actions of a state",
-            parse_action_list, score, to_responses, validate, generate, choice=CHOICE)
+TASK = Task(
+    "app",
+    "applicable_actions_gen",
+    "all applicable actions of a state",
+    parse_action_list,
+    score,
+    to_responses,
+    validate,
+    generate,
+    choice=CHOICE,
+)

@@ -91,8 +91,13 @@ class RecordContext:
 
     @cached_property
     def oracle(self) -> Oracle:
-        return Oracle(self.task, self._planners, max_states=self.options.max_states, limits=self.options.limits,
-                      retry_factor=self.options.retry_factor)
+        return Oracle(
+            self.task,
+            self._planners,
+            max_states=self.options.max_states,
+            limits=self.options.limits,
+            retry_factor=self.options.retry_factor,
+        )
 
     @property
     def answer(self) -> Any:
@@ -154,7 +159,7 @@ _ACTION_GROUP = re.compile(r"\([^()]*\)")
 def plan_from_question(question: str) -> list[str]:
     """The action sequence quoted in a val/just question (between the first and last ``"``)."""
     first, last = question.find('"'), question.rfind('"')
-    quoted = question[first + 1:last] if 0 <= first < last else question
+    quoted = question[first + 1 : last] if 0 <= first < last else question
     return [" ".join(g.lower().split()) for g in _ACTION_GROUP.findall(quoted)]
 
 

@@ -108,8 +108,11 @@ def random_actions(task, rng: random.Random, count: int, tries: int = 400) -> li
 
 def random_atoms(task, rng: random.Random, count: int, static: bool = False, tries: int = 400) -> list[str]:
     """Up to ``count`` distinct type-correct atoms of fluent (or, with ``static``, static) predicates."""
-    signatures = [(p, types) for p, types in sorted(task.lifted.predicates.items())
-                  if p != "=" and (p in task.static_predicates) == static]
+    signatures = [
+        (p, types)
+        for p, types in sorted(task.lifted.predicates.items())
+        if p != "=" and (p in task.static_predicates) == static
+    ]
     return _random_groundings(task, rng, signatures, count, tries, lambda a: True)
 
 
@@ -136,8 +139,9 @@ def pick_bool(claims: Claims, want: bool, rng: random.Random) -> tuple[dict, boo
     return rng.choice(wanted) if wanted else None
 
 
-def pick_mcq(claims: Claims, position: int, spec: ChoiceSpec,
-             rng: random.Random) -> tuple[list[dict], int, dict] | None:
+def pick_mcq(
+    claims: Claims, position: int, spec: ChoiceSpec, rng: random.Random
+) -> tuple[list[dict], int, dict] | None:
     """Four distinct options, exactly one true, at ``position``; and the question's shared fields.
 
     Fixed options keep their order, so the alternative whose true option sits at ``position`` is
@@ -208,7 +212,9 @@ def score_response(record: dict, fmt: str, response: str) -> Verdict:
             gold = gold.upper()
     except ParseError as err:
         return Verdict(0.0, PARSE_ERROR, f"parse_error: {err}")
-    return Verdict.correct(f"answered {given}") if given == gold else Verdict.wrong(f"answered {given}, expected {gold}")
+    return (
+        Verdict.correct(f"answered {given}") if given == gold else Verdict.wrong(f"answered {given}, expected {gold}")
+    )
 
 
 def to_response(record: dict, fmt: str) -> str:

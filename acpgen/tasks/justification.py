@@ -35,7 +35,7 @@ def is_one_step_removal(short: list[str], long: list[str]) -> bool:
     gap = len(long) - len(short)
     if gap not in (1, 2):
         return False
-    return any(long[:i] + long[i + gap:] == short for i in range(len(long) - gap + 1))
+    return any(long[:i] + long[i + gap :] == short for i in range(len(long) - gap + 1))
 
 
 def score(ctx: RecordContext, answer: list[str]) -> Verdict:
@@ -65,10 +65,10 @@ def valid_removals(task, plan: list[str]) -> list[list[str]]:
     """
     singles, pairs = [], []
     for i in range(len(plan)):
-        if is_plan(task, task.init, plan[:i] + plan[i + 1:]):
-            singles.append([plan[i], str(plan[:i + 1].count(plan[i]))])
+        if is_plan(task, task.init, plan[:i] + plan[i + 1 :]):
+            singles.append([plan[i], str(plan[: i + 1].count(plan[i]))])
     for i in range(len(plan) - 1):
-        if is_plan(task, task.init, plan[:i] + plan[i + 2:]):
+        if is_plan(task, task.init, plan[:i] + plan[i + 2 :]):
             pairs.append([plan[i], plan[i + 1], "-1"])
     return singles + pairs
 
@@ -127,13 +127,13 @@ def _remove(plan: list[str], entry: list[str], used_pairs: dict) -> list[str]:
         action, occurrence = entry[0].lower(), int(entry[1])
         positions = [i for i, a in enumerate(plan) if a == action]
         i = positions[occurrence - 1]
-        return plan[:i] + plan[i + 1:]
+        return plan[:i] + plan[i + 1 :]
     first, second = entry[0].lower(), entry[1].lower()
     starts = [i for i in range(len(plan) - 1) if plan[i] == first and plan[i + 1] == second]
     k = used_pairs.get((first, second), 0)
     used_pairs[(first, second)] = k + 1
     i = starts[min(k, len(starts) - 1)]
-    return plan[:i] + plan[i + 2:]
+    return plan[:i] + plan[i + 2 :]
 
 
 def to_responses(record: dict) -> list[str]:
@@ -165,8 +165,9 @@ def decide(ctx: RecordContext, claim: dict) -> Decision:
         return Decision(None, "simulator", "the record's plan is no plan")
     # "remove_any": every position of the named action(s): reference questions name no position
     removals = claim["remove_any"] if "remove_any" in claim else [claim["remove"]]
-    outcomes = {is_plan(ctx.task, ctx.task.init, [a for k, a in enumerate(plan) if k not in remove])
-                for remove in removals}
+    outcomes = {
+        is_plan(ctx.task, ctx.task.init, [a for k, a in enumerate(plan) if k not in remove]) for remove in removals
+    }
     if len(outcomes) > 1:
         return Decision(None, "simulator", "the named action occurs several times, removable at some places only")
     return Decision(outcomes.pop(), "simulator")
@@ -175,8 +176,11 @@ def decide(ctx: RecordContext, claim: dict) -> Decision:
 def words(describer, record: dict, claim: dict) -> dict:
     plan = record["plan"]
     first = claim["remove"][0]
-    out = {"plan": ", ".join(describer.action(a) for a in plan), "step": str(first + 1),
-           "action": describer.action(plan[first])}
+    out = {
+        "plan": ", ".join(describer.action(a) for a in plan),
+        "step": str(first + 1),
+        "action": describer.action(plan[first]),
+    }
     if len(claim["remove"]) == 2:
         out.update(next=str(first + 2), second=describer.action(plan[first + 1]))
     return out
@@ -188,5 +192,15 @@ def variant(claim: dict) -> str:
 
 CHOICE = ChoiceSpec("action_justification_bool", "action_justification_mcq", claims, decide, words, variant)
 
-TASK = Task("just", "action_justification_gen", "a simplified plan",
-            parse_plan, score, to_responses, validate, generate, accepts=on_plan_before_goal, choice=CHOICE)
+TASK = Task(
+    "just",
+    "action_justification_gen",
+    "a simplified plan",
+    parse_plan,
+    score,
+    to_responses,
+    validate,
+    generate,
+    accepts=on_plan_before_goal,
+    choice=CHOICE,
+)

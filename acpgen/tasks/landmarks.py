@@ -126,5 +126,15 @@ def words(describer, record: dict, claim: dict) -> dict:
 
 CHOICE = ChoiceSpec("landmarks_bool", "landmarks_mcq", claims, decide, words)
 
-TASK = Task("land", "landmarks_gen", "a non-trivial fact landmark",
-            parse_atom_or_none, score, to_responses, validate, generate, accepts=goal_ahead, choice=CHOICE)
+TASK = Task(
+    "land",
+    "landmarks_gen",
+    "a non-trivial fact landmark",
+    parse_atom_or_none,
+    score,
+    to_responses,
+    validate,
+    generate,
+    accepts=goal_ahead,
+    choice=CHOICE,
+)

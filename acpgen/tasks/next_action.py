@@ -48,7 +48,9 @@ def score(ctx: RecordContext, answer: str) -> Verdict:
         return Verdict.undecided(successor.detail)
     if successor.cost is not None and successor.cost < opt:
         return Verdict.correct(f"h* {opt} -> {successor.cost} ({successor.method})")
-    return Verdict.wrong(f"h* {opt} -> {successor.cost if successor.cost is not None else 'dead end'} ({successor.method})")
+    return Verdict.wrong(
+        f"h* {opt} -> {successor.cost if successor.cost is not None else 'dead end'} ({successor.method})"
+    )
 
 
 def validate(ctx: RecordContext) -> Check:
@@ -77,8 +79,11 @@ def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
         return None
     groups = {"yes": [], "no": [], "maybe": []}
     for action in applicable:
-        successor = ctx.oracle.optimal_cost(action.apply(task.init)) \
-            if ctx.oracle.planner_calls <= settings.max_planner_calls else None
+        successor = (
+            ctx.oracle.optimal_cost(action.apply(task.init))
+            if ctx.oracle.planner_calls <= settings.max_planner_calls
+            else None
+        )
         if successor is None or not successor.decided:
             groups["maybe"].append(action.name)
         elif successor.cost is not None and successor.cost < current.cost:
@@ -92,5 +97,14 @@ def to_responses(record: dict) -> list[str]:
     return list(record["answer"]["yes"])
 
 
-TASK = Task("nexta", "goal_closer_gen", "an action that decreases the optimal cost",
-            parse_action, score, to_responses, validate, generate, accepts=goal_ahead)
+TASK = Task(
+    "nexta",
+    "goal_closer_gen",
+    "an action that decreases the optimal cost",
+    parse_action,
+    score,
+    to_responses,
+    validate,
+    generate,
+    accepts=goal_ahead,
+)

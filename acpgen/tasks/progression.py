@@ -62,8 +62,12 @@ def validate(ctx: RecordContext) -> Check:
     stored = (set(lowered(ctx.answer["pos"])), set(lowered(ctx.answer["neg"])))
     if expected_effects(ctx) == stored:
         return Check(OK)
-    return Check(WRONG, "the stored effects are not those of the record's action" if ctx.record.get("action")
-                 else "no applicable action has the stored effects")
+    return Check(
+        WRONG,
+        "the stored effects are not those of the record's action"
+        if ctx.record.get("action")
+        else "no applicable action has the stored effects",
+    )
 
 
 def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
@@ -77,8 +81,12 @@ def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
 
 def to_responses(record: dict) -> list[str]:
     answer = record["answer"]
-    return ["Positive effects: " + (" ".join(answer["pos"]) or "None")
-            + "\nNegative effects: " + (" ".join(answer["neg"]) or "None")]
+    return [
+        "Positive effects: "
+        + (" ".join(answer["pos"]) or "None")
+        + "\nNegative effects: "
+        + (" ".join(answer["neg"]) or "None")
+    ]
 
 
 # ----- boolean and multiple-choice formats -----------------------------------------------------
@@ -98,8 +106,12 @@ def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
 
     def some(atoms, case):
         return [{"fact": a, "case": case} for a in rng.sample(sorted(atoms), min(2, len(atoms)))]
-    return Claims(some(kept, "kept") + some(added, "added"), some(deleted, "deleted") + some(absent, "absent"),
-                  shared={"action": action})
+
+    return Claims(
+        some(kept, "kept") + some(added, "added"),
+        some(deleted, "deleted") + some(absent, "absent"),
+        shared={"action": action},
+    )
 
 
 def decide(ctx: RecordContext, claim: dict) -> Decision:
@@ -119,5 +131,14 @@ def words(describer, record: dict, claim: dict) -> dict:
 
 CHOICE = ChoiceSpec("progression_bool", "progression_mcq", claims, decide, words)
 
-TASK = Task("prog", "progression_gen", "positive and negative effects of an action",
-            parse_effects, score, to_responses, validate, generate, choice=CHOICE)
+TASK = Task(
+    "prog",
+    "progression_gen",
+    "positive and negative effects of an action",
+    parse_effects,
+    score,
+    to_responses,
+    validate,
+    generate,
+    choice=CHOICE,
+)

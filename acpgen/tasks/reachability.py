@@ -36,8 +36,9 @@ def some_unreachable_atom(ctx: RecordContext) -> tuple[str | None, bool]:
 def score(ctx: RecordContext, answer: str | None) -> Verdict:
     stored = stored_unreachable(ctx)
     if answer is None:
-        return score_none(ctx, not stored, lambda: some_unreachable_atom(ctx), "is unreachable",
-                          "every proposition is reachable")
+        return score_none(
+            ctx, not stored, lambda: some_unreachable_atom(ctx), "is unreachable", "every proposition is reachable"
+        )
     if not ctx.task.is_valid_atom(answer):
         return Verdict.wrong(f"unknown_atom: {answer}")
     if ctx.task.is_static_atom(answer):
@@ -114,8 +115,7 @@ def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
 
 def mutex_groups(ctx: RecordContext) -> list[list[str]]:
     """The translator's mutex groups of the record's task (empty when the translator gives none)."""
-    result = ctx.oracle.planners.mutex_groups(ctx.record["PDDL_domain"], ctx.record["PDDL_problem"],
-                                              ctx.options.limits)
+    result = ctx.oracle.planners.mutex_groups(ctx.record["PDDL_domain"], ctx.record["PDDL_problem"], ctx.options.limits)
     return [[a for a in group if ctx.task.is_valid_atom(a)] for group in result.groups]
 
 
@@ -135,5 +135,14 @@ def words(describer, record: dict, claim: dict) -> dict:
 
 CHOICE = ChoiceSpec("reachable_atom_bool", "reachable_atom_mc", claims, decide, words)
 
-TASK = Task("reach", "reachable_atom_gen", "an atom that can never become true",
-            parse_atom_or_none, score, to_responses, validate, generate, choice=CHOICE)
+TASK = Task(
+    "reach",
+    "reachable_atom_gen",
+    "an atom that can never become true",
+    parse_atom_or_none,
+    score,
+    to_responses,
+    validate,
+    generate,
+    choice=CHOICE,
+)

@@ -40,7 +40,9 @@ def score(ctx: RecordContext, answer: int | None) -> Verdict:
 def validate(ctx: RecordContext) -> Check:
     expected = first_inapplicable(ctx)
     stored = None if int(ctx.answer) < 0 else int(ctx.answer)
-    return Check(OK) if expected == stored else Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
+    return (
+        Check(OK) if expected == stored else Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
+    )
 
 
 def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
@@ -52,7 +54,7 @@ def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
     candidates = [a.name for a in ctx.task.actions if not a.applicable(run.state)]
     if run.failed_at is not None or not candidates:
         return None
-    plan = item.suffix[:index] + [rng.choice(candidates)] + item.suffix[index + 1:]
+    plan = item.suffix[:index] + [rng.choice(candidates)] + item.suffix[index + 1 :]
     return {"plan": plan, "answer": index}
 
 
@@ -100,7 +102,7 @@ def _sequences(ctx: RecordContext, item, rng) -> dict[str, list]:
     wrong = wrong_action(item, task, rng)
     if wrong is not None:
         index = rng.randrange(len(plan))
-        out["invalid"] = plan[:index] + [wrong] + plan[index + 1:]
+        out["invalid"] = plan[:index] + [wrong] + plan[index + 1 :]
     return out
 
 
@@ -122,8 +124,10 @@ def decide(ctx: RecordContext, claim: dict) -> Decision:
 
 
 def words(describer, record: dict, claim: dict) -> dict:
-    steps = [describer.wrong_action(s["wrong"], s["args"]) if isinstance(s, dict) else describer.action(s)
-             for s in record["sequence"]]
+    steps = [
+        describer.wrong_action(s["wrong"], s["args"]) if isinstance(s, dict) else describer.action(s)
+        for s in record["sequence"]
+    ]
     return {"plan": ", ".join(steps)}
 
 
@@ -133,5 +137,15 @@ def variant(claim: dict) -> str:
 
 CHOICE = ChoiceSpec("validation_bool", "validation_mcq", claims, decide, words, variant)
 
-TASK = Task("val", "validation_gen", "index of the first inapplicable action",
-            parse_index, score, to_responses, validate, generate, accepts=on_plan_before_goal, choice=CHOICE)
+TASK = Task(
+    "val",
+    "validation_gen",
+    "index of the first inapplicable action",
+    parse_index,
+    score,
+    to_responses,
+    validate,
+    generate,
+    accepts=on_plan_before_goal,
+    choice=CHOICE,
+)
