@@ -22,11 +22,12 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.pipeline import run_domain, stages_up_to
-from acpgen.planners import Limits
+from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
-from acpgen.scoring import PlannerSetup, Summary, score_predictions
+from acpgen.scoring import Summary, score_predictions
 from acpgen.stages import STAGES
-from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions
+from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, Outcome
 from acpgen.verify import validate_records
 
 
@@ -202,13 +203,11 @@ def validate(
     for result in results:
         if as_json:
             click.echo(json.dumps(result.as_dict(), sort_keys=True))
-        elif result.verdict != "ok":
+        elif result.verdict != Outcome.OK:
             click.echo(f"{result.verdict:8} {result.task:6} {result.id}: {result.reason}")
-    counts = {v: sum(r.verdict == v for r in results) for v in ("ok", "wrong", "unproven")}
-    click.echo(
-        f"{len(results)} records: {counts['ok']} ok, {counts['wrong']} wrong, {counts['unproven']} unproven", err=True
-    )
-    if counts["wrong"]:
+    counts = {v: sum(r.verdict == v for r in results) for v in Outcome}
+    click.echo(f"{len(results)} records: {counts[OK]} ok, {counts[WRONG]} wrong, {counts[UNPROVEN]} unproven", err=True)
+    if counts[WRONG]:
         sys.exit(1)
 
 
@@ -477,9 +476,10 @@ def describe(source: Path, domain: str, task: str | None, representation: str, l
         record_task = task or record.get("task") or "app"
         lifted = read_strings(domain_text, record["PDDL_problem"], str(source))
         describer = Describer(template, lifted)
-        click.echo(describer.context(record_task, representation, domain_text, record["PDDL_problem"]))
-        if record_task not in ("prog", "val", "just") or "action" in record or "plan" in record:
-            click.echo("Question: " + describer.question(record_task, record, representation))
+        shown = get_task(record_task)
+        click.echo(describer.context(shown.context_parts, representation, domain_text, record["PDDL_problem"]))
+        if all(field in record for field in shown.question_fields):
+            click.echo("Question: " + describer.question(shown, record, representation))
         click.echo()
 
 

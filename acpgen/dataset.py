@@ -21,12 +21,12 @@ from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
 from acpgen.pipeline import run_domain
-from acpgen.planners import Limits
+from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, Prediction, reference_predictions
-from acpgen.scoring import PlannerSetup, score_predictions
+from acpgen.scoring import score_predictions
 from acpgen.stages import STAGES
 from acpgen.stages.qa import qa_files
-from acpgen.tasks import KINDS, ScoreOptions, split_kind
+from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, split_kind
 from acpgen.verify import validate_records
 
 SPLITS = ("test", "dev")
@@ -112,15 +112,15 @@ def self_check(files: list[Path], setup: PlannerSetup, options: ScoreOptions, jo
     dataset = Dataset.load(files[0], files)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
     results = validate_records(items, options, setup, jobs=jobs, progress=progress)
-    verdicts = {v: sum(r.verdict == v for r in results) for v in ("ok", "wrong", "unproven")}
-    problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != "ok"]
+    verdicts = {str(v): sum(r.verdict == v for r in results) for v in Outcome}
+    problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != Outcome.OK]
     predictions = [
         Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
         for line in reference_predictions(dataset)
     ]
     scored = score_predictions(predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress)
     ones = sum(s.verdict.score == 1 for s in scored)
-    undecided = sum(s.verdict.status == "undecided" for s in scored)
+    undecided = sum(s.verdict.status == Status.UNDECIDED for s in scored)
     problems += [
         f"stored answer scored {s.verdict.score} ({s.verdict.status}: {s.verdict.reason}) for "
         f"{s.prediction.task} {s.prediction.record['id']}"

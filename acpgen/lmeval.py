@@ -25,17 +25,6 @@ from acpgen.tasks import TASKS
 TAG = "acpgen_gen_2shot"
 HOOK_MODULE = "acpgen_lm_eval_hooks"
 STOP = ["\n\n\n\n", "\n\n", "**Question**:", "**Question:**", "Q:"]
-# What each task's answer should look like (appended to the question, as the reference prompts do).
-INSTRUCTIONS = {
-    "app": "Write every action in parentheses, like (name arg1 arg2). Give only the actions.",
-    "prog": "Give only the two lists of ground propositions, the positive effects first.",
-    "reach": "Give one proposition, or None if there is none.",
-    "areach": "Write the action in parentheses, like (name arg1 arg2). Give one action, or None if there is none.",
-    "val": "Give only the position of that action.",
-    "just": "Write every action in parentheses, like (name arg1 arg2). Give only the shortened sequence.",
-    "land": "Give one ground proposition, or None if there is none.",
-    "nexta": "Write the action in parentheses, like (name arg1 arg2). Give only the action.",
-}
 
 
 def task_name(task: str) -> str:
@@ -48,7 +37,7 @@ def _yaml_string(text: str) -> str:
 
 
 def task_yaml(task: str, test_file: Path, dev_file: Path) -> str:
-    prompt = "**Question**: {{context}} {{question}} " + INSTRUCTIONS[task] + " **Final Answer**:"
+    prompt = "**Question**: {{context}} {{question}} " + TASKS[task].instruction + " **Final Answer**:"
     lines = [
         f"# lm-evaluation-harness task written by `acp export lm-eval` for the acp {task} task.",
         f"task: {task_name(task)}",
@@ -136,7 +125,8 @@ _PLANNERS = None
 def process_results(doc: dict, results: list[str]) -> dict[str, float]:
     """Score the first generation with acp: score 1/0, plus undecided and parse_error indicators."""
     global _PLANNERS
-    from acpgen.scoring import PlannerSetup, score_one
+    from acpgen.planners import PlannerSetup
+    from acpgen.scoring import score_one
     from acpgen.tasks import PARSE_ERROR, UNDECIDED, RecordContext, ScoreOptions
 
     if _PLANNERS is None:

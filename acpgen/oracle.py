@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass
 from functools import cached_property
 
+from acpgen.enums import StrEnum
 from acpgen.pddl.encode import (
     Encoding,
     atom_bit_of,
@@ -29,12 +30,27 @@ from acpgen.planners import Limits, PlannerResult, Planners, Status
 log = logging.getLogger(__name__)
 
 
+class Method(StrEnum):
+    """How a check was decided."""
+
+    CURRENT = "current"  # the fact or precondition holds in the current state
+    STATIC = "static"  # fixed by the task whatever the state (static facts, unsatisfiable conditions, types)
+    RELAXED = "relaxed"  # the delete relaxation
+    EXPLORED = "explored"  # exhaustive exploration, or evidence found by exploration and random walks
+    PLAN = "plan"  # a plan found by a planner (evidence against a landmark)
+    RHW = "rhw"  # Fast Downward's RHW landmarks
+    PLANNER = "planner"  # a planner's answer on a compiled query
+    CHEAP = "cheap"  # undecided by the cheap checks (a planner was not allowed)
+    SIMULATOR = "simulator"  # executing actions
+    TRIVIAL = "trivial"  # holds in the state or the goal (landmarks)
+
+
 @dataclass(frozen=True)
 class Decision:
     """Answer of a check: ``value`` True/False, or None when undecided (with ``detail`` why)."""
 
     value: bool | None
-    method: str  # static | relaxed | explored | plan | rhw | planner | cheap (undecided without a planner)
+    method: Method
     detail: str = ""
 
     @property
@@ -48,7 +64,7 @@ class CostDecision:
 
     cost: int | None
     decided: bool
-    method: str
+    method: Method
     detail: str = ""
 
 
@@ -120,53 +136,53 @@ class Oracle:
     def _solvable(self, encoding: Encoding) -> Decision:
         result = self._ask(self.planners.solve, encoding)
         if result.status == Status.SOLVED:
-            return Decision(True, "planner")
+            return Decision(True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
-            return Decision(False, "planner")
-        return Decision(None, "planner", f"planner {result.status.value}: {result.message}")
+            return Decision(False, Method.PLANNER)
+        return Decision(None, Method.PLANNER, f"planner {result.status.value}: {result.message}")
 
     # ----- the checks ---------------------------------------------------------------------
     def atom_reachable(self, atom_bit: int, planner: bool = True) -> Decision:
         """Can the atom hold in some state reachable from the state? (``planner=False``: cheap checks only)"""
         if self.state & atom_bit:
-            return Decision(True, "static")
+            return Decision(True, Method.CURRENT)
         if not self.relaxed[0] & atom_bit:
-            return Decision(False, "relaxed")
+            return Decision(False, Method.RELAXED)
         if self.seen_atoms & atom_bit:
-            return Decision(True, "explored")
+            return Decision(True, Method.EXPLORED)
         if self.space is not None:
-            return Decision(False, "explored")
+            return Decision(False, Method.EXPLORED)
         if not planner:
-            return Decision(None, "cheap", "needs a planner")
+            return Decision(None, Method.CHEAP, "needs a planner")
         return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
 
     def facts_reachable(self, mask: int) -> Decision:
         """Can all atoms of ``mask`` hold together in some state reachable from the state?"""
         if self.state & mask == mask:
-            return Decision(True, "static")
+            return Decision(True, Method.CURRENT)
         if self.relaxed[0] & mask != mask:
-            return Decision(False, "relaxed")
+            return Decision(False, Method.RELAXED)
         if any(s & mask == mask for s in self.explored.states):
-            return Decision(True, "explored")
+            return Decision(True, Method.EXPLORED)
         if self.space is not None:
-            return Decision(False, "explored")
+            return Decision(False, Method.EXPLORED)
         return self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
         if not action.precondition:
-            return Decision(False, "static")
+            return Decision(False, Method.STATIC)
         if action.applicable(self.state):
-            return Decision(True, "static")
+            return Decision(True, Method.CURRENT)
         reached = self.relaxed[0]
         if not any(reached & pos == pos for pos, _ in action.precondition):
-            return Decision(False, "relaxed")
+            return Decision(False, Method.RELAXED)
         if action.name in self.seen_actions:
-            return Decision(True, "explored")
+            return Decision(True, Method.EXPLORED)
         if self.space is not None:
-            return Decision(False, "explored")
+            return Decision(False, Method.EXPLORED)
         if not planner:
-            return Decision(None, "cheap", "needs a planner")
+            return Decision(None, Method.CHEAP, "needs a planner")
         undecided = None
         for pos, neg in action.precondition:
             if not reached & pos == pos:
@@ -175,7 +191,7 @@ class Oracle:
             if decision.value:
                 return decision
             undecided = undecided or (decision if decision.value is None else None)
-        return undecided or Decision(False, "planner")
+        return undecided or Decision(False, Method.PLANNER)
 
     def is_landmark(self, atom_bit: int) -> Decision:
         """Must every plan from the state pass through a state where the atom holds?
@@ -185,19 +201,19 @@ class Oracle:
         landmark vacuously; the caller decides how to treat dead ends.
         """
         if self.state & atom_bit:
-            return Decision(True, "static")
+            return Decision(True, Method.CURRENT)
         if self.space is not None:
-            return Decision(not self.space.goal_reachable_avoiding(atom_bit), "explored")
+            return Decision(not self.space.goal_reachable_avoiding(atom_bit), Method.EXPLORED)
         if not self.relaxed[0] & atom_bit:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
         if self._relaxed_landmark(atom_bit):
-            return Decision(True, "relaxed")
+            return Decision(True, Method.RELAXED)
         if any(not atoms & atom_bit for atoms in self._plans_atoms):
-            return Decision(False, "plan")
+            return Decision(False, Method.PLAN)
         if self._rhw_landmarks & atom_bit:
-            return Decision(True, "rhw")
+            return Decision(True, Method.RHW)
         decision = self._solvable(lifted_never_achieved(self.task, self.state, atom_bit))
         return Decision(None if decision.value is None else not decision.value, decision.method, decision.detail)
 
@@ -249,11 +265,11 @@ class Oracle:
     @cached_property
     def _goal_decision(self) -> Decision:
         if not self.task.goal_satisfiable:
-            return Decision(False, "static")
+            return Decision(False, Method.STATIC)
         if self.relaxed[0] & self.task.goal_pos != self.task.goal_pos:
-            return Decision(False, "relaxed")
+            return Decision(False, Method.RELAXED)
         if self.space is not None:
-            return Decision(self.space.optimal_cost() is not None, "explored")
+            return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
         return self._solvable(self._goal_query("goal"))
 
     def _goal_query(self, name: str, state: int | None = None) -> Encoding:
@@ -264,15 +280,15 @@ class Oracle:
         """h*(state): optimal plan length from ``state`` (default: the oracle's state)."""
         state = self.state if state is None else state
         if not self.task.goal_satisfiable:
-            return CostDecision(None, True, "static")
+            return CostDecision(None, True, Method.STATIC)
         if self.space is not None and state in self.space.index:
-            return CostDecision(self.space.optimal_cost(state), True, "explored")
+            return CostDecision(self.space.optimal_cost(state), True, Method.EXPLORED)
         reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
-            return CostDecision(None, True, "relaxed")
+            return CostDecision(None, True, Method.RELAXED)
         result = self._ask(self.planners.optimal, self._goal_query("opt", state))
         if result.status == Status.SOLVED:
-            return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, "planner")
+            return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
-            return CostDecision(None, True, "planner")
-        return CostDecision(None, False, "planner", f"planner {result.status.value}: {result.message}")
+            return CostDecision(None, True, Method.PLANNER)
+        return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}")

@@ -10,13 +10,12 @@ import logging
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tqdm import tqdm
 
 from acpgen.answers import ParseError
 from acpgen.errors import PddlError
-from acpgen.planners import PlanCache, Planners, make_backend
+from acpgen.planners import Planners, PlannerSetup
 from acpgen.records import Prediction
 from acpgen.tasks import (
     KINDS,
@@ -32,18 +31,6 @@ from acpgen.tasks import (
 from acpgen.tasks.choice import score_response
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class PlannerSetup:
-    """How to build the planner layer inside a worker process (objects there are not shared)."""
-
-    backend: str = "local"
-    image: Path | None = None
-    cache_dir: Path | None = None
-
-    def build(self) -> Planners:
-        return Planners(make_backend(self.backend, self.image), PlanCache(self.cache_dir))
 
 
 @dataclass(frozen=True)

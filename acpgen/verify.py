@@ -17,7 +17,7 @@ from acpgen.errors import PddlError
 from acpgen.reference.base import ReadError
 from acpgen.reference.claims import to_record
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
-from acpgen.tasks.base import UNPROVEN, Check
+from acpgen.tasks.base import UNPROVEN, Check, Outcome
 from acpgen.tasks.choice import verify as verify_choice
 
 
@@ -25,7 +25,7 @@ from acpgen.tasks.choice import verify as verify_choice
 class RecordCheck:
     id: object
     task: str
-    verdict: str
+    verdict: Outcome
     reason: str
 
     def as_dict(self) -> dict:
@@ -46,7 +46,7 @@ def check_record(task: str, record: dict, options: ScoreOptions, planners=None) 
     except PddlError as err:
         check = Check(UNPROVEN, f"record PDDL error: {err}")
     except (KeyError, TypeError, ValueError, IndexError) as err:
-        check = Check("wrong", f"malformed stored answer ({type(err).__name__}: {err})")
+        check = Check(Outcome.WRONG, f"malformed stored answer ({type(err).__name__}: {err})")
     return RecordCheck(record.get("id"), task, check.verdict, check.reason)
 
 

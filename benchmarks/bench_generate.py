@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from acpgen.config import load_config
-from acpgen.scoring import PlannerSetup
+from acpgen.planners import PlannerSetup
 from acpgen.stages import STAGES, StageContext, count_artefacts
 
 

@@ -40,7 +40,9 @@ def main(folder: Path) -> None:
             domain = REFERENCE_NAMES[reference.domain_name]
             ours = domain_file(domain).read_text()
             lifted = read_strings(ours, record["PDDL_problem"])
-            context = Describer(load_template(domain), lifted).context(task, "nl", ours, record["PDDL_problem"])
+            context = Describer(load_template(domain), lifted).context(
+                TASKS[task].context_parts, "nl", ours, record["PDDL_problem"]
+            )
             ratios.setdefault(domain, []).append(len(context) / len(record["context"]))
             lengths.setdefault(domain, []).append((len(context), len(record["context"])))
     print(f"{'domain':12} {'records':>7} {'median':>7} {'max':>6} {'ours max':>9} {'ref max':>8}")

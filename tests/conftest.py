@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from acpgen.tasks import TASKS
+
 FIXTURES = Path(__file__).parent / "fixtures"
 DEV = FIXTURES / "acpbench-dev"
-GEN_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+GEN_TASKS = tuple(TASKS)
 
 
 def dev_records(task: str) -> list[dict]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import dev_records, record_param
 
 from acpgen.errors import PddlError
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute, is_plan, relaxed_reachable
 from acpgen.tasks.base import plan_from_question
-from conftest import dev_records, record_param
 
 
 def ground(record) -> GroundTask:

@@ -6,13 +6,13 @@ import json
 import random
 
 import pytest
+from conftest import DEV
 
 from acpgen.generators import DOMAINS, domain_file, get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, Status
-from conftest import DEV
 
 # PDDL domain name in the reference records -> our domain folder
 REFERENCE_NAMES = {

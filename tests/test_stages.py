@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import FIXTURES
 
 from acpgen.cli import cli
 from acpgen.config import load_config
@@ -20,7 +21,6 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute, is_plan
 from acpgen.planners import PlannerResult, Planners, Status
 from acpgen.stages import StageContext, plans
-from conftest import FIXTURES
 
 SMALL = FIXTURES / "pipeline" / "small.yaml"
 
@@ -166,8 +166,9 @@ def test_config_errors_name_the_key(tmp_path):
 
 
 def test_qa_questions_validate_and_their_answers_score_one(reference_run):
+    from acpgen.planners import PlannerSetup
     from acpgen.records import Dataset, Prediction, reference_predictions
-    from acpgen.scoring import PlannerSetup, score_predictions
+    from acpgen.scoring import score_predictions
     from acpgen.tasks import TASKS, ScoreOptions
     from acpgen.verify import validate_records
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-
 import pytest
+from conftest import DEV, GEN_TASKS, dev_records
 
-from acpgen.pddl.semantics import is_plan
 from acpgen.pddl.encode import lifted_query
+from acpgen.pddl.semantics import is_plan
 from acpgen.planners import LandmarkResult, Limits, PlannerResult, Planners, Status
-from acpgen.records import Dataset, reference_predictions
+from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import score_one, score_predictions
-from acpgen.records import Prediction
 from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions
 from acpgen.tasks.base import plan_from_question
-from conftest import DEV, GEN_TASKS, dev_records
 
 # Reference records whose stored answer is provably wrong, with the witness the proof is about.
 # reach: the stored list is empty (expected answer "None"), but the witness atom is unreachable.

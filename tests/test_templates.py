@@ -9,12 +9,14 @@ import re
 import shutil
 
 import pytest
+from conftest import GEN_TASKS, dev_records
 
 from acpgen.generators import DOMAINS, domain_file, get_generator
-from acpgen.nl.describe import PARTS, Describer
+from acpgen.nl.describe import Describer
 from acpgen.nl.template import TEMPLATES_DIR, TemplateError, load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.tarski_io import read_strings
+from acpgen.tasks import TASKS
 
 MAX_ACTIONS = 20000  # ground actions whose texts are compared per domain
 
@@ -64,8 +66,9 @@ def test_action_texts_are_unambiguous(domain):
 def test_contexts_follow_the_reference_layout(domain):
     domain_text, problem_text = example_problem(domain)
     describer, task = describer_for(domain, problem_text)
-    for name, parts in PARTS.items():
-        context = describer.context(name, "nl", domain_text, problem_text)
+    for task in TASKS.values():
+        parts = task.context_parts
+        context = describer.context(parts, "nl", domain_text, problem_text)
         description, middle, rest = context.split(" \n")
         assert description == load_template(domain).description
         assert rest.startswith("Currently, ")
@@ -73,6 +76,23 @@ def test_contexts_follow_the_reference_layout(domain):
         assert ("The available actions are: " in rest) == ("actions" in parts)
         assert ("The available propositions are: " in rest) == ("propositions" in parts)
         assert "{" not in context and "}" not in context
+
+
+PART_SENTENCES = {
+    "goal": "The goal is to reach a state where",
+    "actions": "The available actions are",
+    "propositions": "The available propositions are",
+}
+
+
+@pytest.mark.parametrize("task", sorted(GEN_TASKS))
+def test_context_parts_of_each_task_are_those_of_the_reference_records(task):
+    """The parts a task's contexts add after the state, in order, as the reference dev records have them."""
+    for record in dev_records(task)[:5]:
+        found = sorted(
+            (record["context"].find(s), part) for part, s in PART_SENTENCES.items() if s in record["context"]
+        )
+        assert tuple(part for _, part in found) == TASKS[task].context_parts, record["id"]
 
 
 def ferry_problem(extra_init: str = "", omit_pair: bool = False) -> str:
@@ -108,17 +128,18 @@ def test_implied_facts_are_left_out_only_when_the_rule_holds():
 def test_prog_question_names_the_action_in_words():
     describer, _ = describer_for("ferry", ferry_problem())
     record = {"action": "(debark c2 l2)"}
-    assert "debark car c2 from the ferry at location l2" in describer.question("prog", record, "nl")
-    assert '"(debark c2 l2)"' in describer.question("prog", record, "pddl")
+    assert "debark car c2 from the ferry at location l2" in describer.question(TASKS["prog"], record, "nl")
+    assert '"(debark c2 l2)"' in describer.question(TASKS["prog"], record, "pddl")
 
 
 def test_representations():
     domain_text, _ = example_problem("ferry")
     problem_text = ferry_problem()
     describer, _ = describer_for("ferry", problem_text)
-    nl = describer.context("app", "nl", domain_text, problem_text)
-    pddl = describer.context("app", "pddl", domain_text, problem_text)
-    both = describer.context("app", "pddl+nl", domain_text, problem_text)
+    parts = TASKS["app"].context_parts
+    nl = describer.context(parts, "nl", domain_text, problem_text)
+    pddl = describer.context(parts, "pddl", domain_text, problem_text)
+    both = describer.context(parts, "pddl+nl", domain_text, problem_text)
     assert "Currently," in nl and "(define (domain ferry)" not in nl
     assert "Currently," not in pddl and "(define (domain ferry)" in pddl and "(at-ferry l2)" in pddl
     assert both.startswith(nl) and both.endswith(pddl)

@@ -16,6 +16,7 @@ or propositions) in the reference order.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from acpgen.nl.template import (
     PLACEHOLDER,
@@ -30,19 +31,12 @@ from acpgen.nl.template import (
     substitute,
 )
 from acpgen.pddl.model import LiftedTask, canonical, split_canonical
+from acpgen.tasks.claims import claim_from_dict
+
+if TYPE_CHECKING:
+    from acpgen.tasks.base import Task
 
 REPRESENTATIONS = ("nl", "pddl", "pddl+nl")
-# Optional context parts after the state, per task (the reference order; just lists actions first).
-PARTS = {
-    "app": ("actions",),
-    "areach": ("actions",),
-    "prog": ("propositions",),
-    "reach": ("propositions",),
-    "val": ("goal", "actions"),
-    "nexta": ("goal", "actions"),
-    "just": ("actions", "goal"),
-    "land": ("goal", "propositions"),
-}
 PDDL_INTRO = (
     "The PDDL domain and PDDL problem below define the task; the current state is the "
     "initial state (:init) of the problem."
@@ -216,17 +210,19 @@ class Describer:
             items.append(f"({entry.name}{''.join(' ?' + v for v in entry.variables)}) - {text}")
         return "The available propositions are: " + join_names(items) + "."
 
-    def nl_context(self, task: str) -> str:
+    def nl_context(self, parts: tuple[str, ...]) -> str:
+        """The natural-language context: description, size and static facts, state, then ``parts``
+        (a task's ``context_parts``: goal, actions, propositions) in the given order."""
         head = self.template.description
         middle = " ".join(p for p in (self.size_sentence(), self.template.layout, self.static_part()) if p)
         tail = [self.state_part()]
-        for part in PARTS[task]:
+        for part in parts:
             tail.append(
                 {"goal": self.goal_part, "actions": self.actions_part, "propositions": self.propositions_part}[part]()
             )
         return f"{head} \n{middle} \n" + " ".join(tail)
 
-    def context(self, task: str, representation: str, domain_text: str, problem_text: str) -> str:
+    def context(self, parts: tuple[str, ...], representation: str, domain_text: str, problem_text: str) -> str:
         if representation not in REPRESENTATIONS:
             raise TemplateError(f"unknown representation '{representation}' (one of {', '.join(REPRESENTATIONS)})")
         pddl = (
@@ -235,7 +231,7 @@ class Describer:
         )
         if representation == "pddl":
             return pddl
-        nl = self.nl_context(task)
+        nl = self.nl_context(parts)
         return nl if representation == "nl" else f"{nl}\n\n{pddl}"
 
     # ----- wrong actions (distractors of areach and val) ----------------------------------------
@@ -270,10 +266,10 @@ class Describer:
         return None
 
     # ----- boolean and multiple-choice questions ----------------------------------------------
-    def choice_context(self, task: str, representation: str, domain_text: str, problem_text: str) -> str:
+    def choice_context(self, goal: bool, representation: str, domain_text: str, problem_text: str) -> str:
         """Context of a bool/mcq record: no vocabulary, the goal only where the task needs it, one line."""
         if representation == "pddl":
-            return self.context(task, "pddl", domain_text, problem_text)
+            return self.context((), "pddl", domain_text, problem_text)
         parts = [
             self.template.description,
             self.size_sentence(),
@@ -281,33 +277,35 @@ class Describer:
             self.static_part(),
             self.state_part(),
         ]
-        if task in ("val", "just", "land"):
+        if goal:
             parts.append(self.goal_part())
         nl = " ".join(p for p in parts if p)
         if representation == "nl":
             return nl
-        return nl + "\n\n" + self.context(task, "pddl", domain_text, problem_text)
+        return nl + "\n\n" + self.context((), "pddl", domain_text, problem_text)
 
-    def choice_question(self, task: str, record: dict, words) -> dict:
-        """``question`` (and for mcq ``query`` and ``choices``) of a bool or mcq record.
+    def choice_question(self, task: Task, record: dict) -> dict:
+        """``question`` (and for mcq ``query`` and ``choices``) of a bool or mcq record of ``task``.
 
-        ``words(describer, record, claim)`` is the task's ChoiceSpec.words; ``variant`` picks the
-        text of a task with several (val properties, just single/pair).
+        The task's ``choice.words`` gives a text's values; the record's ``variant`` picks the text
+        of a task with several (val properties, just single/pair).
         """
-        spec_variant = record.get("variant", "")
+        spec = task.choice
+        variant = record.get("variant", "")
+        suffix = f".{variant}" if variant else ""
         if record["format"] == "bool":
-            key = f"bool.{task}" + (f".{spec_variant}" if spec_variant else "")
-            return {"question": substitute(self.template.questions[key], words(self, record, record["claim"]))}
-        options = record["options"]
-        stem_key = f"mcq.{task}" + (f".{spec_variant}" if spec_variant else "")
-        stem = substitute(self.template.questions[stem_key], words(self, record, options[0]))
-        texts = []
-        for option in options:
-            if task == "val":
-                key = f"mcq.option.val.{option['verdict']}"
-            else:
-                key = f"mcq.option.{task}" + (f".{spec_variant}" if spec_variant else "")
-            texts.append(substitute(self.template.questions[key], words(self, record, option)))
+            claim = claim_from_dict(record["claim"])
+            return {
+                "question": substitute(
+                    self.template.questions[f"bool.{task.name}{suffix}"], spec.words(self, record, claim)
+                )
+            }
+        options = [claim_from_dict(o) for o in record["options"]]
+        stem = substitute(self.template.questions[f"mcq.{task.name}{suffix}"], spec.words(self, record, options[0]))
+        texts = [
+            substitute(self.template.questions[spec.option_key(task.name, o, variant)], spec.words(self, record, o))
+            for o in options
+        ]
         inline = " ".join(f"{label}. {text}." for label, text in zip("ABCD", texts))
         return {
             "question": f"{stem} {inline}",
@@ -316,11 +314,7 @@ class Describer:
         }
 
     # ----- questions ------------------------------------------------------------------------------
-    def question(self, task: str, record: dict, representation: str) -> str:
-        """The task's question for a record; actions in PDDL syntax when the context is PDDL only."""
-        values = {}
-        if "action" in record:
-            values["action"] = record["action"] if representation == "pddl" else self.action(record["action"])
-        if "plan" in record:
-            values["plan"] = " ".join(record["plan"])
-        return substitute(self.template.questions[task], values)
+    def question(self, task: Task, record: dict, representation: str) -> str:
+        """The task's open-ended question for a record; actions in PDDL syntax when the context is PDDL only."""
+        values = task.question_values(record, self, pddl_actions=representation == "pddl")
+        return substitute(self.template.questions[task.name], values)

@@ -19,6 +19,7 @@ import yaml
 
 from acpgen.errors import AcpError
 from acpgen.pddl.model import LiftedTask
+from acpgen.tasks import TASKS
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 QUESTIONS_FILE = "questions.yaml"
@@ -32,43 +33,11 @@ RULE_ARITY = {"converse": 1, "named": 1, "join": 2}
 SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
-TASK_QUESTIONS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
-# Question texts of the boolean and multiple-choice formats (keys under bool: and mcq: in questions.yaml).
-CHOICE_QUESTIONS = {
-    "bool": (
-        "app",
-        "prog",
-        "reach",
-        "areach",
-        "val.valid",
-        "val.applicable",
-        "val.plan",
-        "just.single",
-        "just.pair",
-        "land",
-    ),
-    "mcq": (
-        "app",
-        "prog",
-        "reach",
-        "areach",
-        "val",
-        "just.single",
-        "just.pair",
-        "land",
-        "option.app",
-        "option.prog",
-        "option.reach",
-        "option.areach",
-        "option.just.single",
-        "option.just.pair",
-        "option.land",
-        "option.val.invalid",
-        "option.val.inapplicable",
-        "option.val.not_goal",
-        "option.val.plan",
-    ),
-}
+
+
+def required_questions() -> list[str]:
+    """The question texts the registered tasks use (``app``, ``bool.val.plan``, ``mcq.option.app``, ...)."""
+    return [key for task in TASKS.values() for key in task.question_keys()]
 
 
 def _lookup(tree: dict, dotted: str):
@@ -328,13 +297,7 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
             )
         wrong_actions.append(wrong)
     merged_questions = {**questions, **(data.get("questions") or {})}
-    missing = [t for t in TASK_QUESTIONS if t not in merged_questions]
-    missing += [
-        f"{fmt}.{t}"
-        for fmt in ("bool", "mcq")
-        for t in CHOICE_QUESTIONS[fmt]
-        if _lookup(merged_questions, f"{fmt}.{t}") is None
-    ]
+    missing = [key for key in required_questions() if not isinstance(_lookup(merged_questions, key), str)]
     if missing:
         raise TemplateError(f"{directory / QUESTIONS_FILE}: no question text for task(s) {', '.join(missing)}")
     return DomainTemplate(

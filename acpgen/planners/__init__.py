@@ -16,6 +16,7 @@ from acpgen.planners.cache import PlanCache
 from acpgen.planners.outcomes import EXIT_CODES, Status
 from acpgen.planners.parse import Landmark
 from acpgen.planners.run import ToolRun, run_tool
+from acpgen.planners.setup import PlannerSetup
 from acpgen.planners.suite import LandmarkResult, Limits, PlannerResult, Planners
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "LocalBackend",
     "PlanCache",
     "PlannerResult",
+    "PlannerSetup",
     "Planners",
     "Status",
     "ToolRun",

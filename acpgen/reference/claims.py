@@ -18,14 +18,10 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.reference import blocksworld, ferry, floortile, grid, grippers, logistics, rovers, visitall
 from acpgen.reference.base import ReadError, Reading, opens_with
 from acpgen.reference.vocabulary import read_many, read_one
+from acpgen.tasks import get_task
+from acpgen.tasks.claims import Claim, WrongActionClaim
 
 READERS = (ferry, logistics, blocksworld, grid, floortile, grippers, rovers, visitall)
-VAL_OPTIONS = {
-    "the sequence is not valid": "invalid",
-    "the sequence is not applicable": "inapplicable",
-    "the sequence is applicable, but does not achieve the goal": "not_goal",
-    "the sequence is a plan": "plan",
-}
 
 
 def reader_for(context: str):
@@ -49,14 +45,14 @@ class _Matcher:
     def __init__(self, pddl_name: str, task: GroundTask):
         self.domain, self.task = pddl_name, task
 
-    def action(self, text: str, wrong_allowed: bool = False) -> str | dict:
+    def action(self, text: str, wrong_allowed: bool = False) -> Claim | str:
         name = read_one(self.domain, "actions", text, lambda n: self.task.action(n) is not None)
         if name is None:
             name = read_one(self.domain, "actions", text, lambda n: True)  # a type-incorrect action
         if name is not None:
             return name
         if wrong_allowed:
-            return {"wrong": -1, "text": " ".join(text.split())}
+            return WrongActionClaim(-1, text=" ".join(text.split()))
         raise ReadError(f"no action of the domain reads '{text}'")
 
     def facts(self, text: str) -> list[str]:
@@ -88,21 +84,24 @@ class _Matcher:
             raise ReadError(f"{cost} step(s) of the plan read as no action of the domain")
         return steps
 
+    @staticmethod
+    def quoted(pattern: str, text: str) -> tuple[str, ...]:
+        """The groups of ``pattern`` in a question; ReadError when the question has another form."""
+        match = re.search(pattern, text, re.DOTALL)
+        if not match:
+            raise ReadError(f"question does not have the expected form ({pattern})")
+        return match.groups()
 
-def _quoted(pattern: str, text: str) -> tuple[str, ...]:
-    match = re.search(pattern, text, re.DOTALL)
-    if not match:
-        raise ReadError(f"question does not have the expected form ({pattern})")
-    return match.groups()
-
-
-def _removals(plan: list, items: list) -> list[list[int]]:
-    """Every position of a single action or consecutive pair in the plan; the reference names the
-    action, not its position, so the claim "it can be removed" holds if some occurrence can."""
-    starts = [i for i in range(len(plan) - len(items) + 1) if plan[i : i + len(items)] == items]
-    if not starts:
-        raise ReadError(f"{items} does not occur in the plan")
-    return [list(range(i, i + len(items))) for i in starts]
+    def removals(self, plan: list, text: str) -> list[list[int]]:
+        """Every position of the single action or consecutive pair ``text`` names in the plan; the
+        reference names the action, not its position."""
+        items = read_many(self.domain, "actions", text, lambda n: self.task.action(n) is not None)
+        if items is None:
+            raise ReadError(f"no action or pair of actions reads '{text}'")
+        starts = [i for i in range(len(plan) - len(items) + 1) if plan[i : i + len(items)] == items]
+        if not starts:
+            raise ReadError(f"{items} does not occur in the plan")
+        return [list(range(i, i + len(items))) for i in starts]
 
 
 def to_record(kind: str, record: dict) -> dict:
@@ -119,81 +118,13 @@ def to_record(kind: str, record: dict) -> dict:
     out = {**record, "task": task_name, "format": fmt, "PDDL_domain": domain_text, "PDDL_problem": problem}
     question = " ".join(record["question"].split())
     options = record.get("choices", {}).get("text", []) if fmt == "mcq" else []
-
-    if task_name == "app":
-        claims = (
-            [{"action": match.action(_quoted(r"applicable in this state: (.*)\?$", question)[0])}]
-            if fmt == "bool"
-            else [{"action": match.action(o)} for o in options]
-        )
-    elif task_name == "prog":
-        if fmt == "bool":
-            fact, action = _quoted(
-                r'Will the fact "(.*)" hold after performing the action "(.*)" in the current', question
-            )
-            claims = [{"facts": match.facts(fact)}]
-        else:
-            (action,) = _quoted(r'after performing the action "(.*?)" in the current state', question)
-            claims = [{"facts": match.facts(o)} for o in options]
-        out["action"] = match.action(action)
-    elif task_name == "reach":
-        texts = [_quoted(r"the following holds: (.*)\?$", question)[0]] if fmt == "bool" else options
-        claims = [{"facts": match.facts(t)} for t in texts]
-    elif task_name == "areach":
-        texts = [_quoted(r'the action "(.*)" can be applied\?', question)[0]] if fmt == "bool" else options
-        claims = [_areach_claim(match.action(t, wrong_allowed=True)) for t in texts]
-    elif task_name == "val":
-        if fmt == "bool":
-            sequence, kind_text = _quoted(
-                r'sequence of actions "(.*)" (a plan for the current state|valid in this '
-                r"problem|applicable in the current state)\?",
-                question,
-            )
-            claims = [
-                {
-                    "property": {
-                        "a plan for the current state": "plan",
-                        "valid in this problem": "valid",
-                        "applicable in the current state": "applicable",
-                    }[kind_text]
-                }
-            ]
-            out["variant"] = claims[0]["property"]
-        else:
-            (sequence,) = _quoted(r'sequence of actions "(.*)"\s+A\. ', question)
-            claims = [{"verdict": VAL_OPTIONS[o.strip().rstrip(".").lower()]} for o in options]
-        out["sequence"] = match.plan(sequence, wrong_allowed=True)
-    elif task_name == "just":
-        (plan_text,) = _quoted(r'Given the plan: "(.*?)"; ', question)
-        plan = match.plan(plan_text)
-        out["plan"] = plan
-        if fmt == "bool":
-            (removed,) = _quoted(r"still have a valid plan: (.*)\?$", question)
-            texts = [removed]
-        else:
-            texts = options
-        claims = []
-        for text in texts:
-            items = read_many(reader.PDDL_NAME, "actions", text, lambda n: task.action(n) is not None)
-            if items is None:
-                raise ReadError(f"no action or pair of actions reads '{text}'")
-            claims.append({"remove_any": _removals(plan, items)})
-    elif task_name == "land":
-        texts = [_quoted(r"for the current state\? (.*)$", question)[0]] if fmt == "bool" else options
-        claims = []
-        for text in texts:
-            facts = match.facts(text)
-            if len(facts) != 1:
-                raise ReadError(f"'{text}' is not one fact")
-            claims.append({"fact": facts[0]})
-    else:
+    spec = get_task(task_name).choice
+    if spec is None:
         raise ReadError(f"no bool/mcq form for task {task_name}")
+    claims, shared = spec.read_reference(fmt, question, options, match)
+    out.update(shared)
     if fmt == "bool":
-        out["claim"] = claims[0]
+        out["claim"] = claims[0].to_dict()
     else:
-        out["options"] = claims
+        out["options"] = [c.to_dict() for c in claims]
     return out
-
-
-def _areach_claim(action) -> dict:
-    return action if isinstance(action, dict) else {"action": action}

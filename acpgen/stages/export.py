@@ -54,9 +54,7 @@ CHOICE_STRUCTURED = (
     "claim",
     "options",
 )
-ACTION_ANSWERS = ("app", "areach")  # answers that are lists of actions
 EXPORT_FORMAT = 4  # raise when the rendering code changes, so that exported files are rewritten
-ANSWER_KEY_ORDER = ("pos", "neg", "yes", "no", "maybe", "opt")  # the reference order of answer objects
 
 
 class ActionCase:
@@ -71,30 +69,10 @@ class ActionCase:
             return action
         return "(" + " ".join([self.names[inner[0].lower()], *inner[1:]]) + ")"
 
-    def answer(self, task: str, answer):
-        if task in ACTION_ANSWERS:
-            return [self(a) for a in answer]
-        if task == "just":
-            return [[self(x) for x in entry[:-1]] + [entry[-1]] for entry in answer]
-        if task == "nexta":
-            return {k: ([self(a) for a in v] if isinstance(v, list) else v) for k, v in answer.items()}
-        return answer
-
-
-def _reference_order(answer):
-    if not isinstance(answer, dict):
-        return answer
-    return {
-        key: answer[key]
-        for key in sorted(
-            answer, key=lambda k: ANSWER_KEY_ORDER.index(k) if k in ANSWER_KEY_ORDER else len(ANSWER_KEY_ORDER)
-        )
-    }
-
 
 def export_record(record: dict, describer: Describer, representation: str, case: ActionCase) -> dict:
     """A qa record as an exported record: reference fields first, then the structured ones."""
-    task = record["task"]
+    task = TASKS[record["task"]]
     cased = dict(record)
     if "plan" in record:
         cased["plan"] = [case(a) for a in record["plan"]]
@@ -103,9 +81,9 @@ def export_record(record: dict, describer: Describer, representation: str, case:
     out = {
         "id": record["id"],
         "group": record["group"],
-        "context": describer.context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
+        "context": describer.context(task.context_parts, representation, record["PDDL_domain"], record["PDDL_problem"]),
         "question": describer.question(task, cased, representation),
-        "answer": _reference_order(case.answer(task, record["answer"])),
+        "answer": task.export_answer(record["answer"], case),
         "PDDL_domain": record["PDDL_domain"],
         "PDDL_problem": record["PDDL_problem"],
     }
@@ -124,12 +102,14 @@ def _with_structured(out: dict, record: dict, keys: tuple[str, ...], representat
 
 def export_choice_record(record: dict, describer: Describer, representation: str) -> dict:
     """A symbolic bool/mcq record with its text, in the reference key order plus the claims."""
-    task = record["task"]
-    text = describer.choice_question(task, record, TASKS[task].choice.words)
+    task = TASKS[record["task"]]
+    text = describer.choice_question(task, record)
     out = {
         "id": record["id"],
         "group": record["group"],
-        "context": describer.choice_context(task, representation, record["PDDL_domain"], record["PDDL_problem"]),
+        "context": describer.choice_context(
+            task.choice.goal_in_context, representation, record["PDDL_domain"], record["PDDL_problem"]
+        ),
         **text,
         "answer": record["answer"],
     }

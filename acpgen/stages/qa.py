@@ -28,8 +28,7 @@ from acpgen.generators import get_generator
 from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
-from acpgen.planners import Limits
-from acpgen.scoring import PlannerSetup
+from acpgen.planners import Limits, PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions
 from acpgen.tasks.base import OK, QAItem
@@ -94,14 +93,12 @@ class QASource:
         mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
         generator = get_generator(self.ctx.domain)
         uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
-        spec = TASKS[task_name].choice
-        group = {"gen": TASKS[task_name].gen_group, "bool": spec and spec.bool_group, "mcq": spec and spec.mcq_group}
         return {
             "id": record_id(self.ctx.config.seed, uid),
             "uid": uid,
             "task": task_name,
             **({} if fmt == "gen" else {"format": fmt}),
-            "group": group[fmt],
+            "group": TASKS[task_name].group(fmt),
             "domain": self.ctx.domain,
             "problem": state["problem"],
             "state": state["id"],
@@ -193,11 +190,11 @@ def generate_choice(
             return None
         if fmt == "bool":
             claim, truth, shared = picked
-            fields = {**shared, "claim": claim, "answer": "yes" if truth else "no"}
+            fields = {**shared, "claim": claim.to_dict(), "answer": "yes" if truth else "no"}
         else:
             options, position, shared = picked
             claim = options[0]
-            fields = {**shared, "options": options, "answer": LABELS[position]}
+            fields = {**shared, "options": [o.to_dict() for o in options], "answer": LABELS[position]}
         if spec.variant(claim):
             fields["variant"] = spec.variant(claim)
         return fields

@@ -1,6 +1,9 @@
-"""The task registry: one module per task, each owning question generation and scoring."""
+"""The task registry: one module per task, each exporting ``TASK``, an instance of its
+:class:`~acpgen.tasks.base.Task` subclass. Everything else reaches tasks through this registry."""
 
 from __future__ import annotations
+
+from importlib.metadata import entry_points
 
 from acpgen.errors import DataError
 from acpgen.tasks import (
@@ -17,8 +20,11 @@ from acpgen.tasks.base import (
     PARSE_ERROR,
     SCORED,
     UNDECIDED,
+    Check,
+    Outcome,
     RecordContext,
     ScoreOptions,
+    Status,
     Task,
     Verdict,
 )
@@ -33,19 +39,46 @@ _MODULES = (
     landmarks,
     next_action,
 )
-TASKS: dict[str, Task] = {m.TASK.name: m.TASK for m in _MODULES}
-BY_GROUP: dict[str, Task] = {t.gen_group: t for t in TASKS.values()}
+TASKS: dict[str, Task] = {}
+BY_GROUP: dict[str, Task] = {}
 # bool/mcq group -> (task, format); a record "kind" is the task name for gen records and
 # "<task>.<format>" for the boolean and multiple-choice formats.
-CHOICE_GROUPS: dict[str, tuple[str, str]] = {
-    group: (t.name, fmt)
-    for t in TASKS.values()
-    if t.choice
-    for fmt, group in (("bool", t.choice.bool_group), ("mcq", t.choice.mcq_group))
-}
-KINDS: tuple[str, ...] = tuple(
-    k for t in TASKS.values() for k in (t.name, f"{t.name}.bool", f"{t.name}.mcq") if "." not in k or t.choice
-)
+CHOICE_GROUPS: dict[str, tuple[str, str]] = {}
+KINDS: list[str] = []
+ENTRY_POINT_GROUP = "acpgen.tasks"
+
+
+def register(task: Task) -> None:
+    """Add a task to the registry (the built-in ones, and tasks of other packages that declare an
+    ``acpgen.tasks`` entry point naming their ``TASK``). A task name or group may be used once."""
+    if not isinstance(task, Task):
+        raise DataError(f"{task!r} is not an acpgen.tasks.base.Task")
+    groups = [task.gen_group] + ([task.choice.bool_group, task.choice.mcq_group] if task.choice else [])
+    taken = [g for g in groups if g in BY_GROUP or g in CHOICE_GROUPS]
+    if task.name in TASKS or taken:
+        raise DataError(f"task {task.name!r} (groups {', '.join(groups)}) clashes with a registered task")
+    TASKS[task.name] = task
+    BY_GROUP[task.gen_group] = task
+    KINDS.append(task.name)
+    if task.choice is not None:
+        for fmt in ("bool", "mcq"):
+            CHOICE_GROUPS[task.group(fmt)] = (task.name, fmt)
+            KINDS.append(f"{task.name}.{fmt}")
+
+
+def unregister(name: str) -> None:
+    """Remove a task from the registry (for tests and plugins that replace a task)."""
+    task = TASKS.pop(name)
+    BY_GROUP.pop(task.gen_group, None)
+    for group in [g for g, (t, _) in CHOICE_GROUPS.items() if t == name]:
+        del CHOICE_GROUPS[group]
+    KINDS[:] = [k for k in KINDS if split_kind(k)[0] != name]
+
+
+for _module in _MODULES:
+    register(_module.TASK)
+for _entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    register(_entry.load())
 
 
 def split_kind(kind: str) -> tuple[str, str]:
@@ -78,8 +111,13 @@ __all__ = [
     "SCORED",
     "TASKS",
     "UNDECIDED",
+    "Check",
+    "Outcome",
     "RecordContext",
     "ScoreOptions",
+    "register",
+    "unregister",
+    "Status",
     "Task",
     "Verdict",
     "get_task",

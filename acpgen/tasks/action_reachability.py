@@ -8,26 +8,26 @@ relaxed-reachable ones: those are exactly the typical correct answers).
 from __future__ import annotations
 
 import itertools
+import random
+from typing import Any
 
 from acpgen.answers import parse_action_or_none
-from acpgen.oracle import Decision
+from acpgen.oracle import Decision, Method
 from acpgen.tasks.base import (
+    ActionCase,
     Check,
+    QAItem,
     RecordContext,
     Task,
     Verdict,
+    Words,
     check_each,
     find_witness,
     lowered,
     score_none,
 )
-from acpgen.tasks.choice import (
-    ChoiceSpec,
-    Claims,
-    random_actions,
-    rollout,
-    wrong_action,
-)
+from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_actions, rollout, wrong_action
+from acpgen.tasks.claims import ActionClaim, Claim, WrongActionClaim, expect
 from acpgen.tasks.reachability import mutex_groups
 
 
@@ -36,110 +36,125 @@ def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
     return find_witness(ctx.task.all_action_names(), lambda n: ctx.oracle.action_reachable(ctx.task.action(n)), False)
 
 
-def score(ctx: RecordContext, answer: str | None) -> Verdict:
-    stored = set(lowered(ctx.answer))
-    if answer is None:
-        return score_none(
-            ctx, not stored, lambda: some_unreachable_action(ctx), "is never applicable", "every action is reachable"
-        )
-    action = ctx.task.action(answer)
-    if action is None:
-        return Verdict.wrong(f"unknown_action: {answer}")
-    if not ctx.options.recheck:
-        if answer in stored:
-            return Verdict.correct("stored unreachable action")
-        if not stored:
-            return Verdict.wrong("stored answer is None")
-    decision = ctx.oracle.action_reachable(action)
-    return Verdict.from_decision(decision, "reachable", "never applicable", expect=False)
+class ActionReachabilityChoice(ChoiceFormats):
+    bool_group = "reachable_action_bool"
+    mcq_group = "reachable_action_mc"
+
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+        """Actions applied on random walks from the state (true); actions whose precondition is
+        unreachable in the delete relaxation or contains a mutex pair, and texts of the domain's
+        deliberately wrong action templates (false)."""
+        task, oracle = ctx.task, ctx.oracle
+        true: list[Claim] = []
+        for _ in range(6):
+            steps = rollout(task, task.init, rng, rng.randint(2, 12))
+            later = [name for name, _ in steps[1:]]
+            if later:
+                true.append(ActionClaim(rng.choice(later)))
+        false: list[Claim] = []
+        mutex_candidates = []
+        pairs = {frozenset(p) for g in mutex_groups(ctx) for p in itertools.combinations(g, 2)}
+        for name in random_actions(task, rng, 60):
+            action = task.action(name)
+            cheap = oracle.action_reachable(action, planner=False).value
+            if cheap is False and len(false) < 8:
+                false.append(ActionClaim(name))
+            elif cheap is None and len(action.precondition) == 1:
+                atoms = set(task.atoms.atoms(action.precondition[0][0]))
+                if any(p <= atoms for p in pairs):
+                    mutex_candidates.append(name)
+        for name in mutex_candidates[:3]:
+            if oracle.action_reachable(task.action(name)).value is False:
+                false.append(ActionClaim(name))
+        for _ in range(3):
+            wrong = wrong_action(item, task, rng)
+            if wrong is not None:
+                false.append(wrong)
+        return Claims(true, false)
+
+    def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
+        if isinstance(claim, WrongActionClaim):
+            # A wrong-action text names no action of the domain (checked when the text is written).
+            return Decision(False, Method.STATIC, "not an action of the domain")
+        action = ctx.task.action(expect(claim, ActionClaim).action)
+        if action is None:
+            return Decision(False, Method.STATIC, "not a type-correct action")
+        return ctx.oracle.action_reachable(action)
+
+    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+        if isinstance(claim, WrongActionClaim):
+            return {"action": describer.wrong_action(claim.wrong, claim.args or [])}
+        return {"action": describer.action(expect(claim, ActionClaim).action)}
+
+    def read_reference(
+        self, fmt: str, question: str, options: list[str], match: Matcher
+    ) -> tuple[list[Claim], dict[str, Any]]:
+        texts = [match.quoted(r'the action "(.*)" can be applied\?', question)[0]] if fmt == "bool" else options
+        claims: list[Claim] = []
+        for text in texts:
+            action = match.action(text, wrong_allowed=True)
+            claims.append(action if isinstance(action, Claim) else ActionClaim(action))
+        return claims, {}
 
 
-def validate(ctx: RecordContext) -> Check:
-    return check_each(ctx, score, sorted(set(lowered(ctx.answer))) or [None])
+class ActionReachability(Task):
+    name = "areach"
+    gen_group = "reachable_action_gen"
+    description = "an action that can never become applicable"
+    context_parts = ("actions",)
+    instruction = "Write the action in parentheses, like (name arg1 arg2). Give one action, or None if there is none."
+    choice = ActionReachabilityChoice()
 
+    def parse(self, response: str) -> str | None:
+        return parse_action_or_none(response)
 
-def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
-    """A sample of proven never-applicable actions, or [] when every action is proven reachable."""
-    names = list(itertools.islice(ctx.task.all_action_names(), settings.max_candidates + 1))
-    complete = len(names) <= settings.max_candidates
-    if not complete:
-        names = rng.sample(names, settings.max_candidates)
-    decide = {n: ctx.oracle.action_reachable(ctx.task.action(n), planner=False).value for n in names}
-    unreachable = [n for n, v in decide.items() if v is False]
-    if not unreachable:
+    def score(self, ctx: RecordContext, answer: str | None) -> Verdict:
+        stored = set(lowered(ctx.answer))
+        if answer is None:
+            return score_none(
+                ctx,
+                not stored,
+                lambda: some_unreachable_action(ctx),
+                "is never applicable",
+                "every action is reachable",
+            )
+        action = ctx.task.action(answer)
+        if action is None:
+            return Verdict.wrong(f"unknown_action: {answer}")
+        if not ctx.options.recheck:
+            if answer in stored:
+                return Verdict.correct("stored unreachable action")
+            if not stored:
+                return Verdict.wrong("stored answer is None")
+        decision = ctx.oracle.action_reachable(action)
+        return Verdict.from_decision(decision, "reachable", "never applicable", expect=False)
+
+    def validate(self, ctx: RecordContext) -> Check:
+        return check_each(ctx, self.score, sorted(set(lowered(ctx.answer))) or [None])
+
+    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+        """A sample of proven never-applicable actions, or [] when every action is proven reachable."""
+        names = list(itertools.islice(ctx.task.all_action_names(), settings.max_candidates + 1))
+        complete = len(names) <= settings.max_candidates
         if not complete:
-            return None
-        for name in [n for n, v in decide.items() if v is None][: settings.max_planner_calls]:
-            decide[name] = ctx.oracle.action_reachable(ctx.task.action(name)).value
-        if any(v is None for v in decide.values()):
-            return None
+            names = rng.sample(names, settings.max_candidates)
+        decide = {n: ctx.oracle.action_reachable(ctx.task.action(n), planner=False).value for n in names}
         unreachable = [n for n, v in decide.items() if v is False]
-    return {"answer": sorted(rng.sample(unreachable, min(settings.areach_stored, len(unreachable))))}
+        if not unreachable:
+            if not complete:
+                return None
+            for name in [n for n, v in decide.items() if v is None][: settings.max_planner_calls]:
+                decide[name] = ctx.oracle.action_reachable(ctx.task.action(name)).value
+            if any(v is None for v in decide.values()):
+                return None
+            unreachable = [n for n, v in decide.items() if v is False]
+        return {"answer": sorted(rng.sample(unreachable, min(settings.areach_stored, len(unreachable))))}
+
+    def to_responses(self, record: dict) -> list[str]:
+        return list(record["answer"]) or ["None"]
+
+    def export_answer(self, answer: Any, case: ActionCase) -> Any:
+        return [case(a) for a in answer]
 
 
-def to_responses(record: dict) -> list[str]:
-    return list(record["answer"]) or ["None"]
-
-
-# ----- boolean and multiple-choice formats -----------------------------------------------------
-def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
-    """Actions applied on random walks from the state (true); actions whose precondition is
-    unreachable in the delete relaxation or contains a mutex pair, and texts of the domain's
-    deliberately wrong action templates (false)."""
-    task, oracle = ctx.task, ctx.oracle
-    true = []
-    for _ in range(6):
-        steps = rollout(task, task.init, rng, rng.randint(2, 12))
-        later = [name for name, _ in steps[1:]]
-        if later:
-            true.append({"action": rng.choice(later)})
-    false, mutex_candidates = [], []
-    pairs = {frozenset(p) for g in mutex_groups(ctx) for p in itertools.combinations(g, 2)}
-    for name in random_actions(task, rng, 60):
-        action = task.action(name)
-        cheap = oracle.action_reachable(action, planner=False).value
-        if cheap is False and len(false) < 8:
-            false.append({"action": name})
-        elif cheap is None and len(action.precondition) == 1:
-            atoms = set(task.atoms.atoms(action.precondition[0][0]))
-            if any(p <= atoms for p in pairs):
-                mutex_candidates.append(name)
-    for name in mutex_candidates[:3]:
-        if oracle.action_reachable(task.action(name)).value is False:
-            false.append({"action": name})
-    for _ in range(3):
-        wrong = wrong_action(item, task, rng)
-        if wrong is not None:
-            false.append(wrong)
-    return Claims(true, false)
-
-
-def decide(ctx: RecordContext, claim: dict) -> Decision:
-    if "wrong" in claim:
-        # A wrong-action text names no action of the domain (checked when the text is written).
-        return Decision(False, "static", "not an action of the domain")
-    action = ctx.task.action(claim["action"])
-    if action is None:
-        return Decision(False, "static", "not a type-correct action")
-    return ctx.oracle.action_reachable(action)
-
-
-def words(describer, record: dict, claim: dict) -> dict:
-    if "wrong" in claim:
-        return {"action": describer.wrong_action(claim["wrong"], claim["args"])}
-    return {"action": describer.action(claim["action"])}
-
-
-CHOICE = ChoiceSpec("reachable_action_bool", "reachable_action_mc", claims, decide, words)
-
-TASK = Task(
-    "areach",
-    "reachable_action_gen",
-    "an action that can never become applicable",
-    parse_action_or_none,
-    score,
-    to_responses,
-    validate,
-    generate,
-    choice=CHOICE,
-)
+TASK = ActionReachability()

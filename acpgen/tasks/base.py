@@ -8,47 +8,76 @@ Scoring functions are pure: they read the record and the parsed answer, ask the 
 
 from __future__ import annotations
 
+import random
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
+from acpgen.enums import StrEnum
 from acpgen.oracle import Decision, Oracle
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Limits, Planners
 
-SCORED, PARSE_ERROR, UNDECIDED = "scored", "parse_error", "undecided"
-OK, WRONG, UNPROVEN = "ok", "wrong", "unproven"
+
+class Status(StrEnum):
+    """How an answer was scored: ``scored`` (0 or 1), ``parse_error`` (0), ``undecided`` (not counted)."""
+
+    SCORED = "scored"
+    PARSE_ERROR = "parse_error"
+    UNDECIDED = "undecided"
+
+
+class Outcome(StrEnum):
+    """Verdict of re-proving a stored answer (`acp validate`).
+
+    ``error``: the checker itself raised (a bug or a malformed record it did not expect); never
+    counted as ``wrong``.
+    """
+
+    OK = "ok"
+    WRONG = "wrong"
+    UNPROVEN = "unproven"
+    ERROR = "error"
+
+
+SCORED, PARSE_ERROR, UNDECIDED = Status.SCORED, Status.PARSE_ERROR, Status.UNDECIDED
+OK, WRONG, UNPROVEN, ERROR = Outcome.OK, Outcome.WRONG, Outcome.UNPROVEN, Outcome.ERROR
 
 
 @dataclass(frozen=True)
 class Check:
     """Outcome of re-proving a record's stored answer (`acp validate`)."""
 
-    verdict: str  # ok | wrong | unproven
+    verdict: Outcome
     reason: str = ""
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Score of one answer: ``status`` is scored / parse_error / undecided; ``reason`` says why."""
+    """Score of one answer: ``status`` says how it was scored; ``reason`` says why."""
 
     score: float
-    status: str
+    status: Status
     reason: str
 
     @classmethod
     def correct(cls, reason: str = "correct") -> Verdict:
-        return cls(1.0, SCORED, reason)
+        return cls(1.0, Status.SCORED, reason)
 
     @classmethod
     def wrong(cls, reason: str) -> Verdict:
-        return cls(0.0, SCORED, reason)
+        return cls(0.0, Status.SCORED, reason)
 
     @classmethod
     def undecided(cls, reason: str) -> Verdict:
-        return cls(0.0, UNDECIDED, reason)
+        return cls(0.0, Status.UNDECIDED, reason)
+
+    @classmethod
+    def parse_error(cls, reason: str) -> Verdict:
+        return cls(0.0, Status.PARSE_ERROR, f"parse_error: {reason}")
 
     @classmethod
     def from_decision(cls, decision: Decision, if_true: str, if_false: str, expect: bool = True) -> Verdict:
@@ -193,18 +222,101 @@ class QAItem:
     wrong_actions: tuple[tuple[str, ...], ...] = ()  # argument types of the domain's wrong-action texts
 
 
-@dataclass(frozen=True)
-class Task:
-    """A task: short name, reference group names, answer parser, scorer."""
+class ActionCase(Protocol):
+    """Writes a ground action name in the domain's own case (see :mod:`acpgen.stages.export`)."""
 
-    name: str
-    gen_group: str
-    description: str
-    parse: Callable[[str], Any]
-    score: Callable[[RecordContext, Any], Verdict]
-    to_responses: Callable[[dict], list[str]]  # model-style responses, one per stored correct answer
-    validate: Callable[[RecordContext], Check]  # re-prove the stored answer (context built with recheck)
-    # (context, item, random.Random, QAConfig) -> the stored fields of a question, or None to skip the state
-    generate: Callable[[RecordContext, QAItem, Any, Any], dict | None]
-    accepts: Callable[[dict], bool] = lambda state: True  # which sampled states can give a question
-    choice: Any = None  # acpgen.tasks.choice.ChoiceSpec: the task's boolean and multiple-choice formats
+    def __call__(self, action: str) -> str: ...
+
+
+class Words(Protocol):
+    """What a task needs from a describer to word its questions (see :mod:`acpgen.nl.describe`)."""
+
+    def action(self, action: str) -> str: ...
+
+    def atom(self, atom: str) -> str: ...
+
+    def wrong_action(self, index: int, args: list[str]) -> str: ...
+
+
+class Task(ABC):
+    """The contract of a task module: everything acp knows about one task lives in its subclass.
+
+    A task module defines one subclass and exports an instance as ``TASK``; the registry
+    (:mod:`acpgen.tasks`) lists the modules. Generation, scoring, validation, the question texts'
+    keys (``templates/questions.yaml``), the context parts, the lm-eval instruction and the answer
+    shape of exported records are all answered here, so that the stages, the describer, the
+    exporters and the CLI never name a task.
+    """
+
+    #: short name (``app``); also the key of the open-ended question in ``templates/questions.yaml``
+    name: ClassVar[str]
+    #: the reference ``group`` of open-ended records (``applicable_actions_gen``)
+    gen_group: ClassVar[str]
+    #: one line for ``acp tasks``
+    description: ClassVar[str]
+    #: optional context parts after the state, in order: "goal", "actions", "propositions"
+    context_parts: ClassVar[tuple[str, ...]] = ()
+    #: what an lm-eval prompt asks the answer to look like (appended to the question)
+    instruction: ClassVar[str]
+    #: structured record fields that the open-ended question text needs ("action", "plan")
+    question_fields: ClassVar[tuple[str, ...]] = ()
+    #: the boolean and multiple-choice formats (ACPBench), or None
+    choice: ClassVar[Any] = None  # acpgen.tasks.choice.ChoiceFormats | None (that module imports this one)
+
+    # ----- generation --------------------------------------------------------------------------
+    def accepts(self, state: dict) -> bool:
+        """Whether a sampled state (a line of ``states.jsonl``) can give a question."""
+        return True
+
+    @abstractmethod
+    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+        """The stored fields of an open-ended question about the record's state (``answer`` and the
+        structured fields the question needs), or None to skip the state. ``settings`` is the qa
+        section of the configuration."""
+
+    # ----- scoring and validation ---------------------------------------------------------------
+    @abstractmethod
+    def parse(self, response: str) -> Any:
+        """The answer in a raw model response; :class:`acpgen.answers.ParseError` when there is none."""
+
+    @abstractmethod
+    def score(self, ctx: RecordContext, answer: Any) -> Verdict:
+        """Score a parsed answer against the record (stored answers, or re-proven under ``recheck``)."""
+
+    @abstractmethod
+    def validate(self, ctx: RecordContext) -> Check:
+        """Re-prove the record's stored answer by an independent route."""
+
+    @abstractmethod
+    def to_responses(self, record: dict) -> list[str]:
+        """Model-style responses, one per stored correct answer."""
+
+    # ----- text and export ----------------------------------------------------------------------
+    def question_values(self, record: dict, words: Words, pddl_actions: bool) -> dict[str, str]:
+        """Values of the placeholders of the open-ended question text (``pddl_actions``: name
+        actions in PDDL syntax, for contexts that hold only the PDDL)."""
+        values: dict[str, str] = {}
+        if "action" in record:
+            values["action"] = record["action"] if pddl_actions else words.action(record["action"])
+        if "plan" in record:
+            values["plan"] = " ".join(record["plan"])
+        return values
+
+    def export_answer(self, answer: Any, case: ActionCase) -> Any:
+        """The stored answer in the reference shape of exported records (action names in the domain's case)."""
+        return answer
+
+    def question_keys(self) -> list[str]:
+        """Keys of ``templates/questions.yaml`` this task's texts use (the template check requires them)."""
+        keys = [self.name]
+        if self.choice is not None:
+            keys += self.choice.question_keys(self.name)
+        return keys
+
+    def group(self, fmt: str) -> str:
+        """The reference ``group`` of this task's records in a format (gen, bool, mcq)."""
+        if fmt == "gen":
+            return self.gen_group
+        if self.choice is None:
+            raise ValueError(f"task {self.name} has no {fmt} format")
+        return {"bool": self.choice.bool_group, "mcq": self.choice.mcq_group}[fmt]

@@ -15,22 +15,15 @@ correct option (A-D), offset per domain, so both are balanced across a dataset.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from acpgen.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.oracle import Decision
-from acpgen.tasks.base import (
-    OK,
-    PARSE_ERROR,
-    UNPROVEN,
-    WRONG,
-    Check,
-    QAItem,
-    RecordContext,
-    Verdict,
-)
+from acpgen.pddl.grounding import GroundTask
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, QAItem, RecordContext, Verdict, Words
+from acpgen.tasks.claims import Claim, WrongActionClaim, claim_from_dict
 
 FORMATS = ("bool", "mcq")
 LABELS = ("A", "B", "C", "D")
@@ -40,35 +33,82 @@ LABELS = ("A", "B", "C", "D")
 class Claims:
     """What a task can say about one state: claims proven true, claims proven false, shared fields.
 
-    ``fixed``: tasks whose options never change (val: the four verdicts on one sequence) give all
-    options here with their truth, in their fixed order; ``alternatives`` offers several such
-    questions (val: one sequence per verdict) so that the correct position can be chosen.
+    ``shared``: JSON-ready fields the question shares (the action of prog, the plan of just, the
+    sequence of val). ``fixed``: tasks whose options never change (val: the four verdicts on one
+    sequence) give all options here with their truth, in their fixed order; ``alternatives``
+    offers several such questions (val: one sequence per verdict) so that the correct position
+    can be chosen.
     """
 
-    true: list[dict] = field(default_factory=list)
-    false: list[dict] = field(default_factory=list)
-    shared: dict = field(default_factory=dict)
-    fixed: list[tuple[dict, bool]] | None = None
+    true: list[Claim] = field(default_factory=list)
+    false: list[Claim] = field(default_factory=list)
+    shared: dict[str, Any] = field(default_factory=dict)
+    fixed: list[tuple[Claim, bool]] | None = None
     alternatives: list[Claims] | None = None  # val: one Claims with ``fixed`` options per sequence
 
 
-@dataclass(frozen=True)
-class ChoiceSpec:
-    """A task's boolean and multiple-choice formats.
+class Matcher(Protocol):
+    """Reads the actions and facts of a reference question's prose (see :mod:`acpgen.reference.claims`)."""
 
-    ``claims(ctx, item, rng, settings)``: claims about the record's state, or None to skip it.
-    ``decide(ctx, claim)``: an independent proof of one claim (True/False, or undecided).
-    ``variant(claim)``: claims of one MCQ share it (just: single actions or pairs); it also selects
-    the question text (``bool.just.pair``).
-    ``words(describer, record, claim)``: the values a question template needs for a claim.
+    def action(self, text: str, wrong_allowed: bool = False) -> Claim | str: ...
+
+    def facts(self, text: str) -> list[str]: ...
+
+    def plan(self, text: str, wrong_allowed: bool = False) -> list[Any]: ...
+
+    def quoted(self, pattern: str, text: str) -> tuple[str, ...]: ...
+
+    def removals(self, plan: list[Any], text: str) -> list[list[int]]: ...
+
+
+class ChoiceFormats(ABC):
+    """A task's boolean and multiple-choice formats (ACPBench).
+
+    Question texts come from ``templates/questions.yaml``: ``bool.<task>[.<variant>]``,
+    ``mcq.<task>[.<variant>]`` and ``mcq.option.<task>[.<variant>]``, where a variant (see
+    :meth:`variant`) selects one of several texts (just: single actions or pairs).
     """
 
-    bool_group: str
-    mcq_group: str
-    claims: Callable[[RecordContext, QAItem, random.Random, Any], Claims | None]
-    decide: Callable[[RecordContext, dict], Decision]
-    words: Callable[[Any, dict, dict], dict]
-    variant: Callable[[dict], str] = lambda claim: ""
+    bool_group: ClassVar[str]
+    mcq_group: ClassVar[str]
+    #: whether bool/mcq contexts state the goal
+    goal_in_context: ClassVar[bool] = False
+    #: the variants of the question texts ("" when the task has one text per format)
+    bool_variants: ClassVar[tuple[str, ...]] = ("",)
+    mcq_variants: ClassVar[tuple[str, ...]] = ("",)
+
+    @abstractmethod
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+        """Claims about the record's state, or None to skip it."""
+
+    @abstractmethod
+    def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
+        """An independent proof of one claim (True/False, or undecided)."""
+
+    @abstractmethod
+    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+        """The values a question text needs for a claim."""
+
+    @abstractmethod
+    def read_reference(
+        self, fmt: str, question: str, options: list[str], match: Matcher
+    ) -> tuple[list[Claim], dict[str, Any]]:
+        """The claims of a reference bool/mcq question (prose only) and the shared fields it names."""
+
+    def variant(self, claim: Claim) -> str:
+        """Claims of one multiple-choice question share it; it also selects the question text."""
+        return ""
+
+    def option_key(self, task: str, claim: Claim, variant: str) -> str:
+        return f"mcq.option.{task}" + (f".{variant}" if variant else "")
+
+    def option_keys(self, task: str) -> list[str]:
+        return [f"mcq.option.{task}" + (f".{v}" if v else "") for v in self.mcq_variants]
+
+    def question_keys(self, task: str) -> list[str]:
+        keys = [f"bool.{task}" + (f".{v}" if v else "") for v in self.bool_variants]
+        keys += [f"mcq.{task}" + (f".{v}" if v else "") for v in self.mcq_variants]
+        return keys + self.option_keys(task)
 
 
 def rollout(task, state: int, rng: random.Random, length: int) -> list[tuple[str, int]]:
@@ -116,7 +156,7 @@ def random_atoms(task, rng: random.Random, count: int, static: bool = False, tri
     return _random_groundings(task, rng, signatures, count, tries, lambda a: True)
 
 
-def wrong_action(item: QAItem, task, rng: random.Random) -> dict | None:
+def wrong_action(item: QAItem, task: GroundTask, rng: random.Random) -> WrongActionClaim | None:
     """A claim naming one of the domain's wrong-action texts with random objects of the declared types."""
     if not item.wrong_actions:
         return None
@@ -127,10 +167,10 @@ def wrong_action(item: QAItem, task, rng: random.Random) -> dict | None:
         if not objects:
             return None
         args.append(rng.choice(objects))
-    return {"wrong": index, "args": args}
+    return WrongActionClaim(index, args)
 
 
-def pick_bool(claims: Claims, want: bool, rng: random.Random) -> tuple[dict, bool, dict] | None:
+def pick_bool(claims: Claims, want: bool, rng: random.Random) -> tuple[Claim, bool, dict[str, Any]] | None:
     """One claim with the wanted truth and the shared fields of its question; None if there is none."""
     options = [(c, True, claims.shared) for c in claims.true] + [(c, False, claims.shared) for c in claims.false]
     for alt in claims.alternatives or ():
@@ -140,8 +180,8 @@ def pick_bool(claims: Claims, want: bool, rng: random.Random) -> tuple[dict, boo
 
 
 def pick_mcq(
-    claims: Claims, position: int, spec: ChoiceSpec, rng: random.Random
-) -> tuple[list[dict], int, dict] | None:
+    claims: Claims, position: int, spec: ChoiceFormats, rng: random.Random
+) -> tuple[list[Claim], int, dict[str, Any]] | None:
     """Four distinct options, exactly one true, at ``position``; and the question's shared fields.
 
     Fixed options keep their order, so the alternative whose true option sits at ``position`` is
@@ -150,7 +190,7 @@ def pick_mcq(
     for alternative in claims.alternatives or ():
         truths = [t for _, t in alternative.fixed or ()]
         if len(truths) == 4 and truths.count(True) == 1 and truths.index(True) == position:
-            return [c for c, _ in alternative.fixed], position, alternative.shared
+            return [c for c, _ in alternative.fixed or ()], position, alternative.shared
     variants = sorted({spec.variant(c) for c in claims.true})
     rng.shuffle(variants)
     for variant in variants:
@@ -164,24 +204,23 @@ def pick_mcq(
     return None
 
 
-def _distinct(claims: list[dict]) -> list[dict]:
+def _distinct(claims: list[Claim]) -> list[Claim]:
     seen, out = set(), []
     for claim in claims:
-        key = repr(sorted(claim.items()))
-        if key not in seen:
-            seen.add(key)
+        if claim.key() not in seen:
+            seen.add(claim.key())
             out.append(claim)
     return out
 
 
-def verify(spec: ChoiceSpec, ctx: RecordContext, record: dict) -> Check:
+def verify(spec: ChoiceFormats, ctx: RecordContext, record: dict) -> Check:
     """Re-decide the claims of a stored bool or mcq record."""
     if record.get("format") == "bool":
         expected = record["answer"] == "yes"
-        return _check_claim(spec, ctx, record["claim"], expected)
-    options = record["options"]
+        return _check_claim(spec, ctx, claim_from_dict(record["claim"]), expected)
+    options = [claim_from_dict(o) for o in record["options"]]
     correct = LABELS.index(record["answer"])
-    if len({repr(sorted(o.items())) for o in options}) != len(options):
+    if len({o.key() for o in options}) != len(options):
         return Check(WRONG, "two options are the same")
     for position, option in enumerate(options):
         check = _check_claim(spec, ctx, option, position == correct, f"option {LABELS[position]}: ")
@@ -190,12 +229,13 @@ def verify(spec: ChoiceSpec, ctx: RecordContext, record: dict) -> Check:
     return Check(OK)
 
 
-def _check_claim(spec: ChoiceSpec, ctx: RecordContext, claim: dict, expected: bool, prefix: str = "") -> Check:
+def _check_claim(spec: ChoiceFormats, ctx: RecordContext, claim: Claim, expected: bool, prefix: str = "") -> Check:
     decision = spec.decide(ctx, claim)
+    shown = claim.to_dict()
     if decision.value is None:
-        return Check(UNPROVEN, f"{prefix}{claim}: {decision.detail or 'undecided'}")
+        return Check(UNPROVEN, f"{prefix}{shown}: {decision.detail or 'undecided'}")
     if decision.value != expected:
-        return Check(WRONG, f"{prefix}{claim} is {'true' if decision.value else 'false'} ({decision.method})")
+        return Check(WRONG, f"{prefix}{shown} is {'true' if decision.value else 'false'} ({decision.method})")
     return Check(OK)
 
 
@@ -211,7 +251,7 @@ def score_response(record: dict, fmt: str, response: str) -> Verdict:
             given = parse_choice(response, choices.get("text") if isinstance(choices, dict) else None)
             gold = gold.upper()
     except ParseError as err:
-        return Verdict(0.0, PARSE_ERROR, f"parse_error: {err}")
+        return Verdict.parse_error(str(err))
     return (
         Verdict.correct(f"answered {given}") if given == gold else Verdict.wrong(f"answered {given}, expected {gold}")
     )

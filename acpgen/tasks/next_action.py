@@ -7,12 +7,17 @@ action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (rec
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from acpgen.answers import parse_action
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,
     WRONG,
+    ActionCase,
     Check,
+    QAItem,
     RecordContext,
     Task,
     Verdict,
@@ -22,89 +27,94 @@ from acpgen.tasks.base import (
 )
 
 
-def score(ctx: RecordContext, answer: str) -> Verdict:
-    action = ctx.task.action(answer)
-    if action is None:
-        return Verdict.wrong(f"unknown_action: {answer}")
-    stored = ctx.answer
-    if not ctx.options.recheck:
-        if answer in set(lowered(stored["yes"])):
-            return Verdict.correct("stored optimal action")
-        if answer in set(lowered(stored["no"])):
-            return Verdict.wrong("stored non-optimal action")
-    if not action.applicable(ctx.task.init):
-        return Verdict.wrong("not applicable")
-    if stored.get("opt") not in (None, "") and not ctx.options.recheck:
-        opt = int(stored["opt"])
-    else:
+class NextAction(Task):
+    name = "nexta"
+    gen_group = "goal_closer_gen"
+    description = "an action that decreases the optimal cost"
+    context_parts = ("goal", "actions")
+    instruction = "Write the action in parentheses, like (name arg1 arg2). Give only the action."
+
+    def accepts(self, state: dict) -> bool:
+        return goal_ahead(state)
+
+    def parse(self, response: str) -> str:
+        return parse_action(response)
+
+    def score(self, ctx: RecordContext, answer: str) -> Verdict:
+        action = ctx.task.action(answer)
+        if action is None:
+            return Verdict.wrong(f"unknown_action: {answer}")
+        stored = ctx.answer
+        if not ctx.options.recheck:
+            if answer in set(lowered(stored["yes"])):
+                return Verdict.correct("stored optimal action")
+            if answer in set(lowered(stored["no"])):
+                return Verdict.wrong("stored non-optimal action")
+        if not action.applicable(ctx.task.init):
+            return Verdict.wrong("not applicable")
+        if stored.get("opt") not in (None, "") and not ctx.options.recheck:
+            opt = int(stored["opt"])
+        else:
+            current = ctx.oracle.optimal_cost()
+            if not current.decided:
+                return Verdict.undecided(current.detail)
+            if current.cost is None:
+                return Verdict.wrong("no plan exists from the state")
+            opt = current.cost
+        successor = ctx.oracle.optimal_cost(action.apply(ctx.task.init))
+        if not successor.decided:
+            return Verdict.undecided(successor.detail)
+        if successor.cost is not None and successor.cost < opt:
+            return Verdict.correct(f"h* {opt} -> {successor.cost} ({successor.method})")
+        return Verdict.wrong(
+            f"h* {opt} -> {successor.cost if successor.cost is not None else 'dead end'} ({successor.method})"
+        )
+
+    def validate(self, ctx: RecordContext) -> Check:
+        stored = ctx.answer
+        groups = {k: set(lowered(stored[k])) for k in ("yes", "no", "maybe")}
+        applicable = {a.name for a in ctx.task.applicable(ctx.task.init)}
+        if set().union(*groups.values()) != applicable or sum(map(len, groups.values())) != len(applicable):
+            return Check(WRONG, "yes, no and maybe do not partition the applicable actions")
         current = ctx.oracle.optimal_cost()
         if not current.decided:
-            return Verdict.undecided(current.detail)
-        if current.cost is None:
-            return Verdict.wrong("no plan exists from the state")
-        opt = current.cost
-    successor = ctx.oracle.optimal_cost(action.apply(ctx.task.init))
-    if not successor.decided:
-        return Verdict.undecided(successor.detail)
-    if successor.cost is not None and successor.cost < opt:
-        return Verdict.correct(f"h* {opt} -> {successor.cost} ({successor.method})")
-    return Verdict.wrong(
-        f"h* {opt} -> {successor.cost if successor.cost is not None else 'dead end'} ({successor.method})"
-    )
+            return Check(UNPROVEN, f"optimal cost: {current.detail}")
+        if stored.get("opt") not in (None, "") and current.cost != int(stored["opt"]):
+            return Check(WRONG, f"optimal cost is {current.cost}, stored {stored['opt']}")
+        check = check_each(ctx, self.score, sorted(groups["yes"]), expect=1.0)
+        return check if check.verdict != OK else check_each(ctx, self.score, sorted(groups["no"]), expect=0.0)
+
+    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+        """Applicable actions split by whether they decrease the optimal cost; opt = h*(state)."""
+        task = ctx.task
+        applicable = task.applicable(task.init)
+        if task.is_goal(task.init) or not applicable or len(applicable) > settings.max_applicable:
+            return None
+        current = ctx.oracle.optimal_cost()
+        if not current.decided or current.cost is None:
+            return None
+        groups = {"yes": [], "no": [], "maybe": []}
+        for action in applicable:
+            successor = (
+                ctx.oracle.optimal_cost(action.apply(task.init))
+                if ctx.oracle.planner_calls <= settings.max_planner_calls
+                else None
+            )
+            if successor is None or not successor.decided:
+                groups["maybe"].append(action.name)
+            elif successor.cost is not None and successor.cost < current.cost:
+                groups["yes"].append(action.name)
+            else:
+                groups["no"].append(action.name)
+        return {"answer": {**groups, "opt": str(current.cost)}} if groups["yes"] else None
+
+    def to_responses(self, record: dict) -> list[str]:
+        return list(record["answer"]["yes"])
+
+    def export_answer(self, answer: Any, case: ActionCase) -> Any:
+        # the reference key order; action names in the domain's case
+        out = {k: [case(a) for a in answer[k]] for k in ("yes", "no", "maybe") if k in answer}
+        return out | ({"opt": answer["opt"]} if "opt" in answer else {})
 
 
-def validate(ctx: RecordContext) -> Check:
-    stored = ctx.answer
-    groups = {k: set(lowered(stored[k])) for k in ("yes", "no", "maybe")}
-    applicable = {a.name for a in ctx.task.applicable(ctx.task.init)}
-    if set().union(*groups.values()) != applicable or sum(map(len, groups.values())) != len(applicable):
-        return Check(WRONG, "yes, no and maybe do not partition the applicable actions")
-    current = ctx.oracle.optimal_cost()
-    if not current.decided:
-        return Check(UNPROVEN, f"optimal cost: {current.detail}")
-    if stored.get("opt") not in (None, "") and current.cost != int(stored["opt"]):
-        return Check(WRONG, f"optimal cost is {current.cost}, stored {stored['opt']}")
-    check = check_each(ctx, score, sorted(groups["yes"]), expect=1.0)
-    return check if check.verdict != OK else check_each(ctx, score, sorted(groups["no"]), expect=0.0)
-
-
-def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
-    """Applicable actions split by whether they decrease the optimal cost; opt = h*(state)."""
-    task = ctx.task
-    applicable = task.applicable(task.init)
-    if task.is_goal(task.init) or not applicable or len(applicable) > settings.max_applicable:
-        return None
-    current = ctx.oracle.optimal_cost()
-    if not current.decided or current.cost is None:
-        return None
-    groups = {"yes": [], "no": [], "maybe": []}
-    for action in applicable:
-        successor = (
-            ctx.oracle.optimal_cost(action.apply(task.init))
-            if ctx.oracle.planner_calls <= settings.max_planner_calls
-            else None
-        )
-        if successor is None or not successor.decided:
-            groups["maybe"].append(action.name)
-        elif successor.cost is not None and successor.cost < current.cost:
-            groups["yes"].append(action.name)
-        else:
-            groups["no"].append(action.name)
-    return {"answer": {**groups, "opt": str(current.cost)}} if groups["yes"] else None
-
-
-def to_responses(record: dict) -> list[str]:
-    return list(record["answer"]["yes"])
-
-
-TASK = Task(
-    "nexta",
-    "goal_closer_gen",
-    "an action that decreases the optimal cost",
-    parse_action,
-    score,
-    to_responses,
-    validate,
-    generate,
-    accepts=goal_ahead,
-)
+TASK = NextAction()

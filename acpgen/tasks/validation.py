@@ -6,60 +6,31 @@ sequence, taken from the structured field ``plan`` or parsed from the question's
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from acpgen.answers import parse_index
-from acpgen.oracle import Decision
+from acpgen.oracle import Decision, Method
 from acpgen.pddl.semantics import execute, is_plan
 from acpgen.tasks.base import (
     OK,
     WRONG,
     Check,
+    QAItem,
     RecordContext,
     Task,
     Verdict,
+    Words,
     on_plan_before_goal,
     record_plan,
 )
-from acpgen.tasks.choice import ChoiceSpec, Claims, rollout, wrong_action
+from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, rollout, wrong_action
+from acpgen.tasks.claims import Claim, PropertyClaim, VerdictClaim, expect
 
 
 def first_inapplicable(ctx: RecordContext) -> int | None:
     """Index of the first inapplicable (or unknown) action of the record's sequence; None if all apply."""
     return execute(ctx.task, ctx.task.init, record_plan(ctx.record)).failed_at
-
-
-def score(ctx: RecordContext, answer: int | None) -> Verdict:
-    if ctx.options.recheck:
-        expected = first_inapplicable(ctx)
-    else:
-        expected = None if int(ctx.answer) < 0 else int(ctx.answer)
-    if answer == expected:
-        return Verdict.correct()
-    return Verdict.wrong(f"expected {expected}, got {answer}")
-
-
-def validate(ctx: RecordContext) -> Check:
-    expected = first_inapplicable(ctx)
-    stored = None if int(ctx.answer) < 0 else int(ctx.answer)
-    return (
-        Check(OK) if expected == stored else Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
-    )
-
-
-def generate(ctx: RecordContext, item, rng, settings) -> dict | None:
-    """Replace one action of a plan from the state by an action inapplicable at that point."""
-    if not item.suffix or len(item.suffix) < 2:
-        return None
-    index = rng.randrange(len(item.suffix))
-    run = execute(ctx.task, ctx.task.init, item.suffix[:index])
-    candidates = [a.name for a in ctx.task.actions if not a.applicable(run.state)]
-    if run.failed_at is not None or not candidates:
-        return None
-    plan = item.suffix[:index] + [rng.choice(candidates)] + item.suffix[index + 1 :]
-    return {"plan": plan, "answer": index}
-
-
-def to_responses(record: dict) -> list[str]:
-    return [str(record["answer"])]
 
 
 # ----- boolean and multiple-choice formats -----------------------------------------------------
@@ -79,7 +50,7 @@ def verdict_of(ctx: RecordContext, sequence: list) -> str:
     return "plan" if ctx.task.is_goal(run.state) else "not_goal"
 
 
-def _sequences(ctx: RecordContext, item, rng) -> dict[str, list]:
+def _sequences(ctx: RecordContext, item: QAItem, rng: random.Random) -> dict[str, list]:
     """One sequence per verdict, built from the stored plan as the paper describes."""
     task, plan = ctx.task, list(item.suffix or [])
     if len(plan) < 2 or not is_plan(task, task.init, plan):
@@ -102,50 +73,125 @@ def _sequences(ctx: RecordContext, item, rng) -> dict[str, list]:
     wrong = wrong_action(item, task, rng)
     if wrong is not None:
         index = rng.randrange(len(plan))
-        out["invalid"] = plan[:index] + [wrong] + plan[index + 1 :]
+        out["invalid"] = plan[:index] + [wrong.to_dict()] + plan[index + 1 :]
     return out
 
 
-def claims(ctx: RecordContext, item, rng, settings) -> Claims | None:
-    alternatives = []
-    for verdict, sequence in _sequences(ctx, item, rng).items():
-        fixed = [({"verdict": v}, v == verdict) for v in VERDICTS]
-        true = [{"property": p} for p, holds in PROPERTIES.items() if verdict in holds]
-        false = [{"property": p} for p, holds in PROPERTIES.items() if verdict not in holds]
-        alternatives.append(Claims(true, false, fixed=fixed, shared={"sequence": sequence}))
-    return Claims(alternatives=alternatives) if alternatives else None
+VAL_OPTIONS = {
+    "the sequence is not valid": "invalid",
+    "the sequence is not applicable": "inapplicable",
+    "the sequence is applicable, but does not achieve the goal": "not_goal",
+    "the sequence is a plan": "plan",
+}  # the reference's multiple-choice options
+VAL_PROPERTIES = {
+    "a plan for the current state": "plan",
+    "valid in this problem": "valid",
+    "applicable in the current state": "applicable",
+}  # the reference's boolean questions
 
 
-def decide(ctx: RecordContext, claim: dict) -> Decision:
-    verdict = verdict_of(ctx, ctx.record["sequence"])
-    if "verdict" in claim:
-        return Decision(claim["verdict"] == verdict, "simulator")
-    return Decision(verdict in PROPERTIES[claim["property"]], "simulator")
+class ValidationChoice(ChoiceFormats):
+    bool_group = "validation_bool"
+    mcq_group = "validation_mcq"
+    goal_in_context = True
+    bool_variants = tuple(PROPERTIES)
+
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+        alternatives = []
+        for verdict, sequence in _sequences(ctx, item, rng).items():
+            fixed: list[tuple[Claim, bool]] = [(VerdictClaim(v), v == verdict) for v in VERDICTS]
+            true: list[Claim] = [PropertyClaim(p) for p, holds in PROPERTIES.items() if verdict in holds]
+            false: list[Claim] = [PropertyClaim(p) for p, holds in PROPERTIES.items() if verdict not in holds]
+            alternatives.append(Claims(true, false, fixed=fixed, shared={"sequence": sequence}))
+        return Claims(alternatives=alternatives) if alternatives else None
+
+    def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
+        verdict = verdict_of(ctx, ctx.record["sequence"])
+        if isinstance(claim, VerdictClaim):
+            return Decision(claim.verdict == verdict, Method.SIMULATOR)
+        return Decision(verdict in PROPERTIES[expect(claim, PropertyClaim).property], Method.SIMULATOR)
+
+    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+        steps = [
+            describer.wrong_action(s["wrong"], s["args"]) if isinstance(s, dict) else describer.action(s)
+            for s in record["sequence"]
+        ]
+        return {"plan": ", ".join(steps)}
+
+    def variant(self, claim: Claim) -> str:
+        return claim.property if isinstance(claim, PropertyClaim) else ""
+
+    def option_key(self, task: str, claim: Claim, variant: str) -> str:
+        return f"mcq.option.{task}.{expect(claim, VerdictClaim).verdict}"
+
+    def option_keys(self, task: str) -> list[str]:
+        return [f"mcq.option.{task}.{v}" for v in VERDICTS]
+
+    def read_reference(
+        self, fmt: str, question: str, options: list[str], match: Matcher
+    ) -> tuple[list[Claim], dict[str, Any]]:
+        shared: dict[str, Any] = {}
+        claims: list[Claim]
+        if fmt == "bool":
+            pattern = (
+                r'sequence of actions "(.*)" (a plan for the current state|valid in this '
+                r"problem|applicable in the current state)\?"
+            )
+            sequence, kind_text = match.quoted(pattern, question)
+            claims = [PropertyClaim(VAL_PROPERTIES[kind_text])]
+            shared["variant"] = VAL_PROPERTIES[kind_text]
+        else:
+            (sequence,) = match.quoted(r'sequence of actions "(.*)"\s+A\. ', question)
+            claims = [VerdictClaim(VAL_OPTIONS[o.strip().rstrip(".").lower()]) for o in options]
+        shared["sequence"] = match.plan(sequence, wrong_allowed=True)
+        return claims, shared
 
 
-def words(describer, record: dict, claim: dict) -> dict:
-    steps = [
-        describer.wrong_action(s["wrong"], s["args"]) if isinstance(s, dict) else describer.action(s)
-        for s in record["sequence"]
-    ]
-    return {"plan": ", ".join(steps)}
+class Validation(Task):
+    name = "val"
+    gen_group = "validation_gen"
+    description = "index of the first inapplicable action"
+    context_parts = ("goal", "actions")
+    instruction = "Give only the position of that action."
+    question_fields = ("plan",)
+    choice = ValidationChoice()
+
+    def accepts(self, state: dict) -> bool:
+        return on_plan_before_goal(state)
+
+    def parse(self, response: str) -> int | None:
+        return parse_index(response)
+
+    def score(self, ctx: RecordContext, answer: int | None) -> Verdict:
+        if ctx.options.recheck:
+            expected = first_inapplicable(ctx)
+        else:
+            expected = None if int(ctx.answer) < 0 else int(ctx.answer)
+        if answer == expected:
+            return Verdict.correct()
+        return Verdict.wrong(f"expected {expected}, got {answer}")
+
+    def validate(self, ctx: RecordContext) -> Check:
+        expected = first_inapplicable(ctx)
+        stored = None if int(ctx.answer) < 0 else int(ctx.answer)
+        if expected == stored:
+            return Check(OK)
+        return Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
+
+    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+        """Replace one action of a plan from the state by an action inapplicable at that point."""
+        if not item.suffix or len(item.suffix) < 2:
+            return None
+        index = rng.randrange(len(item.suffix))
+        run = execute(ctx.task, ctx.task.init, item.suffix[:index])
+        candidates = [a.name for a in ctx.task.actions if not a.applicable(run.state)]
+        if run.failed_at is not None or not candidates:
+            return None
+        plan = item.suffix[:index] + [rng.choice(candidates)] + item.suffix[index + 1 :]
+        return {"plan": plan, "answer": index}
+
+    def to_responses(self, record: dict) -> list[str]:
+        return [str(record["answer"])]
 
 
-def variant(claim: dict) -> str:
-    return claim.get("property", "")
-
-
-CHOICE = ChoiceSpec("validation_bool", "validation_mcq", claims, decide, words, variant)
-
-TASK = Task(
-    "val",
-    "validation_gen",
-    "index of the first inapplicable action",
-    parse_index,
-    score,
-    to_responses,
-    validate,
-    generate,
-    accepts=on_plan_before_goal,
-    choice=CHOICE,
-)
+TASK = Validation()
