@@ -62,6 +62,7 @@ class QAConfig:
     planner_time_limit: float = 5.0  # seconds per planner call while generating and verifying
     candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
+    tasks: tuple[str, ...] | None = None  # the tasks to ask about (None: every registered task)
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,11 @@ def load_config(path: Path | None = None) -> PipelineConfig:
         if key in raw:
             raw[key] = _build(cls, raw[key], f"{path}: {key}")
     if "qa" in raw:
-        raw["qa"] = dataclasses.replace(raw["qa"], formats=check_formats(raw["qa"].formats, f"{path}: qa.formats"))
+        qa = raw["qa"]
+        tasks = tuple(qa.tasks) if isinstance(qa.tasks, (list, tuple)) else qa.tasks
+        if tasks is not None and (not tasks or not all(isinstance(t, str) for t in tasks)):
+            raise ConfigError(f"{path}: qa.tasks must be a non-empty list of task names (see `acp tasks`)")
+        raw["qa"] = dataclasses.replace(qa, formats=check_formats(qa.formats, f"{path}: qa.formats"), tasks=tasks)
     domains = {}
     for name, data in (raw.get("domains") or {}).items():
         entry = _build(DomainConfig, data, f"{path}: domains.{name}")

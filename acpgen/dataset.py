@@ -64,7 +64,7 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
     quota = dev_quota(domains, config.dataset.dev_per_task)
     test_n = config.dataset.test_per_domain
     result = Assembly()
-    for task, fmt in qa_files(config.qa.formats):
+    for task, fmt in qa_files(config.qa):
         kind = task if fmt == "gen" else f"{task}.{fmt}"
         for split in SPLITS:
             result.records[(split, kind)] = []

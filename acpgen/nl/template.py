@@ -40,13 +40,10 @@ def required_questions() -> list[str]:
     return [key for task in TASKS.values() for key in task.question_keys()]
 
 
-def _lookup(tree: dict, dotted: str):
-    node = tree
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
+def task_questions() -> dict[str, str]:
+    """Question texts that tasks bring themselves (a task of another package cannot edit
+    ``questions.yaml``); ``questions.yaml`` and a domain's ``questions`` override them."""
+    return {key: " ".join(text.split()) for task in TASKS.values() for key, text in task.questions.items()}
 
 
 def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
@@ -297,7 +294,8 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
             )
         wrong_actions.append(wrong)
     merged_questions = {**questions, **(data.get("questions") or {})}
-    missing = [key for key in required_questions() if not isinstance(_lookup(merged_questions, key), str)]
+    flat = {**task_questions(), **_flatten(merged_questions)}
+    missing = [key for key in required_questions() if key not in flat]
     if missing:
         raise TemplateError(f"{directory / QUESTIONS_FILE}: no question text for task(s) {', '.join(missing)}")
     return DomainTemplate(
@@ -307,7 +305,7 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
         size=" ".join(str(data["size"]).split()),
         predicates=predicates,
         actions=actions,
-        questions=_flatten(merged_questions),
+        questions=flat,
         static_intro=" ".join(str(data.get("static") or "").split()),
         layout=" ".join(str(data.get("layout") or "").split()),
         wrong_actions=tuple(wrong_actions),

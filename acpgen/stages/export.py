@@ -144,7 +144,7 @@ def run(ctx: StageContext) -> StageReport:
     templates_digest = hashlib.sha256(
         template.path.read_bytes() + (template.path.parent / QUESTIONS_FILE).read_bytes()
     ).hexdigest()
-    bar = tqdm(qa_files(ctx.config.qa.formats), desc=f"{ctx.domain} export", disable=not ctx.progress)
+    bar = tqdm(qa_files(ctx.config.qa), desc=f"{ctx.domain} export", disable=not ctx.progress)
     for task, fmt in bar:
         source = qa_file(ctx, task, fmt)
         target = ctx.root / f"{task}.{fmt}.jsonl"
@@ -168,7 +168,7 @@ def run(ctx: StageContext) -> StageReport:
         report.done += 1
     report.items = sum(
         len((ctx.root / f"{t}.{f}.jsonl").read_text().splitlines())
-        for t, f in qa_files(ctx.config.qa.formats)
+        for t, f in qa_files(ctx.config.qa)
         if (ctx.root / f"{t}.{f}.jsonl").exists()
     )
     report.seconds = time.perf_counter() - start

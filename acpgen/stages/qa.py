@@ -23,6 +23,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.config import QAConfig
 from acpgen.errors import PddlError
 from acpgen.generators import get_generator
 from acpgen.nl.template import load_template
@@ -30,7 +31,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
-from acpgen.tasks import TASKS, RecordContext, ScoreOptions
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, get_task
 from acpgen.tasks.base import OK, QAItem
 from acpgen.tasks.choice import LABELS, pick_bool, pick_mcq, verify
 
@@ -211,9 +212,11 @@ def balanced_targets(fmt: str, used: list[str], offset: int) -> list:
     return sorted(order, key=lambda position: used.count(LABELS[position]))
 
 
-def qa_files(formats) -> list[tuple[str, str]]:
-    """(task, format) pairs of the qa stage: gen for every task, bool and mcq where a task has them."""
-    return [(t, f) for t in TASKS for f in formats if f == "gen" or TASKS[t].choice is not None]
+def qa_files(settings: QAConfig) -> list[tuple[str, str]]:
+    """(task, format) pairs of the qa stage: gen for every configured task (``qa.tasks``, default
+    every registered task), bool and mcq where a task has them."""
+    names = [get_task(t).name for t in settings.tasks] if settings.tasks is not None else list(TASKS)
+    return [(t, f) for t in names for f in settings.formats if f == "gen" or TASKS[t].choice is not None]
 
 
 def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
@@ -230,7 +233,7 @@ def _generate(args):
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("qa", ctx.domain)
-    wanted = qa_files(ctx.config.qa.formats)
+    wanted = qa_files(ctx.config.qa)
     todo = [(t, f) for t, f in wanted if not qa_file(ctx, t, f).exists()]
     report.skipped = len(wanted) - len(todo)
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)

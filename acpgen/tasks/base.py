@@ -260,6 +260,9 @@ class Task(ABC):
     instruction: ClassVar[str]
     #: structured record fields that the open-ended question text needs ("action", "plan")
     question_fields: ClassVar[tuple[str, ...]] = ()
+    #: question texts the task brings itself, by dotted key (``{"mytask": "Which ...?"}``); the
+    #: built-in tasks keep theirs in ``templates/questions.yaml``, which overrides these
+    questions: ClassVar[dict[str, str]] = {}
     #: the boolean and multiple-choice formats (ACPBench), or None
     choice: ClassVar[Any] = None  # acpgen.tasks.choice.ChoiceFormats | None (that module imports this one)
 
