@@ -186,3 +186,25 @@ def test_qa_questions_validate_and_their_answers_score_one(reference_run):
     for recheck in (False, True):
         scored = score_predictions(predictions, ScoreOptions(recheck=recheck), progress=False)
         assert [s.verdict.score for s in scored] == [1.0] * len(predictions)
+
+
+def test_records_follow_the_wire_schema_and_round_trip(reference_run):
+    """Exported records have the keys of GenRecord in its order, qa records only keys of QARecord,
+    and both read back from JSON and write out again to the same bytes."""
+    from acpgen.schema import QARecord, ReferenceGenRecord, keys
+    from acpgen.schema import GenRecord as Exported
+
+    root = reference_run / "ferry"
+    exported = sorted(root.glob("*.gen.jsonl"))
+    assert len(exported) == 8
+    for path in exported:
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            order = [k for k in keys(Exported) if k in record]
+            assert list(record) == order and set(keys(ReferenceGenRecord)) <= set(record), path.name
+            assert json.dumps(record, ensure_ascii=False) == line
+    for path in sorted((root / "qa").glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            assert set(record) <= set(keys(QARecord)), (path.name, set(record) - set(keys(QARecord)))
+            assert json.dumps(record, sort_keys=True, ensure_ascii=False) == line

@@ -26,34 +26,11 @@ from acpgen.errors import ConfigError
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.template import QUESTIONS_FILE, load_template
 from acpgen.pddl.tarski_io import read_strings
+from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.stages.qa import qa_file, qa_files
 from acpgen.tasks import TASKS
 
-REFERENCE_KEYS = ("id", "group", "context", "question", "answer", "PDDL_domain", "PDDL_problem")
-STRUCTURED_KEYS = ("task", "domain", "problem", "state", "uid", "representation", "plan", "action")
-# bool and mcq records: the reference keys, then the PDDL and the claims that `acp validate` re-proves.
-CHOICE_KEYS = {
-    "bool": ("id", "group", "context", "question", "answer"),
-    "mcq": ("id", "group", "context", "question", "choices", "query", "answer"),
-}
-CHOICE_STRUCTURED = (
-    "task",
-    "format",
-    "domain",
-    "problem",
-    "state",
-    "uid",
-    "representation",
-    "PDDL_domain",
-    "PDDL_problem",
-    "action",
-    "plan",
-    "sequence",
-    "variant",
-    "claim",
-    "options",
-)
 EXPORT_FORMAT = 4  # raise when the rendering code changes, so that exported files are rewritten
 
 
@@ -87,7 +64,7 @@ def export_record(record: dict, describer: Describer, representation: str, case:
         "PDDL_domain": record["PDDL_domain"],
         "PDDL_problem": record["PDDL_problem"],
     }
-    return _with_structured(out, cased, STRUCTURED_KEYS, representation)
+    return _with_structured(out, cased, STRUCTURED_KEYS["gen"], representation)
 
 
 def _with_structured(out: dict, record: dict, keys: tuple[str, ...], representation: str) -> dict:
@@ -113,8 +90,8 @@ def export_choice_record(record: dict, describer: Describer, representation: str
         **text,
         "answer": record["answer"],
     }
-    out = {key: out[key] for key in CHOICE_KEYS[record["format"]]}
-    return _with_structured(out, record, CHOICE_STRUCTURED, representation)
+    out = {key: out[key] for key in REFERENCE_KEYS[record["format"]]}
+    return _with_structured(out, record, STRUCTURED_KEYS[record["format"]], representation)
 
 
 def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "gen") -> list[dict]:

@@ -1,0 +1,107 @@
+"""Records on the wire, described once: the JSON objects acp reads and writes.
+
+The key order of an exported record is the order of these declarations (the reference schemas
+first, then acp's structured fields), so the exporters take their key lists from here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class ReferenceGenRecord(TypedDict):
+    """An open-ended record of the reference ACPBench-Hard schema."""
+
+    id: int
+    group: str
+    context: str
+    question: str
+    answer: Any  # the task's answer shape (see each task's ``export_answer``)
+    PDDL_domain: str
+    PDDL_problem: str  # the question's state is the problem's :init
+
+
+class GenFields(TypedDict, total=False):
+    """acp's structured fields after the reference ones: what scoring and validation read instead of prose."""
+
+    task: str
+    domain: str
+    problem: str
+    state: str
+    uid: str
+    representation: str
+    plan: list[str]  # val, just
+    action: str  # prog
+
+
+class GenRecord(ReferenceGenRecord, GenFields):
+    """An exported open-ended record (``<task>.gen.jsonl``)."""
+
+
+class ReferenceBoolRecord(TypedDict):
+    id: int
+    group: str
+    context: str
+    question: str
+    answer: str  # yes | no
+
+
+class ReferenceMcqRecord(TypedDict):
+    id: int
+    group: str
+    context: str
+    question: str
+    choices: dict[str, list[str]]  # {"text": [...], "label": ["A", "B", "C", "D"]}
+    query: str
+    answer: str  # A-D
+
+
+class ChoiceFields(TypedDict, total=False):
+    """acp's fields after the reference ones of a bool/mcq record: the PDDL and the claims behind it."""
+
+    task: str
+    format: str  # bool | mcq
+    domain: str
+    problem: str
+    state: str
+    uid: str
+    representation: str
+    PDDL_domain: str
+    PDDL_problem: str
+    action: str  # prog
+    plan: list[str]  # just
+    sequence: list[Any]  # val: action names, or wrong-action objects
+    variant: str  # which question text (val properties, just single/pair)
+    claim: dict[str, Any]  # bool: one claim (acpgen.tasks.claims)
+    options: list[dict[str, Any]]  # mcq: four claims
+
+
+class QARecord(TypedDict, total=False):
+    """A symbolic question of the qa stage (``qa/<task>[.<format>].jsonl``, keys sorted), before text."""
+
+    id: int
+    uid: str
+    task: str
+    format: str  # absent for open-ended questions
+    group: str
+    domain: str
+    problem: str
+    state: str
+    PDDL_domain: str
+    PDDL_problem: str
+    answer: Any
+    action: str
+    plan: list[str]
+    sequence: list[Any]
+    variant: str
+    claim: dict[str, Any]
+    options: list[dict[str, Any]]
+
+
+def keys(schema: type) -> tuple[str, ...]:
+    """The keys of a record type, in declaration order (base classes first)."""
+    return tuple(schema.__annotations__)
+
+
+REFERENCE_KEYS = {"gen": keys(ReferenceGenRecord), "bool": keys(ReferenceBoolRecord), "mcq": keys(ReferenceMcqRecord)}
+STRUCTURED_KEYS = {"gen": keys(GenFields), "bool": keys(ChoiceFields), "mcq": keys(ChoiceFields)}
