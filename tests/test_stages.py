@@ -191,8 +191,8 @@ def test_qa_questions_validate_and_their_answers_score_one(reference_run):
 def test_records_follow_the_wire_schema_and_round_trip(reference_run):
     """Exported records have the keys of GenRecord in its order, qa records only keys of QARecord,
     and both read back from JSON and write out again to the same bytes."""
-    from acpgen.schema import QARecord, ReferenceGenRecord, keys
     from acpgen.schema import GenRecord as Exported
+    from acpgen.schema import QARecord, ReferenceGenRecord, keys
 
     root = reference_run / "ferry"
     exported = sorted(root.glob("*.gen.jsonl"))
