@@ -10,6 +10,7 @@ import logging
 from importlib import resources
 
 import pytest
+from conftest import record_param
 from lark import Lark
 
 from acpgen.answers import (
@@ -23,7 +24,6 @@ from acpgen.answers import (
     parse_index,
     parse_plan,
 )
-from conftest import record_param
 
 # --------------------------------------------------------------------------- app
 

@@ -10,19 +10,18 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import DEV, FIXTURES
 
 from acpgen.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.cli import cli
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute
 from acpgen.planners.parse import sas_mutex_groups
-from acpgen.records import Dataset, reference_predictions
-from acpgen.scoring import PlannerSetup, score_predictions
-from acpgen.records import Prediction
-from acpgen.tasks import CHOICE_GROUPS, TASKS, RecordContext, ScoreOptions
-from acpgen.tasks.choice import LABELS, verify
+from acpgen.records import Dataset, Prediction, reference_predictions
+from acpgen.scoring import score_predictions
+from acpgen.tasks import CHOICE_GROUPS, TASKS, ScoreOptions
+from acpgen.tasks.choice import LABELS
 from acpgen.verify import check_record
-from conftest import DEV, FIXTURES
 
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"
 

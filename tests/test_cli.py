@@ -6,9 +6,9 @@ import gzip
 import json
 
 from click.testing import CliRunner
+from conftest import DEV, dev_records
 
 from acpgen.cli import cli
-from conftest import DEV, dev_records
 
 AMBIGUOUS_ID = 6158202132410658806  # occurs in both app.gen.json and prog.gen.json
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import FIXTURES
 
 from acpgen.cli import cli
 from acpgen.config import load_config
@@ -21,7 +22,6 @@ from acpgen.lmeval import doc_to_target, process_results
 from acpgen.records import Dataset
 from acpgen.stages.export import REFERENCE_KEYS, ActionCase
 from acpgen.tasks import TASKS
-from conftest import FIXTURES
 
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"
 

@@ -7,10 +7,10 @@ import re
 from collections import Counter
 
 import pytest
+from documented_schema import actual_schema, expected_schema
 
 from acpgen.generators import domain_file, get_generator
 from acpgen.pddl.tarski_io import read_strings
-from documented_schema import actual_schema, expected_schema
 
 GEN = get_generator("depots")
 SIZE = {"depots": 3, "distributors": 2, "trucks": 2, "pallets": 7, "hoists": 6, "crates": 6}

@@ -6,10 +6,10 @@ import random
 from collections import Counter
 
 import pytest
+from documented_schema import actual_schema, expected_schema
 
 from acpgen.generators import domain_file, get_generator
 from acpgen.pddl.tarski_io import read_strings
-from documented_schema import actual_schema, expected_schema
 
 GEN = get_generator("goldminer")
 

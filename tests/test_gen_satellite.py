@@ -7,10 +7,10 @@ import re
 from collections import defaultdict
 
 import pytest
+from documented_schema import actual_schema, expected_schema
 
 from acpgen.generators import domain_file, get_generator
 from acpgen.pddl.tarski_io import read_strings
-from documented_schema import actual_schema, expected_schema
 
 GEN = get_generator("satellite")
 SIZE = {"satellites": 6, "instruments": 3, "modes": 7, "targets": 7, "observations": 4}

@@ -6,13 +6,13 @@ import json
 import random
 
 import pytest
+from conftest import DEV
 
 from acpgen.generators import DOMAINS, domain_file, get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, Status
-from conftest import DEV
 
 # PDDL domain name in the reference records -> our domain folder
 REFERENCE_NAMES = {
@@ -43,7 +43,7 @@ def semantics(domain_text: str, problem_text: str):
     for name, schema in lifted.schemas.items():
         rename = {v: f"?x{i}" for i, (v, _) in enumerate(schema.params)}
 
-        def norm(lits):
+        def norm(lits, rename=rename):
             return frozenset((lit.predicate, tuple(rename.get(a, a) for a in lit.args), lit.positive) for lit in lits)
 
         schemas[name] = (

@@ -7,10 +7,10 @@ import importlib
 import json
 
 import pytest
+from conftest import DEV
 
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.reference.base import ReadError
-from conftest import DEV
 
 # PDDL domain name of the reference records -> reader module
 READERS = {

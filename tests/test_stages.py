@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import FIXTURES
 
 from acpgen.cli import cli
 from acpgen.config import load_config
@@ -20,7 +21,6 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute, is_plan
 from acpgen.planners import PlannerResult, Planners, Status
 from acpgen.stages import StageContext, plans
-from conftest import FIXTURES
 
 SMALL = FIXTURES / "pipeline" / "small.yaml"
 
@@ -159,7 +159,7 @@ def test_diverse_planning_is_the_fallback_when_kstar_finds_nothing(reference_run
 def test_config_errors_name_the_key(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("seed: 1\nplans: {quality: 2}\n")
-    with pytest.raises(ConfigError, match="unknown key.*quality"):
+    with pytest.raises(ConfigError, match=r"unknown key.*quality"):
         load_config(bad)
     result = CliRunner().invoke(cli, ["generate", "--domain", "atlantis", "--config", str(SMALL)])
     assert result.exit_code == 1 and "unknown domain 'atlantis'" in result.output

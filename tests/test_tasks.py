@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-
 import pytest
+from conftest import DEV, GEN_TASKS, dev_records
 
-from acpgen.pddl.semantics import is_plan
 from acpgen.pddl.encode import lifted_query
+from acpgen.pddl.semantics import is_plan
 from acpgen.planners import LandmarkResult, Limits, PlannerResult, Planners, Status
-from acpgen.records import Dataset, reference_predictions
+from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import score_one, score_predictions
-from acpgen.records import Prediction
 from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions
 from acpgen.tasks.base import plan_from_question
-from conftest import DEV, GEN_TASKS, dev_records
 
 # Reference records whose stored answer is provably wrong, with the witness the proof is about.
 # reach: the stored list is empty (expected answer "None"), but the witness atom is unreachable.
@@ -163,7 +161,7 @@ def test_areach_near_misses():
 def test_areach_accepts_a_never_applicable_action_that_is_not_stored():
     # ferry: (sail l l) needs (not-eq l l), which never holds; only one example is stored.
     record = next(r for r in dev_records("areach") if "ferry" in r["PDDL_domain"] and r["answer"])
-    others = [f"(sail {l} {l})" for l in ("l0", "l1") if f"(sail {l} {l})" not in record["answer"]]
+    others = [f"(sail {loc} {loc})" for loc in ("l0", "l1") if f"(sail {loc} {loc})" not in record["answer"]]
     assert others and verdict("areach", record, others[0]).score == 1
 
 

@@ -6,13 +6,13 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from conftest import DEV, dev_records
 
 from acpgen.cli import cli
 from acpgen.records import Dataset
 from acpgen.scoring import PlannerSetup
 from acpgen.tasks import ScoreOptions
 from acpgen.verify import validate_records
-from conftest import DEV, dev_records
 
 # (task, id) -> what the reason must mention. Found by `acp validate`; the proofs are in the
 # reasons (exploration of the whole state space, the delete relaxation, or a planner on the
