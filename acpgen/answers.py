@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
@@ -350,7 +351,7 @@ def _parser() -> Lark:
 def _items(start: str, text: str) -> list:
     """Candidates of ``text`` under the grammar rule ``start``."""
     try:
-        return _parser().parse(text, start=start)
+        return cast(list, _parser().parse(text, start=start))  # the inline transformer builds lists
     except LarkError as err:  # the grammar accepts any token sequence; this is a safety net
         raise ParseError(f"cannot tokenise the answer: {err}") from err
 

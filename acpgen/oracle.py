@@ -169,7 +169,7 @@ class Oracle:
             return Decision(None, "cheap", "needs a planner")
         undecided = None
         for pos, neg in action.precondition:
-            if not reached & pos == pos:
+            if reached & pos != pos:
                 continue
             decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"))
             if decision.value:
