@@ -27,6 +27,12 @@ test: $(STAMP)  ## run the default (fast) test suite
 test-slow: $(STAMP)  ## run only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
+.PHONY: lint
+lint: $(STAMP)  ## ruff and mypy
+	$(BIN)/ruff check acpgen tests benchmarks
+	$(BIN)/ruff format --check acpgen tests benchmarks
+	$(BIN)/mypy
+
 dataset: $(STAMP)  ## build the benchmark from $(CONFIG) into dataset/ (all stages, splits, validate, self-score)
 	$(BIN)/acp dataset --config $(CONFIG) -j $(JOBS)
 

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
@@ -94,14 +95,25 @@ def _after_marker(text: str, marker: re.Pattern[str]) -> str:
     return text[: matches[0].start()]
 
 
-def _prepare(text: str, plan_heading: bool = False) -> str:
-    """Strip reasoning and markdown, then select the answer section of a response."""
+def _after_reasoning(text: str) -> str:
+    """The text after the last ``</think>``: reasoning models answer after their reasoning block."""
     if not isinstance(text, str):
         raise TypeError(f"response must be a string, not {type(text).__name__}")
     ends = [m.end() for m in _THINK_END.finditer(text)]
-    if ends:  # reasoning models: only what follows the reasoning block is the answer
-        text = text[ends[-1] :]
-    text = _MARKDOWN.sub("", _FENCE.sub(" ", text).replace("\\_", "_"))
+    return text[ends[-1] :] if ends else text
+
+
+def _strip_markdown(text: str, unescape: bool = False) -> str:
+    """Code fences become blanks, backticks and ``*`` are removed; ``unescape``: ``\\_`` becomes ``_`` too."""
+    text = _FENCE.sub(" ", text)
+    if unescape:
+        text = text.replace("\\_", "_")
+    return _MARKDOWN.sub("", text)
+
+
+def _prepare(text: str, plan_heading: bool = False) -> str:
+    """Strip reasoning and markdown, then select the answer section of a response."""
+    text = _strip_markdown(_after_reasoning(text), unescape=True)
     marker = _FINAL_MARKER if _FINAL_MARKER.search(text) else _ANSWER_MARKER
     text = _after_marker(text, marker)
     if plan_heading:
@@ -350,7 +362,7 @@ def _parser() -> Lark:
 def _items(start: str, text: str) -> list:
     """Candidates of ``text`` under the grammar rule ``start``."""
     try:
-        return _parser().parse(text, start=start)
+        return cast(list, _parser().parse(text, start=start))  # the inline transformer builds lists
     except LarkError as err:  # the grammar accepts any token sequence; this is a safety net
         raise ParseError(f"cannot tokenise the answer: {err}") from err
 
@@ -387,35 +399,45 @@ def parse_plan(text: str) -> list[str]:
 # --------------------------------------------------------------------------- single answers
 
 
-def _first(text: str, allow_none: bool, what: str) -> str | None:
+_NONE_MARKS = (_Mark.NONE, _Mark.EMPTY)
+
+
+def _no_single_answer(items: list, what: str, allow_none: bool) -> ParseError:
+    """Why ``items`` hold no single answer (no atom, and no None marker where None is allowed)."""
+    if _Mark.TRUNCATED in items:
+        return ParseError(f"the answer ends inside an unfinished {what} (truncated output)")
+    if any(mark in items for mark in _NONE_MARKS):
+        return ParseError(f"the answer is None, but an {what} is required")
+    return ParseError(f"no {what}{' or None' if allow_none else ''} found in the answer")
+
+
+def _first_or_none(text: str, what: str) -> str | None:
+    """The first atom of the answer, or ``None`` if a None marker comes first."""
     items = _items("act", _prepare(text))
     for item in items:
         if isinstance(item, _Atom):
             return item.text
-        if allow_none and item in (_Mark.NONE, _Mark.EMPTY):
+        if item in _NONE_MARKS:
             return None
-    if _Mark.TRUNCATED in items:
-        raise ParseError(f"the answer ends inside an unfinished {what} (truncated output)")
-    if _Mark.NONE in items or _Mark.EMPTY in items:
-        raise ParseError(f"the answer is None, but an {what} is required")
-    raise ParseError(f"no {what}{' or None' if allow_none else ''} found in the answer")
+    raise _no_single_answer(items, what, allow_none=True)
 
 
 def parse_atom_or_none(text: str) -> str | None:
     """reach, land: the first atom of the answer, or ``None`` if the answer says None first."""
-    return _first(text, allow_none=True, what="atom")
+    return _first_or_none(text, "atom")
 
 
 def parse_action_or_none(text: str) -> str | None:
     """areach: the first action of the answer, or ``None`` if the answer says None first."""
-    return _first(text, allow_none=True, what="action")
+    return _first_or_none(text, "action")
 
 
 def parse_action(text: str) -> str:
-    """nexta: the first action of the answer; an answer that is only None raises ``ParseError``."""
-    action = _first(text, allow_none=False, what="action")
-    if action is None:  # unreachable: _first raises instead when allow_none is False
-        raise ParseError("the answer is None, but an action is required")
+    """nexta: the first action of the answer (None markers are skipped); no action raises ``ParseError``."""
+    items = _items("act", _prepare(text))
+    action = next((item.text for item in items if isinstance(item, _Atom)), None)
+    if action is None:
+        raise _no_single_answer(items, "action", allow_none=False)
     return action
 
 
@@ -538,21 +560,17 @@ _CHOICE_MARKER = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-Da-d])\)?(?=$|[\s.,:;)\]!])")
-_LABEL_UPPER = re.compile(r"(?<![A-Za-z0-9_-])\(?([A-D])\)?(?=$|[\s.,:;)\]!])")
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]*)\}")
 _TRUTH = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
 
 
 def _plain(text: str) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"response must be a string, not {type(text).__name__}")
-    ends = [m.end() for m in _THINK_END.finditer(text)]
-    if ends:
-        text = text[ends[-1] :]
+    """The answer part of a bool/mcq response: inside the last ``\\boxed{...}`` if any, plain text."""
+    text = _after_reasoning(text)
     boxed = _BOXED.findall(text)
     if boxed:
         text = boxed[-1]
-    return _MARKDOWN.sub("", _FENCE.sub(" ", text)).replace("_", " ").strip()
+    return _strip_markdown(text).replace("_", " ").strip()
 
 
 def parse_yes_no(text: str) -> str:

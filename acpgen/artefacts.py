@@ -6,6 +6,7 @@ truncated file; on a full disk the temporary file is removed and the error names
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -15,22 +16,23 @@ from acpgen.errors import AcpError
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically."""
+    """Write ``text`` to ``path`` atomically, creating its folder; an OSError becomes an `AcpError` naming ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
     except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
         raise AcpError(f"cannot write {path}: {err.strerror or err}") from err
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def jsonl_text(items, sort_keys: bool = True) -> str:

@@ -185,7 +185,7 @@ class Oracle:
             return Decision(None, Method.CHEAP, "needs a planner")
         undecided = None
         for pos, neg in action.precondition:
-            if not reached & pos == pos:
+            if reached & pos != pos:
                 continue
             decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"))
             if decision.value:

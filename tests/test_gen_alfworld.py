@@ -34,36 +34,36 @@ TYPES = {
     "receptacle": ("receptacle", "objectorreceptacle", "object"),
 }
 CONSTANTS = {"butterknifetype", "knifetype", "sinktype", "fridgetype", "microwavetype", "sinkbasintype"}
-O = "object"
+OBJ = "object"
 PREDICATES = {
     "atlocation": ("agent", "location"),
     "cancontain": ("rtype", "otype"),
     "checked": ("receptacle",),
-    "cleanable": (O,),
+    "cleanable": (OBJ,),
     "closed": ("receptacle",),
-    "coolable": (O,),
+    "coolable": (OBJ,),
     "handempty": ("agent",),
-    "heatable": (O,),
-    "holds": ("agent", O),
-    "inreceptacle": (O, "objectorreceptacle"),
-    "isclean": (O,),
-    "iscool": (O,),
-    "ishot": (O,),
-    "isoff": (O,),
-    "ison": (O,),
-    "issliced": (O,),
-    "istoggled": (O,),
+    "heatable": (OBJ,),
+    "holds": ("agent", OBJ),
+    "inreceptacle": (OBJ, "objectorreceptacle"),
+    "isclean": (OBJ,),
+    "iscool": (OBJ,),
+    "ishot": (OBJ,),
+    "isoff": (OBJ,),
+    "ison": (OBJ,),
+    "issliced": (OBJ,),
+    "istoggled": (OBJ,),
     "notopenable": ("receptacle",),
     "notvalidated": (),
-    "objectatlocation": (O, "location"),
-    "objecttype": (O, "otype"),
+    "objectatlocation": (OBJ, "location"),
+    "objecttype": (OBJ, "otype"),
     "openable": ("receptacle",),
     "opened": ("receptacle",),
-    "pickupable": (O,),
+    "pickupable": (OBJ,),
     "receptacleatlocation": ("receptacle", "location"),
     "receptacletype": ("receptacle", "rtype"),
-    "sliceable": (O,),
-    "toggleable": (O,),
+    "sliceable": (OBJ,),
+    "toggleable": (OBJ,),
     "validatecleanandplace": ("otype", "rtype"),
     "validatecoolandplace": ("otype", "rtype"),
     "validateexamineinlight": ("otype", "otype"),
@@ -216,10 +216,10 @@ def _expected(name):
 
 def _ours(schema):
     index = {v: f"#{i}" for i, (v, _) in enumerate(schema.params)}
-    lits = lambda ls: frozenset(
-        (lit.predicate, tuple(index.get(a, a) for a in lit.args), lit.positive)  # noqa: E731
-        for lit in ls
-    )
+
+    def lits(ls):
+        return frozenset((lit.predicate, tuple(index.get(a, a) for a in lit.args), lit.positive) for lit in ls)
+
     return (
         tuple(t for _, t in schema.params),
         frozenset(lits(c) for c in schema.precondition),

@@ -62,7 +62,7 @@ def test_goal_is_a_checkerboard_above_the_extra_row():
     colour = dict(painted)
     assert colour[f"tile_{cols + 1}"] == "white"
     for t, c in colour.items():  # horizontally and vertically adjacent goal tiles differ
-        row, col = cell(t, cols)
+        _, col = cell(t, cols)
         for other in (f"tile_{number(t) + 1}" if col < cols else None, f"tile_{number(t) + cols}"):
             if other in colour:
                 assert colour[other] != c

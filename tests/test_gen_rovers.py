@@ -54,7 +54,7 @@ def test_instance_structure_makes_every_goal_reachable(numbers):
         visible = set(atoms(spec, "visible"))
         assert all((b, a) in visible and a != b for a, b in visible)
         assert component(visible, "waypoint0") == set(typed(spec, "waypoint"))
-        ((lander, lander_wp),) = atoms(spec, "at_lander")
+        ((_, lander_wp),) = atoms(spec, "at_lander")
         assert atoms(spec, "channel_free") == [("general",)]
 
         at = dict(atoms(spec, "at"))

@@ -48,7 +48,7 @@ def test_init_and_goal_are_different_bijections(n, seed):
     roles = sorted(o for o, t in spec.objects.items() if t == "role")
     assert len(agents) == len(roles) == n == len(spec.objects) // 2
     start, _ = assignment(spec.init)
-    goal, goal_roles = assignment(spec.goal)
+    goal, _ = assignment(spec.goal)
     for holds in (start, goal):
         assert sorted(holds) == agents and sorted(holds.values()) == roles
     assert len(spec.init) == len(spec.goal) == n

@@ -43,7 +43,7 @@ def semantics(domain_text: str, problem_text: str):
     for name, schema in lifted.schemas.items():
         rename = {v: f"?x{i}" for i, (v, _) in enumerate(schema.params)}
 
-        def norm(lits):
+        def norm(lits, rename=rename):
             return frozenset((lit.predicate, tuple(rename.get(a, a) for a in lit.args), lit.positive) for lit in lits)
 
         schemas[name] = (

@@ -159,7 +159,7 @@ def test_diverse_planning_is_the_fallback_when_kstar_finds_nothing(reference_run
 def test_config_errors_name_the_key(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("seed: 1\nplans: {quality: 2}\n")
-    with pytest.raises(ConfigError, match="unknown key.*quality"):
+    with pytest.raises(ConfigError, match=r"unknown key.*quality"):
         load_config(bad)
     result = CliRunner().invoke(cli, ["generate", "--domain", "atlantis", "--config", str(SMALL)])
     assert result.exit_code == 1 and "unknown domain 'atlantis'" in result.output

@@ -161,7 +161,7 @@ def test_areach_near_misses():
 def test_areach_accepts_a_never_applicable_action_that_is_not_stored():
     # ferry: (sail l l) needs (not-eq l l), which never holds; only one example is stored.
     record = next(r for r in dev_records("areach") if "ferry" in r["PDDL_domain"] and r["answer"])
-    others = [f"(sail {l} {l})" for l in ("l0", "l1") if f"(sail {l} {l})" not in record["answer"]]
+    others = [f"(sail {loc} {loc})" for loc in ("l0", "l1") if f"(sail {loc} {loc})" not in record["answer"]]
     assert others and verdict("areach", record, others[0]).score == 1
 
 

@@ -65,11 +65,11 @@ def test_action_texts_are_unambiguous(domain):
 @pytest.mark.parametrize("domain", sorted(DOMAINS))
 def test_contexts_follow_the_reference_layout(domain):
     domain_text, problem_text = example_problem(domain)
-    describer, task = describer_for(domain, problem_text)
+    describer, _ = describer_for(domain, problem_text)
     for task in TASKS.values():
         parts = task.context_parts
         context = describer.context(parts, "nl", domain_text, problem_text)
-        description, middle, rest = context.split(" \n")
+        description, _, rest = context.split(" \n")
         assert description == load_template(domain).description
         assert rest.startswith("Currently, ")
         assert ("The goal is to reach a state where" in rest) == ("goal" in parts)
@@ -282,8 +282,10 @@ def test_join_rule_leaves_out_derived_locations_only_when_they_follow():
     receptacle_at = {a[0]: a[1] for p, a in lifted.init if p == "receptacleatlocation"}
     derived = {(a[0], receptacle_at[a[1]]) for p, a in lifted.init if p == "inreceptacle"}
 
+    def words(clause: str) -> set[str]:
+        return set(re.findall(r"[\w-]+", clause))
+
     def written(state: str, args) -> bool:
-        words = lambda clause: set(re.findall(r"[\w-]+", clause))
         return any({args[0], args[1], "at"} <= words(c) for c in state.split("; ") if " is in " not in c)
 
     state = describer.state_part()

@@ -278,8 +278,8 @@ ROOMS = {
 
 
 def _receptacle_kinds(room: str, count: int, goal: str, rng: random.Random) -> list[str]:
-    core, optional, fill, _, _ = ROOMS[room]
-    optional = list(optional)
+    core, optional_kinds, fill, _, _ = ROOMS[room]
+    optional = list(optional_kinds)
     rng.shuffle(optional)
     kinds = [APPLIANCE[goal]] if goal in APPLIANCE else []
     for kind in (*core, *optional):
@@ -320,7 +320,8 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
     room = rng.choice(ROOMS_FOR.get(goal, tuple(ROOMS)))
     kinds = _receptacle_kinds(room, n_rec, goal, rng)
-    receptacles, counter = [], {}  # (name, kind)
+    receptacles: list[tuple[str, str]] = []  # (name, kind)
+    counter: dict[str, int] = {}
     for kind in kinds:
         counter[kind] = counter.get(kind, 0) + 1
         receptacles.append((f"{kind}{counter[kind]}", kind))
@@ -348,7 +349,8 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     while len(placed) < n_obj - n_fix:
         add(rng.choices(eligible, [1.0 / (1 + counter.get(k, 0)) ** 2 for k in eligible])[0])
 
-    fixtures, fixture_groups = [], []  # (name, kind); lists of fixture names sharing a location
+    fixtures: list[tuple[str, str]] = []  # (name, kind)
+    fixture_groups: list[list[str]] = []  # fixture names sharing a location
     for _ in range(n_fix):
         kind = rng.choice(ROOMS[room][4].split())
         counter[kind] = counter.get(kind, 0) + 1

@@ -15,6 +15,7 @@ everything to the table, then build the goal towers bottom-up).
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from acpgen.generators.base import Generator, ProblemSpec
 
@@ -49,7 +50,7 @@ def random_state(blocks: list[str], g: list[list[int]], rng: random.Random) -> l
 
 
 def on_atoms(towers: list[list[str]], order: dict[str, int]) -> list[str]:
-    pairs = [(upper, lower) for tower in towers for lower, upper in zip(tower, tower[1:])]
+    pairs = [(upper, lower) for tower in towers for lower, upper in pairwise(tower)]
     return [f"(on {u} {lo})" for u, lo in sorted(pairs, key=lambda p: order[p[0]])]
 
 

@@ -70,7 +70,8 @@ def traversal_tree(adj: list[set[int]], start: int, rng: random.Random) -> list[
     (the public generator allows 0, which leaves a rover that cannot move)."""
     n = len(adj)
     budget = max(1, n // 3 + rng.randrange(n))
-    inside, queue, edges = {start}, [start], []
+    inside, queue = {start}, [start]
+    edges: list[tuple[int, int]] = []
     while queue and budget > 0:
         budget -= 1
         current = queue.pop(0)

@@ -77,6 +77,8 @@ class PredicateText:
         values = dict(zip(self.variables, args))
         text = self.text
         if merged is not None:
+            if self.merge is None or self.plural is None:
+                raise TemplateError(f"predicate '{self.name}' has no 'merge' and 'plural' to list {merged}")
             values[self.merge] = join_names(merged)
             if len(merged) > 1:
                 text = self.plural

@@ -43,7 +43,7 @@ class StateSpace:
                 for _, j in succ:
                     predecessors[j].append(i)
             dist = [-1] * len(self.states)
-            queue = deque()
+            queue: deque[int] = deque()
             for i, state in enumerate(self.states):
                 if self.task.is_goal(state):
                     dist[i] = 0
@@ -93,7 +93,7 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     while head < len(states):
         state = states[head]
         head += 1
-        succ = []
+        succ: list[tuple[int, int]] = []
         for position, action in task.successors(state):
             nxt = action.apply(state)
             j = index.get(nxt)

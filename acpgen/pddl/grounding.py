@@ -10,6 +10,7 @@ groundings, not only the relaxed-reachable ones.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from acpgen.pddl.tarski_io import read_files, read_strings
 class _FactIndex:
     """Ground facts by predicate and by (predicate, argument position, value), for joins."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.by_pred: dict[str, set[tuple[str, ...]]] = {}
         self.by_arg: dict[tuple[str, int, str], set[tuple[str, ...]]] = {}
 
@@ -46,7 +47,7 @@ class _FactIndex:
     def size(self, pred: str) -> int:
         return len(self.by_pred.get(pred, ()))
 
-    def candidates(self, pred: str, known: list[tuple[int, str]]):
+    def candidates(self, pred: str, known: list[tuple[int, str]]) -> list[tuple[str, ...]]:
         """Facts of ``pred`` agreeing with the smallest index bucket of the known arguments."""
         if not known:
             return list(self.by_pred.get(pred, ()))
@@ -129,7 +130,7 @@ class GroundTask:
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
 
-    def _bindings(self, schema: Schema, conjunction, facts: _FactIndex):
+    def _bindings(self, schema: Schema, conjunction: Iterable[Literal], facts: _FactIndex) -> Iterator[dict[str, str]]:
         """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``.
 
         A join that always extends with the literal having the most bound arguments, looking up
@@ -138,14 +139,14 @@ class GroundTask:
         positives = [lit for lit in conjunction if lit.positive and not lit.is_equality]
         types = dict(schema.params)
 
-        def pick(rest, binding):
-            def key(lit):
+        def pick(rest: list[Literal], binding: dict[str, str]) -> Literal:
+            def key(lit: Literal) -> tuple[int, bool, int]:
                 bound = sum(1 for a in lit.args if not a.startswith("?") or a in binding)
                 return (-bound, lit.predicate not in self.static_predicates, facts.size(lit.predicate))
 
             return min(rest, key=key)
 
-        def extend(rest: list, binding: dict[str, str]):
+        def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
             if not rest:
                 yield from self._complete(schema, binding)
                 return
@@ -174,7 +175,7 @@ class GroundTask:
 
         yield from extend(positives, {})
 
-    def _complete(self, schema: Schema, binding: dict[str, str]):
+    def _complete(self, schema: Schema, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         free = [(v, t) for v, t in schema.params if v not in binding]
         for values in itertools.product(*(self._by_type.get(t, ()) for _, t in free)):
             full = dict(binding)
@@ -182,7 +183,7 @@ class GroundTask:
             yield full
 
     def _objects_set(self, type_name: str) -> frozenset[str]:
-        cache = self.__dict__.setdefault("_type_sets", {})
+        cache: dict[str, frozenset[str]] = self.__dict__.setdefault("_type_sets", {})
         if type_name not in cache:
             cache[type_name] = frozenset(self._by_type.get(type_name, ()))
         return cache[type_name]
@@ -209,9 +210,11 @@ class GroundTask:
                     break
             if holds and not pos & neg:
                 disjuncts.append((pos, neg))
-        add = self.atoms.mask(canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.add)
+        add = self.atoms.mask(
+            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add
+        )
         delete = self.atoms.mask(
-            canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in schema.delete
+            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.delete
         )
         return GroundAction(canonical(schema.name, args), tuple(dict.fromkeys(disjuncts)), add, delete)
 
@@ -266,7 +269,7 @@ class GroundTask:
                 out.append(canonical(pred, args))
         return out
 
-    def all_action_names(self):
+    def all_action_names(self) -> Iterator[str]:
         """Every type-correct ground action name of the task (a generator: there can be many)."""
         for schema in self.lifted.schemas.values():
             for args in itertools.product(*(self._by_type.get(t, ()) for _, t in schema.params)):
@@ -320,5 +323,5 @@ class GroundTask:
         """Sorted canonical atoms of a state."""
         return sorted(self.atoms.atoms(state))
 
-    def mask_of(self, atoms) -> int:
+    def mask_of(self, atoms: Iterable[str]) -> int:
         return self.atoms.mask(a.lower() for a in atoms)

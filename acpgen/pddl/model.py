@@ -7,12 +7,13 @@ single spaces; a nullary atom is ``(name)``. Plan length is the cost of a plan e
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 EQUALITY = "="
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """Positions of the set bits of ``mask``, lowest first."""
     while mask:
         low = mask & -mask
@@ -116,7 +117,7 @@ class AtomTable:
             self.names.append(atom)
         return found
 
-    def mask(self, atoms) -> int:
+    def mask(self, atoms: Iterable[str]) -> int:
         value = 0
         for atom in atoms:
             value |= 1 << self.id(atom)

@@ -7,6 +7,7 @@ sorted, one section per line indented by four spaces; a one-atom goal is written
 from __future__ import annotations
 
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import LiftedTask, Literal
 
 
 def objects_section(task: GroundTask) -> str:
@@ -52,7 +53,7 @@ def render_problem(
     return "\n".join(lines) + "\n"
 
 
-def _literal(lit) -> str:
+def _literal(lit: Literal) -> str:
     atom = f"({' '.join([lit.predicate, *lit.args])})"
     return atom if lit.positive else f"(not {atom})"
 
@@ -73,7 +74,7 @@ def _parent(supertypes: dict[str, tuple[str, ...]], type_name: str) -> str:
     return max(ancestors, key=lambda a: (len(supertypes.get(a, (a,))), a))
 
 
-def render_domain(lifted, name: str | None = None, never_add: str | None = None) -> str:
+def render_domain(lifted: LiftedTask, name: str | None = None, never_add: str | None = None) -> str:
     """PDDL domain text of a :class:`LiftedTask`'s domain (unit costs, no action costs).
 
     ``never_add=predicate``: a static predicate ``acp-never-<predicate>`` of the same arity is
@@ -105,7 +106,7 @@ def render_domain(lifted, name: str | None = None, never_add: str | None = None)
                 if lit.predicate == never_add:
                     marker = " ".join([NEVER_PREFIX + never_add, *lit.args])
                     precondition = f"(and {precondition} (not ({marker})))"
-        effects = [_literal(l) for l in schema.add] + [f"(not {_literal(l)})" for l in schema.delete]
+        effects = [_literal(lit) for lit in schema.add] + [f"(not {_literal(lit)})" for lit in schema.delete]
         params = " ".join(f"{v} - {t}" for v, t in schema.params)
         lines.append(
             f"    (:action {schema.name} :parameters ({params})\n"

@@ -5,23 +5,24 @@ domain text, problem text), so the same query on the same PDDL text is answered 
 JSON dicts (``PlannerResult.to_dict()`` and the like). Results are always kept in memory; they
 are also written to disk when a directory is known: the ``directory`` argument, else the
 environment variable ``ACP_CACHE_DIR`` (unless ``env=False``). Disk entries are written
-atomically (temporary file in the same directory, then ``os.replace``), so concurrent worker
-processes may share a directory. Only definite answers belong in the cache; callers never store
-timeouts or errors, which must be retried.
+atomically (`acpgen.artefacts.atomic_write_text`), so concurrent worker processes may share a
+directory; an entry that cannot be written is logged and kept in memory only. Only definite
+answers belong in the cache; callers never store timeouts or errors, which must be retried.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from acpgen.artefacts import atomic_write_text
+from acpgen.errors import AcpError
 
 log = logging.getLogger(__name__)
 
@@ -79,20 +80,10 @@ class PlanCache:
             self._memory[key] = value
         if self.directory is None:
             return
-        path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump(value, handle, sort_keys=True)
-                os.replace(tmp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError as exc:
-            log.warning("cannot write cache entry %s: %s", path, exc)
+            atomic_write_text(self._path(key), json.dumps(value, sort_keys=True))
+        except AcpError as exc:  # a cache that cannot be written only costs time: never fail the caller
+            log.warning("%s (cache entry kept in memory only)", exc)
 
     def __len__(self) -> int:
         return len(self._memory)

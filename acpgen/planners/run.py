@@ -14,6 +14,7 @@ cannot block on a full pipe; what is read back is capped (head and tail are kept
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -23,7 +24,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -83,7 +84,7 @@ def _limits(time_limit: float, memory_mb: int | None) -> list[tuple[int, tuple[i
     return wanted
 
 
-def _preexec(limits: list[tuple[int, tuple[int, int]]]):
+def _preexec(limits: list[tuple[int, tuple[int, int]]]) -> Callable[[], None]:
     def apply() -> None:  # runs in the child between fork and exec
         for which, values in limits:
             resource.setrlimit(which, values)
@@ -92,10 +93,8 @@ def _preexec(limits: list[tuple[int, tuple[int, int]]]):
 
 
 def _kill_group(pgid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _read_capped(handle: IO[bytes], cap: int) -> str:

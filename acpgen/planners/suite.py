@@ -19,11 +19,11 @@ import logging
 import math
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from acpgen.planners import run as _run
 from acpgen.planners.backends import (
@@ -172,9 +172,12 @@ class MutexResult:
         )
 
 
-def _result(status: Status, plans: list[tuple[str, ...]] = (), time: float = 0.0, message: str = "") -> PlannerResult:
-    plans = tuple(tuple(p) for p in plans)
-    return PlannerResult(status, plans, tuple(len(p) for p in plans), round(time, 3), message)
+_Result = TypeVar("_Result", PlannerResult, LandmarkResult, MutexResult)
+
+
+def _result(status: Status, plans: Sequence[Sequence[str]] = (), time: float = 0.0, message: str = "") -> PlannerResult:
+    found = tuple(tuple(p) for p in plans)
+    return PlannerResult(status, found, tuple(len(p) for p in found), round(time, 3), message)
 
 
 def _kstar_search(heuristic: str, stopping: str, unordered: bool, pruning: bool) -> str:
@@ -327,7 +330,7 @@ class Planners:
         return result
 
     def _first_supported(
-        self, tool: str, templates, workdir: Path, limits: Limits, output: str | None = None
+        self, tool: str, templates: Sequence[tuple[str, ...]], workdir: Path, limits: Limits, output: str | None = None
     ) -> tuple[_run.ToolRun, float]:
         """Run the configurations in order until one is not rejected as unsupported (exit 34).
 
@@ -460,7 +463,7 @@ class Planners:
         memory = limits.memory_mb if self.backend.limits_memory else None
         return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir)
 
-    def _lookup(self, key: str, kind):
+    def _lookup(self, key: str, kind: type[_Result]) -> _Result | None:
         data = self.cache.get(key)
         if data is None:
             return None

@@ -58,9 +58,8 @@ def _facts(body: str, objects: dict[str, str], what: str) -> list[str]:
             raise ReadError(f"logistics context: {what} has no subject before '{rel} {obj}'")
         for name in subject_names:
             if objects.get(name) not in allowed_subject:
-                raise ReadError(
-                    f"logistics context: {what} has {name!r} '{rel}' {obj}, not a known {'/'.join(sorted(allowed_subject))}"
-                )
+                allowed = "/".join(sorted(allowed_subject))
+                raise ReadError(f"logistics context: {what} has {name!r} '{rel}' {obj}, not a known {allowed}")
             facts.append(atom(rel, name, obj))
     return facts
 

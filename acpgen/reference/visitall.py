@@ -41,6 +41,13 @@ def _cells(text: str, sentence: str) -> list[str]:
     return cells
 
 
+def _coordinates(cell: str) -> tuple[int, int]:
+    m = _CELL.fullmatch(cell)
+    if m is None:
+        raise ReadError(f"visitall: {cell!r} is not a cell name")
+    return int(m.group(1)), int(m.group(2))
+
+
 def _visited(item: str) -> str:
     m = re.fullmatch(r"Place (\S+) (?:is|has been) visited", item.strip().rstrip(".").strip())
     if not m or not _CELL.fullmatch(m.group(1)):
@@ -99,7 +106,7 @@ def read(context: str) -> Reading:
         raise ReadError("visitall: the context does not say where the robot is")
     # the size reads "<x>x<y>": x in 0..first-1, y in 0..second-1
     cells = {(x, y) for x in range(size[0]) for y in range(size[1])}
-    blocked = {(int(a), int(b)) for a, b in (_CELL.fullmatch(c).groups() for c in unavailable)}
+    blocked = {_coordinates(c) for c in unavailable}
     if not blocked <= cells:
         raise ReadError(f"visitall: unavailable cells {sorted(blocked - cells)} lie outside the grid")
     cells -= blocked

@@ -85,7 +85,7 @@ def templates(domain: str) -> dict[str, list[Template]]:
     """Action and fact wordings of a reference domain (PDDL name), listings and hand-written phrases."""
     vocabulary = json.loads(VOCABULARY.read_text()) if VOCABULARY.exists() else {}
     phrases = yaml.safe_load(PHRASES.read_text()) if PHRASES.exists() else {}
-    out = {"actions": [], "facts": []}
+    out: dict[str, list[Template]] = {"actions": [], "facts": []}
     for source in (vocabulary.get(domain, {}), phrases.get(domain, {}) or {}):
         for kind, found in out.items():
             found.extend(Template(name, list(variables), text) for name, variables, text in source.get(kind, []))

@@ -1,0 +1,39 @@
+"""Atomic file output: complete files or an error naming the target, never temporary files left behind."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from acpgen.artefacts import atomic_write_text, remove_stale_temporaries
+from acpgen.errors import AcpError
+
+
+def test_atomic_write_creates_the_folder_and_replaces_the_file(tmp_path):
+    target = tmp_path / "a" / "b" / "out.txt"
+    atomic_write_text(target, "first\n")
+    atomic_write_text(target, "second\n")
+    assert target.read_text(encoding="utf-8") == "second\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["out.txt"]
+
+
+def test_a_write_that_fails_names_the_target_and_leaves_nothing(tmp_path):
+    (tmp_path / "blocker").write_text("x")
+    target = tmp_path / "blocker" / "out.txt"
+    with pytest.raises(AcpError, match=re.escape(f"cannot write {target}: ")):  # the folder cannot be made
+        atomic_write_text(target, "text")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "out.txt").mkdir()  # a folder in the way: the final rename fails
+    with pytest.raises(AcpError, match=re.escape(f"cannot write {folder / 'out.txt'}: ")):
+        atomic_write_text(folder / "out.txt", "text")
+    assert [p.name for p in folder.iterdir()] == ["out.txt"]  # the temporary file is gone
+
+
+def test_stale_temporaries_are_removed(tmp_path):
+    (tmp_path / ".out.txt.abc.tmp").write_text("half")
+    (tmp_path / "out.txt").write_text("whole")
+    assert remove_stale_temporaries(tmp_path) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+    assert remove_stale_temporaries(tmp_path / "missing") == 0
