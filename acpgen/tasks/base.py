@@ -20,13 +20,14 @@ from acpgen.planners import Limits, Planners
 
 SCORED, PARSE_ERROR, UNDECIDED = "scored", "parse_error", "undecided"
 OK, WRONG, UNPROVEN = "ok", "wrong", "unproven"
+ERROR = "error"  # `acp validate`: the check itself raised (never counted as a wrong answer)
 
 
 @dataclass(frozen=True)
 class Check:
     """Outcome of re-proving a record's stored answer (`acp validate`)."""
 
-    verdict: str  # ok | wrong | unproven
+    verdict: str  # ok | wrong | unproven | error
     reason: str = ""
 
 
