@@ -112,7 +112,8 @@ def test_reference_answer_formats(built):
 
 def test_manifest_records_counts_checks_and_time(built):
     manifest = json.loads((built / "ds" / "manifest.json").read_text())
-    assert manifest["checks"]["validate"] == {"ok": 32, "wrong": 0, "unproven": 0}
+    assert manifest["checks"]["validate"] == {"ok": 32, "wrong": 0, "unproven": 0, "error": 0}
+    assert manifest["stage_failures"] == [] and len(manifest["config_sha256"]) == 64
     assert manifest["checks"]["answers"] == manifest["checks"]["answers_scored_1"] > 0
     assert sum(manifest["counts"]["test"]["app"].values()) == 2
     assert manifest["seconds"]["total"] > 0
