@@ -21,13 +21,13 @@ from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.pipeline import run_domain, stages_up_to
+from acpgen.pipeline import fell_short, run_domain, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import Summary, score_predictions
 from acpgen.stages import STAGES
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
-from acpgen.tasks.base import OK, UNPROVEN, WRONG, Outcome
+from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 from acpgen.verify import validate_records
 
 
@@ -191,8 +191,9 @@ def validate(
     Reads reference-format records and acp's own files (symbolic qa/<task>.jsonl and exported
     records). app, prog and val answers are recomputed; every stored reach, areach, land and nexta
     element is re-proven; justification lists are compared with all valid removals.
-    Verdicts: ok, wrong (with the reason), unproven (a planner gave no answer).
-    Exit status 1 if any answer is wrong.
+    Verdicts: ok, wrong (with the reason), unproven (a planner gave no answer), error (the check
+    raised an exception: a bug in acp or a record it cannot handle; type and message are shown).
+    Exit status 1 if any answer is wrong or any check raised.
     """
     dataset = Dataset.load(path)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
@@ -206,8 +207,12 @@ def validate(
         elif result.verdict != Outcome.OK:
             click.echo(f"{result.verdict:8} {result.task:6} {result.id}: {result.reason}")
     counts = {v: sum(r.verdict == v for r in results) for v in Outcome}
-    click.echo(f"{len(results)} records: {counts[OK]} ok, {counts[WRONG]} wrong, {counts[UNPROVEN]} unproven", err=True)
-    if counts[WRONG]:
+    click.echo(
+        f"{len(results)} records: {counts[OK]} ok, {counts[WRONG]} wrong, {counts[UNPROVEN]} unproven, "
+        f"{counts[ERROR]} errors (a check that raised)",
+        err=True,
+    )
+    if counts[WRONG] or counts[ERROR]:
         sys.exit(1)
 
 
@@ -269,6 +274,14 @@ def reference_answers(dataset: Path, output: Path) -> None:
     help="Question formats, comma-separated: gen (open-ended, ACPBench-Hard), bool, mcq (ACPBench). "
     "Default: qa.formats in the config.",
 )
+@click.option(
+    "--force",
+    "force",
+    multiple=True,
+    type=click.Choice(list(STAGES)),
+    help="Make this stage's artefacts again even where their stamps are current (repeatable); later "
+    "stages then redo what changed.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(
     domains: tuple[str, ...],
@@ -278,6 +291,7 @@ def generate(
     config_path: Path | None,
     representation: str | None,
     formats: str | None,
+    force: tuple[str, ...],
     jobs: int,
 ) -> None:
     """Generate benchmark material for DOMAIN, stage by stage.
@@ -290,8 +304,11 @@ def generate(
       qa/<task>.jsonl     symbolic questions with verified answers for the 8 tasks
       <task>.gen.jsonl    the records: reference schema, text from templates/<domain>.yaml
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
-    run can simply be started again. The same seed and config give byte-identical artefacts
-    (while planners finish within their time budgets).
+    run can simply be started again. Each artefact's stamp (OUT/<domain>/stamps/) records what it
+    was made from (inputs, config, templates, code); a file whose stamp changed is made again.
+    The same seed and config give byte-identical artefacts (while planners finish within their
+    time budgets). Exit status 1 if any stage fell short (a qa file with too few questions, a
+    problem without a plan, ...); the last line names the domains and stages.
     """
     config = override(
         load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None), representation, formats
@@ -300,6 +317,7 @@ def generate(
     planners = PlannerSetup(
         config.planner.backend, Path(config.planner.image) if config.planner.image else None, None
     ).build()
+    reports = []
     for name in names:
         counts = run_domain(
             config,
@@ -308,12 +326,17 @@ def generate(
             stages=stages_up_to(stage),
             jobs=jobs,
             progress=sys.stderr.isatty(),
-            report=echo_report,
+            report=lambda r: (echo_report(r), reports.append(r)),
+            force=frozenset(force),
         )
         click.echo(
             f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
             f"{counts['questions']} questions"
         )
+    short = fell_short(reports)
+    if short:
+        click.echo(f"fell short: {short}; see the failures above", err=True)
+        sys.exit(1)
 
 
 def override(config, representation: str | None, formats: str | None):
@@ -366,6 +389,14 @@ def echo_report(report) -> None:
     metavar="LIST",
     help="Question formats, comma-separated (gen, bool, mcq). Default: qa.formats in the config.",
 )
+@click.option(
+    "--force",
+    "force",
+    multiple=True,
+    type=click.Choice(list(STAGES)),
+    help="Make this stage's artefacts again even where their stamps are current (repeatable); later "
+    "stages then redo what changed.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Parallel workers.")
 def dataset_command(
     config_path: Path | None,
@@ -374,6 +405,7 @@ def dataset_command(
     seed: int | None,
     representation: str | None,
     formats: str | None,
+    force: tuple[str, ...],
     jobs: int,
 ) -> None:
     """Build the whole benchmark from the config: every domain, all stages, test and dev splits.
@@ -381,8 +413,9 @@ def dataset_command(
     \b
     Then re-proves every stored answer (as `acp validate`), scores every stored answer as a model
     answer (as `acp score` on `acp reference-answers`), prints counts per task and domain, and
-    writes OUT/manifest.json. Exit status 1 if a record is wrong or unproven, a stored answer does
-    not score 1, or a domain gave fewer questions than the splits need.
+    writes OUT/manifest.json. Exit status 1 if a stage fell short, a record is wrong, unproven or
+    its check raised an error, a stored answer does not score 1, or a domain gave fewer questions
+    than the splits need.
       make dataset                                     # pipeline.yaml -> dataset/
       acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
     """
@@ -390,7 +423,12 @@ def dataset_command(
         load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None), representation, formats
     )
     built = build_dataset(
-        config, Path(out or config.dataset.out), jobs=jobs, progress=sys.stderr.isatty(), report=echo_report
+        config,
+        Path(out or config.dataset.out),
+        jobs=jobs,
+        progress=sys.stderr.isatty(),
+        report=echo_report,
+        force=frozenset(force),
     )
     assembly, checks, seconds, domains, target = (
         built.assembly,
@@ -402,16 +440,19 @@ def dataset_command(
     click.echo(counts_table(assembly, domains))
     click.echo(
         f"{checks.records} records in {target}; validate: {checks.validate['ok']} ok, "
-        f"{checks.validate['wrong']} wrong, {checks.validate['unproven']} unproven; stored answers: "
+        f"{checks.validate['wrong']} wrong, {checks.validate['unproven']} unproven, "
+        f"{checks.validate['error']} errors; stored answers: "
         f"{checks.answers_scored_1} of {checks.answers} score 1 ({checks.answers_undecided} undecided)"
     )
     click.echo(
         f"time: {seconds['total']:.0f} s in total ({seconds['generate']:.0f} s generating, "
         f"{seconds['check']:.0f} s checking); {checks.records / seconds['total']:.2f} records/s overall"
     )
-    for line in assembly.shortfalls + checks.problems:
+    for line in built.stage_failures + assembly.shortfalls + checks.problems:
         click.echo(f"problem: {line}", err=True)
-    if assembly.shortfalls or checks.problems:
+    if built.fell_short:
+        click.echo(f"fell short: {built.fell_short}; see the failures above", err=True)
+    if built.stage_failures or assembly.shortfalls or checks.problems:
         sys.exit(1)
 
 

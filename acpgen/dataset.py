@@ -6,7 +6,8 @@ the dev split, which takes ``dev_per_task`` records per task spread over the dom
 first ``dev_per_task mod #domains`` domains, in config order, give one more). The splits are
 written to ``DATASET/<task>/<split>.<format>.jsonl`` (formats gen, bool, mcq as configured); then every record's stored answer is re-proven
 (`acp validate`) and scored as a model answer (`acp score` on `reference-answers`), and the
-counts, time and rates go to ``DATASET/manifest.json``.
+counts, time and rates go to ``DATASET/manifest.json``, with the hash of the effective config,
+the seed, the code version and the versions of Python, acp and the planner packages.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from acpgen import __version__
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
-from acpgen.pipeline import run_domain
+from acpgen.pipeline import fell_short, run_domain
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import score_predictions
 from acpgen.stages import STAGES
 from acpgen.stages.qa import qa_files
+from acpgen.stamps import code_version, digest_of, tool_versions
 from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, split_kind
 from acpgen.verify import validate_records
 
@@ -137,14 +139,21 @@ def write_manifest(
     assembly: Assembly,
     checks: Checks,
     seconds: dict[str, float],
+    stage_failures: list[str] = (),
 ) -> Path:
+    """DATASET/manifest.json: how the dataset was made (effective config, seed, code and tool
+    versions), what it contains and what the checks found."""
     manifest = {
         "acp_version": __version__,
         "seed": config.seed,
+        "config_sha256": digest_of(asdict(config)),
+        "code_version": code_version(),
+        "versions": tool_versions(),
         "representation": config.export.representation,
         "domains": domains,
         "counts": assembly.counts,
         "shortfalls": assembly.shortfalls,
+        "stage_failures": list(stage_failures),
         "checks": asdict(checks),
         "seconds": {k: round(v, 1) for k, v in seconds.items()},
     }
@@ -177,19 +186,35 @@ class Built:
     assembly: Assembly
     checks: Checks
     seconds: dict[str, float]
+    stage_failures: list[str] = field(default_factory=list)  # "<domain> <stage>: <failure>"
+    fell_short: str | None = None  # the domains and stages that reported failures, in one line
 
 
 def build_dataset(
-    config: PipelineConfig, target: Path, *, jobs: int = 2, progress: bool = False, report=lambda r: None
+    config: PipelineConfig,
+    target: Path,
+    *,
+    jobs: int = 2,
+    progress: bool = False,
+    report=lambda r: None,
+    force: frozenset[str] = frozenset(),
 ) -> Built:
-    """Generate every configured domain (resuming), split, write, self-check and write the manifest."""
+    """Generate every configured domain (resuming; the stages in ``force`` redo all their artefacts),
+    split, write, self-check and write the manifest."""
     start = time.perf_counter()
     domains = list(config.domains)
     check_sizes(config, domains)
     setup = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None, None)
     planners = setup.build()
+    reports = []
+
+    def keep(stage_report) -> None:
+        reports.append(stage_report)
+        report(stage_report)
+
     for name in domains:
-        run_domain(config, name, planners, stages=list(STAGES), jobs=jobs, progress=progress, report=report)
+        run_domain(config, name, planners, stages=list(STAGES), jobs=jobs, progress=progress, report=keep, force=force)
+    failures = [f"{r.domain} {r.stage}: {failure}" for r in reports for failure in r.failed]
     seconds = {"generate": time.perf_counter() - start}
     assembly = assemble(config, domains)
     files = write_splits(assembly, target)
@@ -201,5 +226,5 @@ def build_dataset(
     checks = self_check(files, setup, options, jobs, progress)
     seconds["check"] = time.perf_counter() - mark
     seconds["total"] = time.perf_counter() - start
-    write_manifest(target, config, domains, assembly, checks, seconds)
-    return Built(target, domains, assembly, checks, seconds)
+    write_manifest(target, config, domains, assembly, checks, seconds, failures)
+    return Built(target, domains, assembly, checks, seconds, failures, fell_short(reports))

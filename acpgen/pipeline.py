@@ -25,12 +25,20 @@ def run_domain(
     jobs: int = 1,
     progress: bool = True,
     report: Callable[[StageReport], None] = lambda r: None,
+    force: frozenset[str] = frozenset(),
 ) -> dict[str, int]:
-    """Run ``stages`` for one domain (each resumes where a previous run stopped); artefact counts."""
+    """Run ``stages`` for one domain (each resumes where a previous run stopped, except the stages
+    in ``force``, which make all their artefacts again); artefact counts."""
     get_generator(domain)
     config.domain(domain)
-    ctx = StageContext(domain, config, Path(config.out), planners, jobs=jobs, progress=progress)
+    ctx = StageContext(domain, config, Path(config.out), planners, jobs=jobs, progress=progress, force=force)
     ctx.clean()
     for name in stages:
         report(STAGES[name](ctx))
     return count_artefacts(ctx)
+
+
+def fell_short(reports: list[StageReport]) -> str | None:
+    """One line naming the domains and stages that reported failures, or None if none did."""
+    parts = [f"{r.domain} {r.stage} ({len(r.failed)} failed)" for r in reports if r.failed]
+    return ", ".join(parts) if parts else None

@@ -3,13 +3,17 @@
 app, prog and val answers are recomputed from the PDDL; every stored reach, areach, land and
 nexta element is re-proven (delete relaxation, exhaustive exploration or planners, whichever
 settles it), and justification lists are compared with the complete set of valid removals.
+A check that raises is reported with verdict ``error`` (the exception's type, message and place),
+never as a wrong answer: malformed stored answers are ``wrong`` only where a task module says so.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -17,8 +21,10 @@ from acpgen.errors import PddlError
 from acpgen.reference.base import ReadError
 from acpgen.reference.claims import to_record
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
-from acpgen.tasks.base import UNPROVEN, Check, Outcome
+from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Check, Outcome
 from acpgen.tasks.choice import verify as verify_choice
+
+VERDICTS = (OK, WRONG, UNPROVEN, ERROR)
 
 
 @dataclass(frozen=True)
@@ -45,9 +51,16 @@ def check_record(task: str, record: dict, options: ScoreOptions, planners=None) 
             check = verify_choice(TASKS[name].choice, ctx, record)
     except PddlError as err:
         check = Check(UNPROVEN, f"record PDDL error: {err}")
-    except (KeyError, TypeError, ValueError, IndexError) as err:
-        check = Check(Outcome.WRONG, f"malformed stored answer ({type(err).__name__}: {err})")
+    except Exception as err:
+        check = Check(ERROR, raised(err))
     return RecordCheck(record.get("id"), task, check.verdict, check.reason)
+
+
+def raised(err: Exception) -> str:
+    """The exception's type and message, and where it was raised (innermost frame)."""
+    frames = traceback.extract_tb(err.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"check raised {type(err).__name__}: {err}{where}"
 
 
 def _check_reference_choice(kind: str, record: dict, options: ScoreOptions, planners) -> Check:

@@ -10,6 +10,8 @@ misspelt entry is reported with the predicate or action it concerns and the file
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -22,6 +24,7 @@ from acpgen.pddl.model import LiftedTask
 from acpgen.tasks import TASKS
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES_ENV = "ACP_TEMPLATES_DIR"  # another templates folder (a copy to edit, user templates)
 QUESTIONS_FILE = "questions.yaml"
 # What a state or goal can leave out because the description already says it; each rule is
 # checked against the problem's facts before anything is left out (see `implied_holds`).
@@ -257,9 +260,25 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
+def templates_dir() -> Path:
+    """The templates folder: ``$ACP_TEMPLATES_DIR`` when set, else the repository's ``templates/``."""
+    return Path(os.environ.get(TEMPLATES_ENV) or TEMPLATES_DIR)
+
+
+def load_template(domain: str, directory: Path | None = None) -> DomainTemplate:
+    """The template of ``domain`` from ``directory`` (default: `templates_dir`), not yet checked
+    against its PDDL (call `DomainTemplate.check`). Parsed once per content of its two files."""
+    directory = Path(directory) if directory is not None else templates_dir()
+    contents = tuple(
+        hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
+        for p in (directory / f"{domain}.yaml", directory / QUESTIONS_FILE)
+    )
+    return _parse_template(domain, directory, contents)
+
+
 @cache
-def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplate:
-    """The template of ``domain`` (not yet checked against its PDDL: call `DomainTemplate.check`)."""
+def _parse_template(domain: str, directory: Path, contents: tuple) -> DomainTemplate:
+    """`load_template` of files with the digests ``contents`` (the cache key, so an edit is seen)."""
     path = directory / f"{domain}.yaml"
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)

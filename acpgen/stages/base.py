@@ -11,6 +11,7 @@ from acpgen.artefacts import remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.generators import domain_file
 from acpgen.planners import Planners
+from acpgen.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
 
 
 @dataclass
@@ -23,6 +24,7 @@ class StageContext:
     planners: Planners | None  # None in worker processes that never plan
     jobs: int = 1
     progress: bool = True
+    force: frozenset[str] = frozenset()  # stages whose units are made again whatever their stamps say
 
     @property
     def root(self) -> Path:
@@ -50,8 +52,16 @@ class StageContext:
 
     def clean(self) -> None:
         """Remove temporary files left by a killed run (completed files are never touched)."""
-        for folder in (self.root, self.problems_dir, self.plans_dir, self.states_dir):
+        for folder in (self.root, self.problems_dir, self.plans_dir, self.states_dir, self.root / STAMPS_DIR):
             remove_stale_temporaries(folder)
+
+    def stamp_book(self, stage: str) -> StampBook:
+        """The stamps of ``stage``'s artefacts (all stale when the stage is forced)."""
+        return StampBook(self.root, stage, force=stage in self.force)
+
+    def base_stamp(self) -> dict:
+        """The part of every stamp: the code version and the PDDL domain."""
+        return {"code": code_version(), "domain": sha256_bytes(self.domain_text.encode())}
 
     def problem_files(self) -> list[Path]:
         return sorted(self.problems_dir.glob("*.pddl"))

@@ -8,16 +8,17 @@ question, answer, PDDL_domain, PDDL_problem``), followed by acp's structured fie
 ``action``), which the scorer and validator read instead of parsing prose. Action names in
 answers and plans take the domain's own case (logistics actions are upper case in its PDDL).
 
-The stage is cheap and deterministic; a file is rewritten only when its qa input, the template
-files (by content), the representation or ``EXPORT_FORMAT`` changed (recorded in ``export.json``).
+The stage is cheap and deterministic; a file is rewritten only when its stamp changed: its qa
+input, the template files (by content), the representation, the PDDL domain or the code
+(recorded in ``stamps/export.json``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -29,9 +30,8 @@ from acpgen.pddl.tarski_io import read_strings
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.stages.qa import qa_file, qa_files
+from acpgen.stamps import digest_of, input_digests, sha256_bytes
 from acpgen.tasks import TASKS
-
-EXPORT_FORMAT = 4  # raise when the rendering code changes, so that exported files are rewritten
 
 
 class ActionCase:
@@ -109,18 +109,27 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
     return records
 
 
+def stamp(ctx: StageContext, source: Path, representation: str) -> dict:
+    """What an exported file is made from: its qa file, the domain's template and the shared question
+    texts (by content), the representation, the PDDL domain (action case) and the code."""
+    template = load_template(ctx.domain)
+    texts = template.path.read_bytes() + b"\0" + (template.path.parent / QUESTIONS_FILE).read_bytes()
+    return {
+        **ctx.base_stamp(),
+        "config": digest_of({"representation": representation}),
+        "inputs": input_digests(ctx.root, [source]),
+        "templates": sha256_bytes(texts),
+    }
+
+
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("export", ctx.domain)
     representation = ctx.config.export.representation
     if representation not in REPRESENTATIONS:
         raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
-    meta_file = ctx.root / "export.json"
-    meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}
-    template = load_template(ctx.domain)
-    templates_digest = hashlib.sha256(
-        template.path.read_bytes() + (template.path.parent / QUESTIONS_FILE).read_bytes()
-    ).hexdigest()
+    book = ctx.stamp_book("export")
+    (ctx.root / "export.json").unlink(missing_ok=True)  # the stamps of acp before stamps/export.json
     bar = tqdm(qa_files(ctx.config.qa), desc=f"{ctx.domain} export", disable=not ctx.progress)
     for task, fmt in bar:
         source = qa_file(ctx, task, fmt)
@@ -128,20 +137,13 @@ def run(ctx: StageContext) -> StageReport:
         if not source.exists():
             report.failed.append(f"{task} {fmt}: no {source.relative_to(ctx.root)} (run the qa stage first)")
             continue
-        stamp = {
-            "representation": representation,
-            "qa_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
-            "templates_sha256": templates_digest,
-            "format": EXPORT_FORMAT,
-        }
-        key = task if fmt == "gen" else f"{task}.{fmt}"
-        if target.exists() and meta.get(key) == stamp:
+        made_from = stamp(ctx, source, representation)
+        if book.fresh(target.name, target, made_from):
             report.skipped += 1
             continue
         records = export_task(ctx, task, representation, fmt)
         atomic_write_text(target, jsonl_text(records, sort_keys=False))
-        meta[key] = stamp
-        atomic_write_text(meta_file, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+        book.record(target.name, target, made_from)
         report.done += 1
     report.items = sum(
         len((ctx.root / f"{t}.{f}.jsonl").read_text().splitlines())

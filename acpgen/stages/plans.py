@@ -2,12 +2,14 @@
 
 K* top-quality planning (quality bound and plan-count bound from pipeline.yaml); when K* finds
 no plan within its budget, diverse planning (forbiditerative) is the fallback. Every plan is
-re-executed by acp's own core before it is kept. Problems whose plan file exists are skipped;
-a problem without any valid plan gets no file (a rerun tries again) and is reported.
+re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
+stamp (problem file, plans settings, planner backend and memory, PDDL domain, code) is unchanged
+are skipped; a problem without any valid plan gets no file (a rerun tries again) and is reported.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +22,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Limits, PlannerResult, Status
 from acpgen.stages.base import StageContext, StageReport
+from acpgen.stamps import digest_of, input_digests
 
 
 def _valid(task: GroundTask, result: PlannerResult) -> list[list[str]]:
@@ -58,12 +61,24 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     }
 
 
+def stamp(ctx: StageContext, problem: Path) -> dict:
+    """What the plan file of ``problem`` is made from."""
+    planner = ctx.config.planner
+    config = {
+        "plans": dataclasses.asdict(ctx.config.plans),
+        "planner": {"backend": planner.backend, "image": planner.image, "memory_mb": planner.memory_mb},
+    }
+    return {**ctx.base_stamp(), "config": digest_of(config), "inputs": input_digests(ctx.root, [problem])}
+
+
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("plans", ctx.domain)
+    book = ctx.stamp_book("plans")
     todo = []
     for problem in ctx.problem_files():
-        if (ctx.plans_dir / f"{problem.stem}.json").exists():
+        target = ctx.plans_dir / f"{problem.stem}.json"
+        if book.fresh(target.name, target, stamp(ctx, problem)):
             report.skipped += 1
         else:
             todo.append(problem)
@@ -73,10 +88,11 @@ def run(ctx: StageContext) -> StageReport:
             bar.update()
             if not record["plans"]:
                 report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
+                (ctx.plans_dir / f"{problem.stem}.json").unlink(missing_ok=True)  # a stale plan file must not stay
                 continue
-            atomic_write_text(
-                ctx.plans_dir / f"{problem.stem}.json", json.dumps(record, indent=1, sort_keys=True) + "\n"
-            )
+            target = ctx.plans_dir / f"{problem.stem}.json"
+            atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n")
+            book.record(target.name, target, stamp(ctx, problem))
             report.done += 1
     bar.close()
     report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))

@@ -2,11 +2,13 @@
 
 Problem i (from 1) uses size ``sizes[(i - 1) % len(sizes)]`` and a random generator derived from (seed,
 domain, i, attempt). Generators that cannot guarantee solvability are checked with a planner;
-an unsolvable draw is redrawn with the next attempt number. Existing files are kept (resume).
+an unsolvable draw is redrawn with the next attempt number. Existing files are kept (resume) while
+their stamp (seed, sizes, attempts, planner settings, PDDL domain, code) is unchanged.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from tqdm import tqdm
@@ -18,6 +20,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.planners import Limits, Status
 from acpgen.stages.base import StageContext, StageReport
+from acpgen.stamps import digest_of
 
 
 def problem_name(index: int) -> str:
@@ -50,17 +53,27 @@ def make_problem(ctx: StageContext, index: int) -> str:
     )
 
 
+def stamp(ctx: StageContext) -> dict:
+    """What every problem file is made from (the number of problems only decides which files exist)."""
+    settings = dataclasses.asdict(ctx.config.domain(ctx.domain))
+    del settings["problems"]
+    config = {"seed": ctx.config.seed, "domain": settings, "planner": dataclasses.asdict(ctx.config.planner)}
+    return {**ctx.base_stamp(), "config": digest_of(config)}
+
+
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("problems", ctx.domain)
     count = ctx.config.domain(ctx.domain).problems
+    book, made_from = ctx.stamp_book("problems"), stamp(ctx)
     for index in tqdm(range(1, count + 1), desc=f"{ctx.domain} problems", disable=not ctx.progress):
         path = ctx.problems_dir / f"{problem_name(index)}.pddl"
-        if path.exists():
+        if book.fresh(path.name, path, made_from):
             report.skipped += 1
             continue
         try:
             atomic_write_text(path, make_problem(ctx, index))
+            book.record(path.name, path, made_from)
             report.done += 1
         except AcpError as err:
             report.failed.append(f"{path.name}: {err}")

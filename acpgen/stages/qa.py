@@ -7,10 +7,15 @@ instead of exhaustive exploration, by default). Only verified questions are writ
 carry the reference fields (``id``, ``group``, ``answer``, ``PDDL_domain``, ``PDDL_problem``
 with the state as ``:init``) plus what the scorer needs as structured data (``plan``,
 ``action``), so neither scoring nor validation re-derives anything from prose.
+
+A file is kept while its stamp (`stamp`) is unchanged and it is what the current question and
+candidate budgets would give (`_settled`). A file short of questions records why in
+``stamps/qa.json`` and is reported as a failure on every run until a larger budget completes it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -31,6 +36,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
+from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, get_task
 from acpgen.tasks.base import OK, QAItem
 from acpgen.tasks.choice import LABELS, pick_bool, pick_mcq, verify
@@ -120,7 +126,7 @@ def _budgets(ctx: StageContext, setup: PlannerSetup | None):
 
 
 def _collect(ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | None, propose, check):
-    """Verified records of one task and format, and counts (tried, skipped, rejected).
+    """Verified records of one task and format, and counts (tried, skipped, rejected, candidates).
 
     ``propose(ctx, item, rng, records)`` gives the stored fields of a question about the state
     (None: skip the state); ``check(ctx)`` re-proves the finished record with the verification
@@ -129,8 +135,9 @@ def _collect(ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | 
     settings = ctx.config.qa
     planners, generate_options, verify_options = _budgets(ctx, setup)
     source = QASource(ctx)
-    records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0}
-    for state in source.candidates(task_name, fmt)[: settings.candidates_per_task]:
+    candidates = source.candidates(task_name, fmt)
+    records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0, "candidates": len(candidates)}
+    for state in candidates[: settings.candidates_per_task]:
         if len(records) >= settings.questions_per_task:
             break
         counts["tried"] += 1
@@ -230,12 +237,82 @@ def _generate(args):
     return task_name, fmt, *generate_choice(ctx, task_name, fmt, setup)
 
 
+def stamp(ctx: StageContext, task_name: str, fmt: str) -> dict:
+    """What a qa file is made from: the domain's problems, plans and states, the qa settings that
+    shape its questions, the template's wrong actions, the seed (and for bool/mcq the domain's
+    position, which sets the balance offset). ``questions_per_task`` and ``candidates_per_task``
+    only decide where the search stops; :func:`_settled` compares them with the recorded counts."""
+    settings = dataclasses.asdict(ctx.config.qa)
+    for key in ("questions_per_task", "candidates_per_task", "formats"):
+        del settings[key]
+    planner = ctx.config.planner
+    config = {
+        "seed": ctx.config.seed,
+        "qa": settings,
+        "planner": {"backend": planner.backend, "image": planner.image, "memory_mb": planner.memory_mb},
+    }
+    if fmt != "gen":
+        domains = list(ctx.config.domains)
+        config["domain_position"] = domains.index(ctx.domain) if ctx.domain in domains else 0
+    problems = sorted({json.loads(line)["problem"] for line in ctx.states_file.read_text().splitlines()})
+    inputs = [ctx.states_file]
+    for problem in problems:
+        inputs += [ctx.problems_dir / f"{problem}.pddl", ctx.plans_dir / f"{problem}.json"]
+    wrong_actions = [list(w.types.values()) for w in load_template(ctx.domain).wrong_actions]
+    return {
+        **ctx.base_stamp(),
+        "config": digest_of(config),
+        "inputs": digest_of(input_digests(ctx.root, inputs)),
+        "wrong_actions": digest_of(wrong_actions),
+    }
+
+
+def _settled(entry: dict, settings) -> bool:
+    """Whether a qa file with stamp entry ``entry`` is what a run with ``settings`` would write.
+
+    Questions are collected in a fixed order of candidate states until enough are found, so a
+    complete file stays valid while the candidate limit covers the states it tried, and a short
+    file only while the same states would be tried again (all of them, or the same limit)."""
+    got, tried, candidates = entry["got"], entry["tried"], entry["candidates"]
+    limit = settings.candidates_per_task
+    if got == settings.questions_per_task:
+        return tried <= limit
+    return got < settings.questions_per_task and tried == min(limit, candidates)
+
+
+def shortfall(counts: dict, got: int, settings) -> str | None:
+    """Why a qa file has fewer than ``questions_per_task`` questions, and what would give more."""
+    wanted = settings.questions_per_task
+    if got >= wanted:
+        return None
+    detail = f"{counts['skipped']} skipped, {counts['rejected']} not verified"
+    if counts["tried"] < counts["candidates"]:
+        return (
+            f"{got} of {wanted} questions from the first {counts['tried']} of {counts['candidates']} candidate "
+            f"states ({detail}); raise qa.candidates_per_task"
+        )
+    return (
+        f"{got} of {wanted} questions: all {counts['candidates']} candidate states tried ({detail}); the states "
+        f"cannot give more (more problems, states.max_per_problem or larger qa planner budgets may)"
+    )
+
+
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("qa", ctx.domain)
-    wanted = qa_files(ctx.config.qa)
-    todo = [(t, f) for t, f in wanted if not qa_file(ctx, t, f).exists()]
-    report.skipped = len(wanted) - len(todo)
+    settings = ctx.config.qa
+    wanted = qa_files(settings)
+    book = ctx.stamp_book("qa")
+    stamps = {(t, f): stamp(ctx, t, f) for t, f in wanted}
+    todo = []
+    for t, f in wanted:
+        target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
+        if book.fresh(target.name, target, stamps[(t, f)]) and _settled(entry, settings):
+            report.skipped += 1
+            if entry["shortfall"]:
+                report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
+        else:
+            todo.append((t, f))
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
     setup = PlannerSetup(ctx.config.planner.backend, ctx.config.planner.image)
     if ctx.jobs > 1:
@@ -246,13 +323,21 @@ def run(ctx: StageContext) -> StageReport:
         results = [_generate((ctx, t, f, setup)) for t, f in todo]
     for task_name, fmt, records, counts in results:
         bar.update()
-        if len(records) < ctx.config.qa.questions_per_task:
-            report.failed.append(
-                f"{task_name} {fmt}: {len(records)} of {ctx.config.qa.questions_per_task} questions "
-                f"({counts['tried']} states tried, {counts['skipped']} skipped, "
-                f"{counts['rejected']} not verified)"
-            )
-        atomic_write_text(qa_file(ctx, task_name, fmt), jsonl_text(records))
+        short = shortfall(counts, len(records), settings)
+        if short:
+            report.failed.append(f"{task_name} {fmt}: {short}")
+        target = qa_file(ctx, task_name, fmt)
+        atomic_write_text(target, jsonl_text(records))
+        book.record(
+            target.name,
+            target,
+            stamps[(task_name, fmt)],
+            wanted=settings.questions_per_task,
+            got=len(records),
+            tried=counts["tried"],
+            candidates=counts["candidates"],
+            shortfall=short,
+        )
         report.done += 1
     bar.close()
     report.items = sum(

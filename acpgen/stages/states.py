@@ -5,10 +5,13 @@ per problem and capped at ``max_per_problem`` (a seeded, order-preserving sample
 kept with its problem, the action path that reaches it from the initial state, how it was found,
 and what later stages select on: the number of applicable actions, whether it is a goal state,
 whether the goal is delete-relaxed reachable, and for plan states the plan's remaining length.
+A problem's file is kept while its stamp (problem and plan files, states settings, seed, PDDL
+domain, code) is unchanged.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -19,6 +22,7 @@ from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.stages.base import StageContext, StageReport
+from acpgen.stamps import digest_of, input_digests
 
 
 def _describe(task: GroundTask, state: int) -> dict:
@@ -72,16 +76,30 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
     ]
 
 
+def _write(ctx: StageContext, book, problem: str, states: list[dict]) -> None:
+    target = ctx.states_dir / f"{problem}.jsonl"
+    atomic_write_text(target, jsonl_text(states))
+    book.record(target.name, target, stamp(ctx, problem))
+
+
 def _sample(args):
     ctx, problem = args
     return problem, sample_states(ctx, problem)
+
+
+def stamp(ctx: StageContext, problem: str) -> dict:
+    """What the states file of ``problem`` is made from."""
+    config = {"seed": ctx.config.seed, "states": dataclasses.asdict(ctx.config.states)}
+    inputs = input_digests(ctx.root, [ctx.problems_dir / f"{problem}.pddl", ctx.plans_dir / f"{problem}.json"])
+    return {**ctx.base_stamp(), "config": digest_of(config), "inputs": inputs}
 
 
 def run(ctx: StageContext) -> StageReport:
     start = time.perf_counter()
     report = StageReport("states", ctx.domain)
     problems = sorted(p.stem for p in ctx.plans_dir.glob("*.json"))
-    todo = [p for p in problems if not (ctx.states_dir / f"{p}.jsonl").exists()]
+    book = ctx.stamp_book("states")
+    todo = [p for p in problems if not book.fresh(f"{p}.jsonl", ctx.states_dir / f"{p}.jsonl", stamp(ctx, p))]
     report.skipped = len(problems) - len(todo)
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} states", disable=not ctx.progress)
     worker_ctx = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False)  # planners stay here
@@ -89,12 +107,12 @@ def run(ctx: StageContext) -> StageReport:
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
             results = pool.map(_sample, [(worker_ctx, p) for p in todo])
             for problem, states in results:
-                atomic_write_text(ctx.states_dir / f"{problem}.jsonl", jsonl_text(states))
+                _write(ctx, book, problem, states)
                 report.done += 1
                 bar.update()
     else:
         for problem in todo:
-            atomic_write_text(ctx.states_dir / f"{problem}.jsonl", jsonl_text(sample_states(ctx, problem)))
+            _write(ctx, book, problem, sample_states(ctx, problem))
             report.done += 1
             bar.update()
     bar.close()
