@@ -31,6 +31,7 @@ IMPLIED_RULES = ("distinct", "grid-neighbours", "converse", "named", "join")
 RULE_ARITY = {"converse": 1, "named": 1, "join": 2}
 SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
+TODO = re.compile(r"\bTODO\b")  # marks a text that `acp template init` left for the user to write
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
 TASK_QUESTIONS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
 # Question texts of the boolean and multiple-choice formats (keys under bool: and mcq: in questions.yaml).
@@ -141,6 +142,7 @@ class DomainTemplate:
     def check(self, lifted: LiftedTask) -> None:
         """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
         where = f"{self.path}"
+        self.check_filled_in()
         for pred, types in lifted.predicates.items():
             if pred == "=":
                 continue
@@ -204,6 +206,25 @@ class DomainTemplate:
                 )
             if type_name not in lifted.supertypes and type_name != "object":
                 raise TemplateError(f"{where}: size placeholder '{match.group(0)}' names no type of the domain")
+
+    def check_filled_in(self) -> None:
+        """Raise `TemplateError` listing every text that still contains the word TODO (`acp template init`
+        writes the description and the size that way, so that a user must write them)."""
+        texts = [("description", self.description), ("size", self.size), ("layout", self.layout)]
+        texts += [("static", self.static_intro)]
+        for entry in self.predicates.values():
+            texts += [
+                (f"predicate '{entry.name}' text", entry.text),
+                (f"predicate '{entry.name}' plural", entry.plural),
+            ]
+        texts += [(f"action '{name}'", text) for name, text in self.actions.items()]
+        texts += [(f"wrong_actions[{k}]", w.text) for k, w in enumerate(self.wrong_actions)]
+        unfinished = [what for what, text in texts if text and TODO.search(text)]
+        if unfinished:
+            raise TemplateError(
+                f"{self.path}: still TODO: {', '.join(unfinished)}; replace each TODO text with your own words "
+                f"(format: {TEMPLATES_DIR / 'README.md'})"
+            )
 
     def schema_variables(self, lifted: LiftedTask, action: str) -> tuple[str, ...]:
         schema = _schema(lifted, action)
@@ -292,7 +313,12 @@ def _read_yaml(path: Path) -> dict:
 @cache
 def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplate:
     """The template of ``domain`` (not yet checked against its PDDL: call `DomainTemplate.check`)."""
-    path = directory / f"{domain}.yaml"
+    return load_template_file(directory / f"{domain}.yaml", domain, directory)
+
+
+@cache
+def load_template_file(path: Path, domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplate:
+    """The template in file ``path`` for ``domain``, with the shared questions of ``directory``."""
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)
     unknown = set(data) - {
@@ -349,6 +375,21 @@ def load_template(domain: str, directory: Path = TEMPLATES_DIR) -> DomainTemplat
         layout=" ".join(str(data.get("layout") or "").split()),
         wrong_actions=tuple(wrong_actions),
     )
+
+
+@cache
+def load_questions(directory: Path = TEMPLATES_DIR) -> dict[str, str]:
+    """The shared task questions of ``directory`` (`questions.yaml`), flattened as in a template; a run
+    without a domain template (PDDL representation) words its questions with these."""
+    path = directory / QUESTIONS_FILE
+    questions = _read_yaml(path)
+    missing = [t for t in TASK_QUESTIONS if t not in questions]
+    missing += [
+        f"{fmt}.{t}" for fmt, keys in CHOICE_QUESTIONS.items() for t in keys if _lookup(questions, f"{fmt}.{t}") is None
+    ]
+    if missing:
+        raise TemplateError(f"{path}: no question text for task(s) {', '.join(missing)}")
+    return _flatten(questions)
 
 
 def _coordinates(name: str) -> tuple[int, ...]:
