@@ -15,6 +15,7 @@ from acpgen import __version__
 from acpgen.artefacts import write_jsonl
 from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
+from acpgen.domains import DomainSource
 from acpgen.errors import AcpError
 from acpgen.generators import domain_file
 from acpgen.lmeval import export_lm_eval
@@ -233,8 +234,34 @@ def reference_answers(dataset: Path, output: Path) -> None:
     "--domain",
     "domains",
     multiple=True,
-    required=True,
     help="Domain to generate (repeatable), or 'all' for every domain in the config.",
+)
+@click.option(
+    "--domain-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Your own PDDL domain (instead of --domain); its problems come from --problems.",
+)
+@click.option(
+    "--problems",
+    "problems_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="With --domain-file: the folder of your problem files (*.pddl), taken in file-name order.",
+)
+@click.option(
+    "--template",
+    "template_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --domain-file: your natural-language template (`acp template init` writes a start); "
+    "without one, only --representation pddl is possible.",
+)
+@click.option(
+    "--name",
+    "domain_name",
+    default=None,
+    help="With --domain-file: the domain's name in records and under OUT/ (default: its PDDL name).",
 )
 @click.option(
     "--out",
@@ -273,6 +300,10 @@ def reference_answers(dataset: Path, output: Path) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(
     domains: tuple[str, ...],
+    domain_file: Path | None,
+    problems_dir: Path | None,
+    template_file: Path | None,
+    domain_name: str | None,
     out: Path | None,
     seed: int | None,
     stage: str | None,
@@ -293,11 +324,19 @@ def generate(
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
     run can simply be started again. The same seed and config give byte-identical artefacts
     (while planners finish within their time budgets).
+
+    \b
+    Your own domain: the problems stage copies your problem files (each checked: it parses, and
+    its goal is relaxed-reachable; a failing one is reported and skipped):
+      acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml --out out
     """
     config = override(
         load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None), representation, formats
     )
-    names = list(config.domains) if "all" in domains else list(domains)
+    source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
+    if source is not None and "export" in stages_up_to(stage):
+        source.check_representation(config.export.representation)  # before hours of planning, not after
+    names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
     planners = PlannerSetup(
         config.planner.backend, Path(config.planner.image) if config.planner.image else None, None
     ).build()
@@ -310,11 +349,33 @@ def generate(
             jobs=jobs,
             progress=sys.stderr.isatty(),
             report=echo_report,
+            source=source,
         )
         click.echo(
             f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
             f"{counts['questions']} questions"
         )
+
+
+def own_domain(
+    domains: tuple[str, ...],
+    domain_file: Path | None,
+    problems_dir: Path | None,
+    template_file: Path | None,
+    name: str | None,
+) -> DomainSource | None:
+    """The user's domain of `acp generate --domain-file`, or None for built-in --domain runs."""
+    if domain_file is None:
+        if problems_dir or template_file or name:
+            raise click.UsageError("--problems, --template and --name go with --domain-file")
+        if not domains:
+            raise click.UsageError("give --domain NAME (a built-in domain, or 'all') or --domain-file with --problems")
+        return None
+    if domains:
+        raise click.UsageError("give either --domain or --domain-file, not both")
+    if problems_dir is None:
+        raise click.UsageError("--domain-file needs --problems FOLDER (the folder of your problem files)")
+    return DomainSource.from_files(domain_file, problems_dir, template_file, name)
 
 
 def override(config, representation: str | None, formats: str | None):

@@ -24,7 +24,6 @@ from tqdm import tqdm
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import ConfigError
 from acpgen.nl.describe import REPRESENTATIONS, Describer
-from acpgen.nl.template import QUESTIONS_FILE, load_template
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.stages.qa import qa_file, qa_files
@@ -138,13 +137,12 @@ def export_choice_record(record: dict, describer: Describer, representation: str
 
 
 def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "gen") -> list[dict]:
-    template = load_template(ctx.domain)
     case = ActionCase(ctx.domain_text)
     records = []
     for line in qa_file(ctx, task, fmt).read_text().splitlines():
         record = json.loads(line)
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
-        describer = Describer(template, lifted)
+        describer = ctx.source.describer(lifted)
         if fmt == "gen":
             records.append(export_record(record, describer, representation, case))
         else:
@@ -160,10 +158,8 @@ def run(ctx: StageContext) -> StageReport:
         raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
     meta_file = ctx.root / "export.json"
     meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}
-    template = load_template(ctx.domain)
-    templates_digest = hashlib.sha256(
-        template.path.read_bytes() + (template.path.parent / QUESTIONS_FILE).read_bytes()
-    ).hexdigest()
+    ctx.source.check_representation(representation)
+    templates_digest = ctx.source.templates_digest()
     bar = tqdm(qa_files(ctx.config.qa.formats), desc=f"{ctx.domain} export", disable=not ctx.progress)
     for task, fmt in bar:
         source = qa_file(ctx, task, fmt)

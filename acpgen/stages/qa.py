@@ -24,8 +24,6 @@ from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import PddlError
-from acpgen.generators import get_generator
-from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
@@ -87,12 +85,11 @@ class QASource:
     @cached_property
     def wrong_actions(self) -> tuple[tuple[str, ...], ...]:
         """Argument types of the domain template's wrong-action texts (areach and val distractors)."""
-        return tuple(tuple(w.types.values()) for w in load_template(self.ctx.domain).wrong_actions)
+        return tuple(tuple(w.types.values()) for w in self.ctx.source.wrong_actions)
 
     def base_record(self, task_name: str, state: dict, fmt: str = "gen") -> dict:
         problem_task = self.task(state["problem"])
         mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
-        generator = get_generator(self.ctx.domain)
         uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
         spec = TASKS[task_name].choice
         group = {"gen": TASKS[task_name].gen_group, "bool": spec and spec.bool_group, "mcq": spec and spec.mcq_group}
@@ -106,7 +103,7 @@ class QASource:
             "problem": state["problem"],
             "state": state["id"],
             "PDDL_domain": self.domain_text,
-            "PDDL_problem": render_problem(problem_task, mask, requirements=generator.requirements),
+            "PDDL_problem": render_problem(problem_task, mask, requirements=self.ctx.source.requirements),
         }
 
 
@@ -239,7 +236,7 @@ def run(ctx: StageContext) -> StageReport:
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
     setup = PlannerSetup(ctx.config.planner.backend, ctx.config.planner.image)
     if ctx.jobs > 1:
-        worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False)
+        worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source)
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
             results = list(pool.map(_generate, [(worker, t, f, setup) for t, f in todo]))
     else:
