@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from acpgen import __version__
-from acpgen.artefacts import write_jsonl
+from acpgen.artefacts import atomic_write_text, write_jsonl
 from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
 from acpgen.domains import DomainSource
@@ -20,8 +20,9 @@ from acpgen.errors import AcpError
 from acpgen.generators import domain_file
 from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
+from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
-from acpgen.pddl.tarski_io import read_strings
+from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.pipeline import run_domain, stages_up_to
 from acpgen.planners import Limits
 from acpgen.records import Dataset, iter_predictions, reference_predictions
@@ -542,6 +543,36 @@ def describe(source: Path, domain: str, task: str | None, representation: str, l
         if record_task not in ("prog", "val", "just") or "action" in record or "plan" in record:
             click.echo("Question: " + describer.question(record_task, record, representation))
         click.echo()
+
+
+@cli.group("template")
+def template_group() -> None:
+    """Natural-language templates of your own domains."""
+
+
+@template_group.command("init")
+@click.argument("domain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Template file to write (default: <domain name>.yaml in the current folder); never overwritten.",
+)
+def template_init(domain_file: Path, output: Path | None) -> None:
+    """Write a starting template for DOMAIN_FILE: a placeholder text for every predicate and action
+    (its name and parameters), and the description and size as TODO texts for you to write.
+
+    \b
+      acp template init my/domain.pddl -o my.yaml     # then edit my.yaml
+      acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml
+    """
+    text = starting_template(domain_file)
+    target = output or Path(f"{read_domain(domain_file).domain_name}.yaml")
+    if target.exists():
+        raise click.ClickException(f"{target} exists; acp does not overwrite a template (give another -o)")
+    atomic_write_text(target, text)
+    click.echo(f"wrote {target}: replace its TODO texts, then pass it to acp generate --template", err=True)
 
 
 @cli.command("tasks")
