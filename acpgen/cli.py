@@ -12,15 +12,17 @@ from pathlib import Path
 import click
 
 from acpgen import __version__
-from acpgen.artefacts import write_jsonl
+from acpgen.artefacts import atomic_write_text, write_jsonl
 from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
+from acpgen.domains import DomainSource
 from acpgen.errors import AcpError
 from acpgen.generators import domain_file
 from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
+from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
-from acpgen.pddl.tarski_io import read_strings
+from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.pipeline import fell_short, run_domain, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
@@ -237,8 +239,34 @@ def reference_answers(dataset: Path, output: Path) -> None:
     "--domain",
     "domains",
     multiple=True,
-    required=True,
     help="Domain to generate (repeatable), or 'all' for every domain in the config.",
+)
+@click.option(
+    "--domain-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Your own PDDL domain (instead of --domain); its problems come from --problems.",
+)
+@click.option(
+    "--problems",
+    "problems_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="With --domain-file: the folder of your problem files (*.pddl), taken in file-name order.",
+)
+@click.option(
+    "--template",
+    "template_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --domain-file: your natural-language template (`acp template init` writes a start); "
+    "without one, only --representation pddl is possible.",
+)
+@click.option(
+    "--name",
+    "domain_name",
+    default=None,
+    help="With --domain-file: the domain's name in records and under OUT/ (default: its PDDL name).",
 )
 @click.option(
     "--out",
@@ -285,6 +313,10 @@ def reference_answers(dataset: Path, output: Path) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(
     domains: tuple[str, ...],
+    domain_file: Path | None,
+    problems_dir: Path | None,
+    template_file: Path | None,
+    domain_name: str | None,
     out: Path | None,
     seed: int | None,
     stage: str | None,
@@ -309,11 +341,19 @@ def generate(
     The same seed and config give byte-identical artefacts (while planners finish within their
     time budgets). Exit status 1 if any stage fell short (a qa file with too few questions, a
     problem without a plan, ...); the last line names the domains and stages.
+
+    \b
+    Your own domain: the problems stage copies your problem files (each checked: it parses, and
+    its goal is relaxed-reachable; a failing one is reported and skipped):
+      acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml --out out
     """
     config = override(
         load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None), representation, formats
     )
-    names = list(config.domains) if "all" in domains else list(domains)
+    source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
+    if source is not None and "export" in stages_up_to(stage):
+        source.check_representation(config.export.representation)  # before hours of planning, not after
+    names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
     planners = PlannerSetup(
         config.planner.backend, Path(config.planner.image) if config.planner.image else None, None
     ).build()
@@ -328,6 +368,7 @@ def generate(
             progress=sys.stderr.isatty(),
             report=lambda r: (echo_report(r), reports.append(r)),
             force=frozenset(force),
+            source=source,
         )
         click.echo(
             f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
@@ -337,6 +378,27 @@ def generate(
     if short:
         click.echo(f"fell short: {short}; see the failures above", err=True)
         sys.exit(1)
+
+
+def own_domain(
+    domains: tuple[str, ...],
+    domain_file: Path | None,
+    problems_dir: Path | None,
+    template_file: Path | None,
+    name: str | None,
+) -> DomainSource | None:
+    """The user's domain of `acp generate --domain-file`, or None for built-in --domain runs."""
+    if domain_file is None:
+        if problems_dir or template_file or name:
+            raise click.UsageError("--problems, --template and --name go with --domain-file")
+        if not domains:
+            raise click.UsageError("give --domain NAME (a built-in domain, or 'all') or --domain-file with --problems")
+        return None
+    if domains:
+        raise click.UsageError("give either --domain or --domain-file, not both")
+    if problems_dir is None:
+        raise click.UsageError("--domain-file needs --problems FOLDER (the folder of your problem files)")
+    return DomainSource.from_files(domain_file, problems_dir, template_file, name)
 
 
 def override(config, representation: str | None, formats: str | None):
@@ -522,6 +584,36 @@ def describe(source: Path, domain: str, task: str | None, representation: str, l
         if all(field in record for field in shown.question_fields):
             click.echo("Question: " + describer.question(shown, record, representation))
         click.echo()
+
+
+@cli.group("template")
+def template_group() -> None:
+    """Natural-language templates of your own domains."""
+
+
+@template_group.command("init")
+@click.argument("domain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Template file to write (default: <domain name>.yaml in the current folder); never overwritten.",
+)
+def template_init(domain_file: Path, output: Path | None) -> None:
+    """Write a starting template for DOMAIN_FILE: a placeholder text for every predicate and action
+    (its name and parameters), and the description and size as TODO texts for you to write.
+
+    \b
+      acp template init my/domain.pddl -o my.yaml     # then edit my.yaml
+      acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml
+    """
+    text = starting_template(domain_file)
+    target = output or Path(f"{read_domain(domain_file).domain_name}.yaml")
+    if target.exists():
+        raise click.ClickException(f"{target} exists; acp does not overwrite a template (give another -o)")
+    atomic_write_text(target, text)
+    click.echo(f"wrote {target}: replace its TODO texts, then pass it to acp generate --template", err=True)
 
 
 @cli.command("tasks")

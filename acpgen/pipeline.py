@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from acpgen.config import PipelineConfig
-from acpgen.generators import get_generator
+from acpgen.domains import DomainSource
 from acpgen.planners import Planners
 from acpgen.stages import STAGES, StageContext, StageReport, count_artefacts
 
@@ -26,12 +26,18 @@ def run_domain(
     progress: bool = True,
     report: Callable[[StageReport], None] = lambda r: None,
     force: frozenset[str] = frozenset(),
+    source: DomainSource | None = None,
 ) -> dict[str, int]:
     """Run ``stages`` for one domain (each resumes where a previous run stopped, except the stages
-    in ``force``, which make all their artefacts again); artefact counts."""
-    get_generator(domain)
-    config.domain(domain)
-    ctx = StageContext(domain, config, Path(config.out), planners, jobs=jobs, progress=progress, force=force)
+    in ``force``, which make all their artefacts again); artefact counts.
+
+    ``source``: the user's own domain (default: the built-in domain ``domain``, configured in the config)."""
+    source = source or DomainSource.builtin(domain)
+    if source.generator is not None:
+        config.domain(domain)
+    ctx = StageContext(
+        domain, config, Path(config.out), planners, jobs=jobs, progress=progress, force=force, domain_source=source
+    )
     ctx.clean()
     for name in stages:
         report(STAGES[name](ctx))

@@ -80,10 +80,8 @@ def throwaway_task(tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     register(module.TASK)
-    load_template.cache_clear()
     yield module.TASK
     unregister(module.TASK.name)
-    load_template.cache_clear()
 
 
 def open_goal_facts(record: dict) -> int:

@@ -35,6 +35,7 @@ IMPLIED_RULES = ("distinct", "grid-neighbours", "converse", "named", "join")
 RULE_ARITY = {"converse": 1, "named": 1, "join": 2}
 SIZE_KINDS = ("n", "list", "grid", "gaps")
 PLACEHOLDER = re.compile(r"\{([^{}:]+)(?::([^{}]+))?\}")
+TODO = re.compile(r"\bTODO\b")  # marks a text that `acp template init` left for the user to write
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
 
 
@@ -112,6 +113,7 @@ class DomainTemplate:
     def check(self, lifted: LiftedTask) -> None:
         """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
         where = f"{self.path}"
+        self.check_filled_in()
         for pred, types in lifted.predicates.items():
             if pred == "=":
                 continue
@@ -175,6 +177,25 @@ class DomainTemplate:
                 )
             if type_name not in lifted.supertypes and type_name != "object":
                 raise TemplateError(f"{where}: size placeholder '{match.group(0)}' names no type of the domain")
+
+    def check_filled_in(self) -> None:
+        """Raise `TemplateError` listing every text that still contains the word TODO (`acp template init`
+        writes the description and the size that way, so that a user must write them)."""
+        texts = [("description", self.description), ("size", self.size), ("layout", self.layout)]
+        texts += [("static", self.static_intro)]
+        for entry in self.predicates.values():
+            texts += [
+                (f"predicate '{entry.name}' text", entry.text),
+                (f"predicate '{entry.name}' plural", entry.plural),
+            ]
+        texts += [(f"action '{name}'", text) for name, text in self.actions.items()]
+        texts += [(f"wrong_actions[{k}]", w.text) for k, w in enumerate(self.wrong_actions)]
+        unfinished = [what for what, text in texts if text and TODO.search(text)]
+        if unfinished:
+            raise TemplateError(
+                f"{self.path}: still TODO: {', '.join(unfinished)}; replace each TODO text with your own words "
+                f"(format: {TEMPLATES_DIR / 'README.md'})"
+            )
 
     def schema_variables(self, lifted: LiftedTask, action: str) -> tuple[str, ...]:
         schema = _schema(lifted, action)
@@ -267,19 +288,25 @@ def templates_dir() -> Path:
 
 def load_template(domain: str, directory: Path | None = None) -> DomainTemplate:
     """The template of ``domain`` from ``directory`` (default: `templates_dir`), not yet checked
-    against its PDDL (call `DomainTemplate.check`). Parsed once per content of its two files."""
+    against its PDDL (call `DomainTemplate.check`)."""
+    directory = Path(directory) if directory is not None else templates_dir()
+    return load_template_file(directory / f"{domain}.yaml", domain, directory)
+
+
+def load_template_file(path: Path, domain: str, directory: Path | None = None) -> DomainTemplate:
+    """The template in file ``path`` for ``domain``, with the shared questions of ``directory``
+    (default: `templates_dir`). Parsed once per content of its two files and set of registered tasks."""
     directory = Path(directory) if directory is not None else templates_dir()
     contents = tuple(
         hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
-        for p in (directory / f"{domain}.yaml", directory / QUESTIONS_FILE)
+        for p in (Path(path), directory / QUESTIONS_FILE)
     )
-    return _parse_template(domain, directory, contents)
+    return _parse_template(Path(path), domain, directory, (*contents, *TASKS))
 
 
 @cache
-def _parse_template(domain: str, directory: Path, contents: tuple) -> DomainTemplate:
-    """`load_template` of files with the digests ``contents`` (the cache key, so an edit is seen)."""
-    path = directory / f"{domain}.yaml"
+def _parse_template(path: Path, domain: str, directory: Path, key: tuple) -> DomainTemplate:
+    """`load_template_file` of files with the digests and tasks in ``key`` (the cache key, so an edit is seen)."""
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)
     unknown = set(data) - {
@@ -331,6 +358,18 @@ def _parse_template(domain: str, directory: Path, contents: tuple) -> DomainTemp
         layout=" ".join(str(data.get("layout") or "").split()),
         wrong_actions=tuple(wrong_actions),
     )
+
+
+def load_questions(directory: Path | None = None) -> dict[str, str]:
+    """The shared task questions of ``directory`` (default: `templates_dir`; `questions.yaml`, over
+    the tasks' own texts), flattened as in a template; a run without a domain template (PDDL
+    representation) words its questions with these."""
+    path = (Path(directory) if directory is not None else templates_dir()) / QUESTIONS_FILE
+    flat = {**task_questions(), **_flatten(_read_yaml(path))}
+    missing = [key for key in required_questions() if key not in flat]
+    if missing:
+        raise TemplateError(f"{path}: no question text for task(s) {', '.join(missing)}")
+    return flat
 
 
 def _coordinates(name: str) -> tuple[int, ...]:

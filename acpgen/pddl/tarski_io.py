@@ -10,12 +10,13 @@ Anything else raises :class:`PddlError` naming the construct.
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 from tarski.errors import TarskiError
-from tarski.fstrips import AddEffect, DelEffect
+from tarski.fstrips import AddEffect, DelEffect, FunctionalEffect, UniversalEffect
 from tarski.io import PDDLReader
-from tarski.syntax import CompoundFormula, Connective, Contradiction, Tautology
+from tarski.syntax import CompoundFormula, Connective, Contradiction, QuantifiedFormula, Quantifier, Tautology
 from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
 
 from acpgen.errors import PddlError
@@ -33,6 +34,20 @@ def read_files(domain: Path, problem: Path) -> LiftedTask:
     except OSError as err:
         raise PddlError(f"cannot read PDDL file: {err}") from err
     return read_strings(domain_text, problem_text, source=f"{domain} / {problem}")
+
+
+def read_domain(path: Path) -> LiftedTask:
+    """Parse a domain file on its own (with an empty problem), so that every construct of the domain
+    is checked and an error names the file."""
+    try:
+        text = Path(path).read_text()
+    except OSError as err:
+        raise PddlError(f"cannot read PDDL domain file {path}: {err.strerror}") from err
+    match = re.search(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.sub(r";[^\n]*", "", text), re.IGNORECASE)
+    if match is None:
+        raise PddlError(f"{path}: not a PDDL domain (no '(define (domain NAME)' found)")
+    empty = f"(define (problem acp-domain-check) (:domain {match.group(1)}) (:init) (:goal (and)))"
+    return read_strings(text, empty, source=str(path))
 
 
 def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text") -> LiftedTask:
@@ -57,6 +72,12 @@ def _convert(problem, source: str, constants: frozenset[str], domain_text: str) 
             continue
         ancestors = {s.name for s in lang.ancestor_sorts[sort]} - _BUILTIN_SORTS
         supertypes[sort.name] = (sort.name, *sorted(ancestors))
+    fluents = sorted(str(f.name) for f in lang.functions if not f.builtin and str(f.name).lower() != "total-cost")
+    if fluents:
+        raise PddlError(
+            f"{source}: numeric fluents are not supported (:functions declares {', '.join(fluents)}); "
+            "only the (total-cost) function of :action-costs is accepted"
+        )
     objects = {c.name.lower(): c.sort.name for c in lang.constants()}
     predicates = {}
     for pred in lang.predicates:
@@ -93,11 +114,23 @@ def _schema(action, source: str) -> Schema:
     for effect in action.effects:
         if not isinstance(effect, (AddEffect, DelEffect)) or not isinstance(effect.condition, Tautology):
             raise PddlError(
-                f"{source}: action {name} has an unsupported effect {effect} (only unconditional add/delete)"
+                f"{source}: action {name} has {_effect_kind(effect)}, which acp does not support "
+                f"(only unconditional add and delete effects): {effect}"
             )
         literal = _literal(effect.atom, True)
         (add if isinstance(effect, AddEffect) else delete).append(literal)
     return Schema(name, params, precondition, tuple(add), tuple(delete))
+
+
+def _effect_kind(effect: object) -> str:
+    """What an unsupported effect is, in PDDL words."""
+    if isinstance(effect, UniversalEffect):
+        return "a universally quantified effect (forall)"
+    if isinstance(effect, FunctionalEffect):
+        return "a numeric effect (assign/increase/decrease of a function other than total-cost)"
+    if not isinstance(getattr(effect, "condition", None), Tautology):
+        return "a conditional effect (when)"
+    return f"an effect of kind {type(effect).__name__}"
 
 
 def _term(term) -> str:
@@ -125,6 +158,14 @@ def _dnf(formula, source: str, where: str, positive: bool = True) -> tuple[tuple
     if isinstance(formula, Contradiction):
         return () if positive else ((),)
     if isinstance(formula, Atom):
+        symbol = formula.predicate.symbol
+        if isinstance(symbol, BuiltinPredicateSymbol) and symbol not in (
+            BuiltinPredicateSymbol.EQ,
+            BuiltinPredicateSymbol.NE,
+        ):
+            raise PddlError(
+                f"{source}: {where} uses a numeric comparison ({formula}); numeric fluents are not supported"
+            )
         return ((_literal(formula, positive),),)
     if isinstance(formula, CompoundFormula):
         if formula.connective == Connective.Not:
@@ -137,6 +178,9 @@ def _dnf(formula, source: str, where: str, positive: bool = True) -> tuple[tuple
         if len(product) > _DNF_LIMIT:
             raise PddlError(f"{source}: precondition of {where} is too large in disjunctive normal form")
         return tuple(_dedupe(c) for c in product)
+    if isinstance(formula, QuantifiedFormula):
+        kind = "a universal (forall)" if formula.quantifier == Quantifier.Forall else "an existential (exists)"
+        raise PddlError(f"{source}: {where} uses {kind} quantifier, which acp does not support: {formula}")
     raise PddlError(f"{source}: {where} uses an unsupported construct ({type(formula).__name__}: {formula})")
 
 

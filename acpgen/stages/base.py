@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from acpgen.artefacts import remove_stale_temporaries
 from acpgen.config import PipelineConfig
-from acpgen.generators import domain_file
+from acpgen.domains import DomainSource
 from acpgen.planners import Planners
 from acpgen.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
 
@@ -25,6 +26,12 @@ class StageContext:
     jobs: int = 1
     progress: bool = True
     force: frozenset[str] = frozenset()  # stages whose units are made again whatever their stamps say
+    domain_source: DomainSource | None = None  # None: the built-in domain named ``domain``
+
+    @cached_property
+    def source(self) -> DomainSource:
+        """Where the domain's PDDL, template, generator and (for the user's own domains) problems are."""
+        return self.domain_source or DomainSource.builtin(self.domain)
 
     @property
     def root(self) -> Path:
@@ -48,7 +55,7 @@ class StageContext:
 
     @property
     def domain_text(self) -> str:
-        return domain_file(self.domain).read_text()
+        return self.source.text
 
     def clean(self) -> None:
         """Remove temporary files left by a killed run (completed files are never touched)."""

@@ -25,12 +25,11 @@ from tqdm import tqdm
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import ConfigError
 from acpgen.nl.describe import REPRESENTATIONS, Describer
-from acpgen.nl.template import QUESTIONS_FILE, load_template
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.stages.qa import qa_file, qa_files
-from acpgen.stamps import digest_of, input_digests, sha256_bytes
+from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS
 
 
@@ -95,13 +94,12 @@ def export_choice_record(record: dict, describer: Describer, representation: str
 
 
 def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "gen") -> list[dict]:
-    template = load_template(ctx.domain)
     case = ActionCase(ctx.domain_text)
     records = []
     for line in qa_file(ctx, task, fmt).read_text().splitlines():
         record = json.loads(line)
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
-        describer = Describer(template, lifted)
+        describer = ctx.source.describer(lifted)
         if fmt == "gen":
             records.append(export_record(record, describer, representation, case))
         else:
@@ -112,13 +110,11 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
 def stamp(ctx: StageContext, source: Path, representation: str) -> dict:
     """What an exported file is made from: its qa file, the domain's template and the shared question
     texts (by content), the representation, the PDDL domain (action case) and the code."""
-    template = load_template(ctx.domain)
-    texts = template.path.read_bytes() + b"\0" + (template.path.parent / QUESTIONS_FILE).read_bytes()
     return {
         **ctx.base_stamp(),
         "config": digest_of({"representation": representation}),
         "inputs": input_digests(ctx.root, [source]),
-        "templates": sha256_bytes(texts),
+        "templates": ctx.source.templates_digest(),
     }
 
 
@@ -128,6 +124,7 @@ def run(ctx: StageContext) -> StageReport:
     representation = ctx.config.export.representation
     if representation not in REPRESENTATIONS:
         raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
+    ctx.source.check_representation(representation)
     book = ctx.stamp_book("export")
     (ctx.root / "export.json").unlink(missing_ok=True)  # the stamps of acp before stamps/export.json
     bar = tqdm(qa_files(ctx.config.qa), desc=f"{ctx.domain} export", disable=not ctx.progress)

@@ -15,11 +15,11 @@ from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError
-from acpgen.generators import get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.planners import Limits, Status
 from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.user_problems import copy_user_problems
 from acpgen.stamps import digest_of
 
 
@@ -29,7 +29,7 @@ def problem_name(index: int) -> str:
 
 def make_problem(ctx: StageContext, index: int) -> str:
     """PDDL text of problem ``index``: deterministic for the seed, solvable."""
-    generator = get_generator(ctx.domain)
+    generator = ctx.source.generator
     settings = ctx.config.domain(ctx.domain)
     size = settings.sizes[(index - 1) % len(settings.sizes)]
     domain_text = ctx.domain_text
@@ -62,6 +62,8 @@ def stamp(ctx: StageContext) -> dict:
 
 
 def run(ctx: StageContext) -> StageReport:
+    if ctx.source.problems is not None:
+        return copy_user_problems(ctx)
     start = time.perf_counter()
     report = StageReport("problems", ctx.domain)
     count = ctx.config.domain(ctx.domain).problems

@@ -30,8 +30,6 @@ from tqdm import tqdm
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import QAConfig
 from acpgen.errors import PddlError
-from acpgen.generators import get_generator
-from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits, PlannerSetup
@@ -93,12 +91,11 @@ class QASource:
     @cached_property
     def wrong_actions(self) -> tuple[tuple[str, ...], ...]:
         """Argument types of the domain template's wrong-action texts (areach and val distractors)."""
-        return tuple(tuple(w.types.values()) for w in load_template(self.ctx.domain).wrong_actions)
+        return tuple(tuple(w.types.values()) for w in self.ctx.source.wrong_actions)
 
     def base_record(self, task_name: str, state: dict, fmt: str = "gen") -> dict:
         problem_task = self.task(state["problem"])
         mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
-        generator = get_generator(self.ctx.domain)
         uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
         return {
             "id": record_id(self.ctx.config.seed, uid),
@@ -110,7 +107,7 @@ class QASource:
             "problem": state["problem"],
             "state": state["id"],
             "PDDL_domain": self.domain_text,
-            "PDDL_problem": render_problem(problem_task, mask, requirements=generator.requirements),
+            "PDDL_problem": render_problem(problem_task, mask, requirements=self.ctx.source.requirements),
         }
 
 
@@ -258,7 +255,7 @@ def stamp(ctx: StageContext, task_name: str, fmt: str) -> dict:
     inputs = [ctx.states_file]
     for problem in problems:
         inputs += [ctx.problems_dir / f"{problem}.pddl", ctx.plans_dir / f"{problem}.json"]
-    wrong_actions = [list(w.types.values()) for w in load_template(ctx.domain).wrong_actions]
+    wrong_actions = [list(w.types.values()) for w in ctx.source.wrong_actions]
     return {
         **ctx.base_stamp(),
         "config": digest_of(config),
@@ -316,7 +313,7 @@ def run(ctx: StageContext) -> StageReport:
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
     setup = PlannerSetup(ctx.config.planner.backend, ctx.config.planner.image)
     if ctx.jobs > 1:
-        worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False)
+        worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source)
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
             results = list(pool.map(_generate, [(worker, t, f, setup) for t, f in todo]))
     else:

@@ -102,7 +102,9 @@ def run(ctx: StageContext) -> StageReport:
     todo = [p for p in problems if not book.fresh(f"{p}.jsonl", ctx.states_dir / f"{p}.jsonl", stamp(ctx, p))]
     report.skipped = len(problems) - len(todo)
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} states", disable=not ctx.progress)
-    worker_ctx = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False)  # planners stay here
+    worker_ctx = StageContext(  # planners stay here
+        ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source
+    )
     if ctx.jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
             results = pool.map(_sample, [(worker_ctx, p) for p in todo])

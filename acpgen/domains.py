@@ -1,0 +1,126 @@
+"""Where a run finds its domain: one of the built-in domains, or the user's own PDDL files.
+
+A `DomainSource` is what the stages ask for the domain's PDDL text, the ``:requirements`` written
+into rendered problems, the natural-language template (None: the user gave none, so only the
+PDDL representation is possible) and the problem generator (None: the problems are the user's
+files, copied by the problems stage). Built-in domains come from the registry
+(`acpgen.generators`, `domains/<d>/domain.pddl`, `templates/<d>.yaml`); `acp generate
+--domain-file` builds one from the paths it is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from acpgen.errors import ConfigError
+from acpgen.generators import Generator, domain_file, get_generator
+from acpgen.nl.describe import Describer
+from acpgen.nl.pddl_words import pddl_template
+from acpgen.nl.template import (
+    QUESTIONS_FILE,
+    DomainTemplate,
+    TemplateError,
+    WrongAction,
+    load_template,
+    load_template_file,
+    templates_dir,
+)
+from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.tarski_io import read_domain
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a domain name is also a folder name under OUT/
+
+
+def declared_requirements(domain_text: str) -> str:
+    """The domain's ``:requirements`` flags, space-separated as declared ("" when it declares none)."""
+    text = re.sub(r";[^\n]*", "", domain_text)
+    match = re.search(r"\(\s*:requirements\s+([^()]*)\)", text, flags=re.IGNORECASE)
+    return " ".join(match.group(1).split()) if match else ""
+
+
+@dataclass(frozen=True)
+class DomainSource:
+    """A domain's name (the output folder and the records' ``domain``), PDDL file, template file,
+    generator (built-in domains) and folder of problem files (the user's own domains)."""
+
+    name: str
+    domain_file: Path
+    template_file: Path | None = None
+    generator: Generator | None = None
+    problems: Path | None = None
+
+    @classmethod
+    def builtin(cls, name: str) -> DomainSource:
+        """A domain of the registry (ConfigError listing the valid names for any other)."""
+        return cls(name, domain_file(name), templates_dir() / f"{name}.yaml", get_generator(name))
+
+    @classmethod
+    def from_files(
+        cls, domain: Path, problems: Path, template: Path | None = None, name: str | None = None
+    ) -> DomainSource:
+        """The user's domain: its PDDL is checked now (unsupported constructs are refused, naming the
+        file), and so is the template against it, before any stage runs."""
+        lifted = read_domain(domain)
+        name = name or lifted.domain_name
+        if not NAME.fullmatch(name):
+            raise ConfigError(
+                f"domain name '{name}' cannot name an output folder; give --name with letters, digits, '-', '_', '.'"
+            )
+        if not Path(problems).is_dir():
+            raise ConfigError(f"--problems {problems}: no such folder (give the folder that holds the problem files)")
+        if template is not None and not Path(template).is_file():
+            raise ConfigError(f"--template {template}: no such file (write one with `acp template init {domain}`)")
+        source = cls(name, Path(domain), Path(template) if template else None, None, Path(problems))
+        found = source.template()
+        if found is not None:
+            found.check(lifted)
+        return source
+
+    @cached_property
+    def text(self) -> str:
+        """The PDDL domain text, as every stage and record uses it."""
+        return self.domain_file.read_text()
+
+    @property
+    def requirements(self) -> str:
+        """``:requirements`` of rendered problems: the generator's for built-in domains, else the domain's."""
+        if self.generator is not None:
+            return self.generator.requirements
+        return declared_requirements(self.text)
+
+    def template(self) -> DomainTemplate | None:
+        """The domain's template (not yet checked against a problem), or None when there is none."""
+        if self.template_file is None:
+            return None
+        if self.generator is not None:
+            return load_template(self.name)
+        return load_template_file(self.template_file, self.name)
+
+    @property
+    def wrong_actions(self) -> tuple[WrongAction, ...]:
+        """The template's wrong-action texts (distractors of areach and val); none without a template."""
+        template = self.template()
+        return template.wrong_actions if template is not None else ()
+
+    def describer(self, lifted: LiftedTask) -> Describer:
+        """A describer of one record's task: the template's words, or PDDL syntax without a template."""
+        template = self.template()
+        return Describer(template if template is not None else pddl_template(lifted), lifted)
+
+    def check_representation(self, representation: str) -> None:
+        """TemplateError unless the representation can be written: nl needs a template."""
+        if self.template_file is None and representation != "pddl":
+            raise TemplateError(
+                f"domain {self.name} ({self.domain_file}) has no template, so the '{representation}' representation "
+                f"cannot be written: use --representation pddl, or write a template with "
+                f"`acp template init {self.domain_file} -o {self.name}.yaml`, fill it in and pass --template"
+            )
+
+    def templates_digest(self) -> str:
+        """sha256 of the template file (if any) and the shared questions: what the export text depends on."""
+        template = self.template_file.read_bytes() if self.template_file is not None else b""
+        return hashlib.sha256(template + b"\0" + (templates_dir() / QUESTIONS_FILE).read_bytes()).hexdigest()
