@@ -21,11 +21,12 @@ from acpgen.nl.describe import Describer
 from acpgen.nl.scaffold import predicate_variables, starting_template
 from acpgen.nl.template import TemplateError, load_template_file
 from acpgen.pddl.tarski_io import read_domain, read_strings
+from acpgen.tasks import TASKS
 
 BYOD = FIXTURES / "byod"
 CONFIG = BYOD / "byod.yaml"
 DOMAINS = {"hanoi": "hanoi-towers", "porter": "ball-porter"}
-CHOICE_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land")
+CHOICE_TASKS = tuple(t for t in TASKS if TASKS[t].choice is not None)
 
 
 def invoke(*args: str):
@@ -259,7 +260,7 @@ def test_template_init_fails_on_the_todos_only_and_once_filled_in_renders_every_
     for problem in sorted((BYOD / folder / "problems").glob("*.pddl")):
         lifted = read_strings(domain.read_text(), problem.read_text(), str(problem))
         describer = Describer(finished, lifted)  # checks the template against the domain
-        context = describer.context("just", "nl", domain.read_text(), problem.read_text())
+        context = describer.context(TASKS["just"].context_parts, "nl", domain.read_text(), problem.read_text())
         assert context.startswith("This is a test domain. \nThis problem has ")
         objects = len([o for o in lifted.objects if o not in lifted.constants])
         assert f"This problem has {objects} objects." in context
