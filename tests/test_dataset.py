@@ -191,7 +191,16 @@ def test_action_case_follows_the_domain():
     case = ActionCase("(define (domain l) (:action LOAD-TRUCK :parameters ()) (:action fly :parameters ()))")
     assert case("(load-truck p0 t0 l0)") == "(LOAD-TRUCK p0 t0 l0)"
     assert case("(fly a0)") == "(fly a0)"
-    assert case.answer("just", [["(load-truck p t l)", "1"]]) == [["(LOAD-TRUCK p t l)", "1"]]
+    assert TASKS["just"].export_answer([["(load-truck p t l)", "1"]], case) == [["(LOAD-TRUCK p t l)", "1"]]
+    assert TASKS["app"].export_answer(["(fly a0)", "(load-truck p t l)"], case) == ["(fly a0)", "(LOAD-TRUCK p t l)"]
+    nexta = {"maybe": [], "no": ["(fly a0)"], "opt": "3", "yes": ["(load-truck p t l)"]}
+    assert list(TASKS["nexta"].export_answer(nexta, case).items()) == [
+        ("yes", ["(LOAD-TRUCK p t l)"]),
+        ("no", ["(fly a0)"]),
+        ("maybe", []),
+        ("opt", "3"),
+    ]
+    assert list(TASKS["prog"].export_answer({"neg": ["(b)"], "pos": ["(a)"]}, case)) == ["pos", "neg"]
 
 
 # ----- lm-evaluation-harness ---------------------------------------------------------------------------
