@@ -13,8 +13,8 @@ are openable, cabinets and drawers openable with probability 1/2, all openable o
 Every receptacle has a location (stoveburner pairs, and sometimes one other pair, share one);
 fixtures get their own receptacle-free locations (sometimes shared); the agent starts at an
 extra empty location, the highest-numbered one. Object properties and ``cancontain`` come from
-per-type tables (section 13 of domains.md, extended for living-room and bedroom furniture the
-records do not show). ``:objects`` also declares the 79 unnumbered placeholder names and all
+per-type tables: what the ACPBench alfworld problems show, extended for the living-room and bedroom
+furniture they do not show. ``:objects`` also declares the 79 unnumbered placeholder names and all
 non-constant otypes and rtypes, as the reference scenes do.
 
 Solvable by construction: the goal's object type is pickupable (and heatable / coolable /
