@@ -5,7 +5,8 @@ and reports status ``parse_error`` on ``ParseError``. ``_prepare`` pre-normalise
 a few regular expressions; the LALR grammar ``answers.lark`` turns it into candidates (actions,
 None markers, numbers, prog labels, bracketed lists); the functions pick the answer from them.
 
-Design choices (deliberate differences from the reference parser, acpbench-format.md 8.3/11):
+Design choices (deliberate differences from the reference parser, the answer grammar of the ACPBench-Hard
+tasks in lm-evaluation-harness):
 
 * Section: the text after the last ``</think>``; then after the LAST "final answer" marker
   (``Final Answer:``, ``final answer is``, ``\\boxed{``) followed by content, or, without one,

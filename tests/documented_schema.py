@@ -1,4 +1,4 @@
-"""Compare parsed action schemas with schemas written out from domains.md (test helper).
+"""Compare parsed action schemas with schemas written out by hand in the tests (test helper).
 
 A documented schema is ``(parameters, precondition, add, delete)`` written as text:
 ``"x - truck, y - place"`` and ``"at x y, clear y"`` (an empty string for no atoms). Both sides

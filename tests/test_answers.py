@@ -1,7 +1,8 @@
 """Response parser (acpgen/answers.py): what must parse, to what, and what must raise ParseError.
 
 Every expected value is derived by hand from the input. Cases marked "ref:" state what the
-reference parser does (acpbench-format.md 8.3, 8.4, defects W10-W14) where we deliberately differ.
+reference parser (the ACPBench-Hard tasks' answer grammar in lm-evaluation-harness) does where we
+deliberately differ.
 """
 
 from __future__ import annotations
@@ -42,11 +43,11 @@ APP_OK = [
         ["(load-truck p1 t1 l1-2)", "(drive-truck t0 l0-2 l0-1 c0)"],
     ),
     ("The applicable actions are (a b) and (c d).", ["(a b)", "(c d)"]),
-    # ref: ["(i it is empty)", "(sail l0 l1)"] - prose parentheses became an action (W12)
+    # ref: ["(i it is empty)", "(sail l0 l1)"] - prose parentheses became an action
     ("The ferry is at l0 (i.e., it is empty), so (sail l0 l1)", ["(sail l0 l1)"]),
-    # ref: ["(a b c d)"] - a blank before ")" merged two actions (W12)
+    # ref: ["(a b c d)"] - a blank before ")" merged two actions
     ("(a b ) (c d)", ["(a b)", "(c d)"]),
-    # ref: ["(a)"] and ["(l0 l1)"] (W12)
+    # ref: ["(a)"] and ["(l0 l1)"]
     ("(a,b)", ["(a b)"]),
     ("sail(l0, l1)", ["(sail l0 l1)"]),
     ("(a ?x)", ["(a x)"]),
@@ -154,14 +155,14 @@ PROG_OK = [
     ("[(a b)] [None]", (["(a b)"], [])),
     ("[(a b)] [none]", (["(a b)"], [])),
     ("[(a b)] [(c d)] [(e f)]", (["(a b)"], ["(c d)"])),  # extra lists ignored, as the ref
-    # ref: None for a trailing comma and for a missing final "]" (W13)
+    # ref: None for a trailing comma and for a missing final "]"
     ("[(a b), ] [(c d)]", (["(a b)"], ["(c d)"])),
     ("[(a b)] [(c d)", (["(a b)"], ["(c d)"])),
     ("[[(a b)], [(c d)]]", (["(a b)"], ["(c d)"])),
     ("[(empty-ferry), (at c2 l1)] [(on c2)]", (["(empty-ferry)", "(at c2 l1)"], ["(on c2)"])),
     ("[(AT C2 L1)] [(ON C2)]", (["(at c2 l1)"], ["(on c2)"])),
     ("**Positive Effects**: (a b)\n**Negative Effects**: (c d)", (["(a b)"], ["(c d)"])),
-    # ref: swapped lists, the headings were mapped by position (W13)
+    # ref: swapped lists, the headings were mapped by position
     (
         "Negative effects: (on c2)\nPositive effects: (empty-ferry), (at c2 l1)",
         (["(empty-ferry)", "(at c2 l1)"], ["(on c2)"]),
@@ -170,7 +171,7 @@ PROG_OK = [
     ("Positive effects: (a b)\nNegative effects: none", (["(a b)"], [])),
     ("Positive effects: (a b)\nNegative effects:", (["(a b)"], [])),
     ("- Positive effects:\n  - (a b)\n  - (c d)\n- Negative effects:\n  - None.", (["(a b)", "(c d)"], [])),
-    # a single list is accepted when labelled (ref: None, W13)
+    # a single list is accepted when labelled (ref: None)
     ("Positive effects: [(a b)]", (["(a b)"], [])),
     ("Negative effects: [(c d)]", ([], ["(c d)"])),
     ("The positive and negative effects are: [(a b)] [(c d)]", (["(a b)"], ["(c d)"])),
@@ -211,11 +212,11 @@ VAL_OK = [
     ("**Final Answer**: 6", 6),
     ("Final answer: 10", 10),
     ("\\boxed{6}", 6),
-    # ref: "2", the first digit run, from c2 (W10)
+    # ref: "2", the first digit run, from c2
     ("The first inapplicable action is (board c2 l1) at index 4", 4),
-    # ref: "007", compared as a string (W10)
+    # ref: "007", compared as a string
     ("007", 7),
-    # ref: "1" (W10); -1 and None mean: no inapplicable action
+    # ref: "1"; -1 and None mean: no inapplicable action
     ("-1", None),
     ("None", None),
     ("none.", None),
@@ -262,17 +263,17 @@ ATOM_OK = [
     ("None", None),
     ("Answer: None", None),
     ("**None**", None),
-    # ref: parse failure for none / NONE (W11)
+    # ref: parse failure for none / NONE
     ("none", None),
     ("NONE", None),
     ("None.", None),
     # ref: "(None)"
     ("(None)", None),
     ("[]", None),
-    # ref: parse failure, a blank before ")" (W12)
+    # ref: parse failure, a blank before ")"
     ("(a b )", "(a b)"),
     ("(At C0 L1)", "(at c0 l1)"),
-    # ref: "(see above)" and "(i it is unreachable)" (W14)
+    # ref: "(see above)" and "(i it is unreachable)"
     ("As explained (see above), (at c0 l1)", "(at c0 l1)"),
     ("This one (i.e., it is unreachable): (at c0 l1)", "(at c0 l1)"),
     ("at(c0, l1)", "(at c0 l1)"),

@@ -1,8 +1,9 @@
-"""alfworld (PDDL `alfred`): the domain file against domains.md section 13, and generated scenes.
+"""alfworld (PDDL `alfred`): the domain file against the ACPBench alfworld domain, and generated scenes.
 
-The expected domain below is written out from domains.md, independently of domains/alfworld.
-Generated scenes are checked for the structure section 13 describes, and solved by a plan that
-the test builds from the rules (fetch, process, place, validate) and executes on the ground task.
+The expected domain below is written out by hand from the ACPBench alfworld domain, independently of
+domains/alfworld. Generated scenes are checked for the structure of ACPBench's alfworld problems (the
+generator's docstring), and solved by a plan that the test builds from the rules (fetch, process,
+place, validate) and executes on the ground task.
 """
 
 from __future__ import annotations
@@ -232,7 +233,7 @@ def generate(receptacles=6, objects=8, goal=0, seed=1):
     return GEN.generate({"receptacles": receptacles, "objects": objects, "goal": goal}, random.Random(seed))
 
 
-def test_domain_file_matches_domains_md():
+def test_domain_file_matches_the_written_out_domain():
     lifted = read_strings(DOMAIN, GEN.render(generate()))
     assert lifted.domain_name == "alfred"
     assert ":action-costs :adl :typing" in " ".join(DOMAIN.split())
@@ -263,7 +264,7 @@ def test_domain_file_matches_domains_md():
 
 # ----- generated scenes -----------------------------------------------------------------------
 ALWAYS_OPENABLE, MAYBE_OPENABLE = {"fridge", "microwave", "safe"}, {"cabinet", "drawer"}
-PROPS = {  # domains.md: properties by object type (and pickupable only for the few added kinds)
+PROPS = {  # properties by object type, as in ACPBench alfworld problems (pickupable only for the added kinds)
     "pickupable": set(
         """alarmclock baseballbat basketball book candle cd cellphone creditcard glassbottle handtowel
         keychain laptop papertowelroll pen pencil peppershaker pillow plunger saltshaker scrubbrush soapbottle

@@ -1,4 +1,4 @@
-"""depots: the domain file against domains.md section 9, and the structure of generated problems."""
+"""depots: the domain file against the ACPBench depots domain written out below, and generated problems."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from acpgen.pddl.tarski_io import read_strings
 GEN = get_generator("depots")
 SIZE = {"depots": 3, "distributors": 2, "trucks": 2, "pallets": 7, "hoists": 6, "crates": 6}
 
-# domains.md section 9, written out independently of domains/depots/domain.pddl.
+# The ACPBench depots domain, written out by hand independently of domains/depots/domain.pddl.
 PARENTS = {
     "place": "object",
     "locatable": "object",

@@ -1,4 +1,4 @@
-"""goldminer: the domain file against domains.md section 10, and the structure of generated problems."""
+"""goldminer: the domain file against the ACPBench goldminer domain written out below, and generated problems."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from acpgen.pddl.tarski_io import read_strings
 
 GEN = get_generator("goldminer")
 
-# domains.md section 10, written out independently of domains/goldminer/domain.pddl.
+# The ACPBench goldminer domain, written out by hand independently of domains/goldminer/domain.pddl.
 PREDICATES = {
     "arm-empty": (),
     "bomb-at": ("loc",),

@@ -1,4 +1,4 @@
-"""satellite: the domain file against domains.md section 11, and the structure of generated problems."""
+"""satellite: the domain file against the ACPBench satellite domain written out below, and generated problems."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from acpgen.pddl.tarski_io import read_strings
 GEN = get_generator("satellite")
 SIZE = {"satellites": 6, "instruments": 3, "modes": 7, "targets": 7, "observations": 4}
 
-# domains.md section 11, written out independently of domains/satellite/domain.pddl.
+# The ACPBench satellite domain, written out by hand independently of domains/satellite/domain.pddl.
 TYPES = ("direction", "instrument", "mode", "satellite")
 PREDICATES = {
     "calibrated": ("instrument",),

@@ -1,4 +1,4 @@
-"""swap: the domain file against domains.md section 12 (variant A), and generated problems."""
+"""swap: the domain file against the ACPBench swap domain, and generated problems."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def assignment(atoms):
 
 
 def test_domain_file_matches_the_documented_domain():
-    """domains.md section 12, variant A: one predicate, one swap action, no not-eq."""
+    """The ACPBench swap domain: one predicate, one swap action, no not-eq."""
     lifted = read_strings(domain_file("swap").read_text(), GEN.render(generate()))
     assert lifted.domain_name == "swap"
     assert lifted.supertypes == {"object": ("object",), "agent": ("agent", "object"), "role": ("role", "object")}

@@ -23,8 +23,8 @@ READERS = {
     "rover": "rovers",
     "grid-visit-all": "visitall",
 }
-# reach.gen record whose context renders an empty list although its :init has (clear tile_3)
-# (acpbench-format.md, section 3.1): the text does not say what the PDDL says.
+# reach.gen record whose context renders an empty list although its :init has (clear tile_3):
+# the text does not say what the PDDL says.
 DEFECTIVE = {2064180602739641629}
 
 

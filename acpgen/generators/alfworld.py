@@ -13,8 +13,8 @@ are openable, cabinets and drawers openable with probability 1/2, all openable o
 Every receptacle has a location (stoveburner pairs, and sometimes one other pair, share one);
 fixtures get their own receptacle-free locations (sometimes shared); the agent starts at an
 extra empty location, the highest-numbered one. Object properties and ``cancontain`` come from
-per-type tables (section 13 of domains.md, extended for living-room and bedroom furniture the
-records do not show). ``:objects`` also declares the 79 unnumbered placeholder names and all
+per-type tables: what the ACPBench alfworld problems show, extended for the living-room and bedroom
+furniture they do not show. ``:objects`` also declares the 79 unnumbered placeholder names and all
 non-constant otypes and rtypes, as the reference scenes do.
 
 Solvable by construction: the goal's object type is pickupable (and heatable / coolable /
@@ -306,64 +306,72 @@ def _goal_candidates(room: str, goal: str, present: set[str]) -> list[tuple[str,
     return out
 
 
-def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
-    n_rec, n_obj, goal_index = size["receptacles"], size["objects"], size["goal"]
-    if not 0 <= goal_index < len(GOALS):
-        raise ValueError(f"alfworld goal must be 0..{len(GOALS) - 1} ({', '.join(GOALS)}), got {goal_index}")
-    goal = GOALS[goal_index]
-    n_fix = n_obj // 6
-    needed = 2 if goal in ("picktwoandplace", "examineinlight") else 1
-    if n_rec < 4:
-        raise ValueError(f"alfworld needs at least 4 receptacles, got {n_rec}")
-    if n_obj - n_fix < needed:
-        raise ValueError(f"alfworld goal {goal} needs at least {needed} movable objects: objects >= {needed}")
+def _numbered(kind: str, counter: dict[str, int]) -> str:
+    """The next name of a kind (``cabinet1``, ``cabinet2``, ...), counted in ``counter``."""
+    counter[kind] = counter.get(kind, 0) + 1
+    return f"{kind}{counter[kind]}"
 
-    room = rng.choice(ROOMS_FOR.get(goal, tuple(ROOMS)))
-    kinds = _receptacle_kinds(room, n_rec, goal, rng)
-    receptacles: list[tuple[str, str]] = []  # (name, kind)
-    counter: dict[str, int] = {}
-    for kind in kinds:
-        counter[kind] = counter.get(kind, 0) + 1
-        receptacles.append((f"{kind}{counter[kind]}", kind))
-    candidates = _goal_candidates(room, goal, set(kinds))
-    if not candidates:  # cannot happen with the room tables above; kept as a guard
-        raise ValueError(f"alfworld: no {goal} goal fits a {room} with {n_rec} receptacles")
-    goal_kind, goal_target = rng.choice(candidates)
 
-    # Movable objects: the goal's objects first, then random kinds that some receptacle can hold.
+def _place_objects(
+    room: str,
+    goal: str,
+    goal_kind: str,
+    goal_target: str,
+    receptacles: list[tuple[str, str]],
+    count: int,
+    counter: dict[str, int],
+    rng: random.Random,
+) -> list[tuple[str, str, str]]:
+    """``count`` movable objects (name, kind, receptacle): the goal's objects first, then random kinds
+    that some receptacle can hold (kinds already present are less likely); none of the goal's kind
+    starts in a receptacle of the goal's target kind."""
+
     def hosts(kind: str) -> list[str]:
         if kind == "desklamp":
             return [r for r, k in receptacles if k in LAMP_HOSTS]
         return [r for r, k in receptacles if kind in CANCONTAIN[k] and not (kind == goal_kind and k == goal_target)]
 
-    placed, counter = [], {}  # (name, kind, receptacle)
+    placed: list[tuple[str, str, str]] = []
 
     def add(kind: str) -> None:
-        counter[kind] = counter.get(kind, 0) + 1
-        placed.append((f"{kind}{counter[kind]}", kind, rng.choice(hosts(kind))))
+        name = _numbered(kind, counter)
+        placed.append((name, kind, rng.choice(hosts(kind))))
 
     first = {"picktwoandplace": [goal_kind] * 2, "examineinlight": ["desklamp", goal_kind]}.get(goal, [goal_kind])
     for kind in first:
         add(kind)
     eligible = [k for k in ROOMS[room][3].split() if hosts(k)]
-    while len(placed) < n_obj - n_fix:
+    while len(placed) < count:
         add(rng.choices(eligible, [1.0 / (1 + counter.get(k, 0)) ** 2 for k in eligible])[0])
+    return placed
 
-    fixtures: list[tuple[str, str]] = []  # (name, kind)
-    fixture_groups: list[list[str]] = []  # fixture names sharing a location
-    for _ in range(n_fix):
+
+def _draw_fixtures(
+    room: str, count: int, counter: dict[str, int], rng: random.Random
+) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """``count`` fixtures (name, kind) of the room, and the groups of fixture names that share a location
+    (faucets have none)."""
+    fixtures: list[tuple[str, str]] = []
+    groups: list[list[str]] = []
+    for _ in range(count):
         kind = rng.choice(ROOMS[room][4].split())
-        counter[kind] = counter.get(kind, 0) + 1
-        name = f"{kind}{counter[kind]}"
+        name = _numbered(kind, counter)
         fixtures.append((name, kind))
         if kind == "faucet":
             continue
-        if fixture_groups and rng.random() < 0.25:
-            rng.choice(fixture_groups).append(name)
+        if groups and rng.random() < 0.25:
+            rng.choice(groups).append(name)
         else:
-            fixture_groups.append([name])
+            groups.append([name])
+    return fixtures, groups
 
-    # Locations: receptacle groups (stoveburner pairs may share), fixture groups, then the start.
+
+def _locations(
+    receptacles: list[tuple[str, str]], fixture_groups: list[list[str]], rng: random.Random
+) -> tuple[dict[str, str], int]:
+    """Each receptacle's and fixture's location name, and the number of locations (the last one, the
+    agent's start, is empty). Adjacent stoveburners may share a location, and sometimes two other
+    receptacles do; the fixture groups get their own locations; the order is shuffled."""
     groups, i = [], 0
     while i < len(receptacles):
         pair = i + 1 < len(receptacles) and receptacles[i][1] == receptacles[i + 1][1] == "stoveburner"
@@ -381,8 +389,18 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     groups += fixture_groups
     rng.shuffle(groups)
     where = {name: f"location{n + 1}" for n, group in enumerate(groups) for name in group}
-    start = f"location{len(groups) + 1}"
+    return where, len(groups) + 1
 
+
+def _init_atoms(
+    receptacles: list[tuple[str, str]],
+    placed: list[tuple[str, str, str]],
+    fixtures: list[tuple[str, str]],
+    where: dict[str, str],
+    start: str,
+    rng: random.Random,
+) -> list[str]:
+    """The initial state; draws which cabinets and drawers are openable."""
     init = [f"(atlocation agent1 {start})", "(handempty agent1)", "(notvalidated)"]
     for name, kind in receptacles:
         init += [f"(receptacletype {name} {kind}type)", f"(receptacleatlocation {name} {where[name]})"]
@@ -399,9 +417,38 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
         if kind != "faucet":
             init += [f"(objecttype {name} {kind}type)", f"(objectatlocation {name} {where[name]})"]
     object_kinds = {kind for _, kind, _ in placed}
-    init += [f"(cancontain {r}type {o}type)" for r in set(kinds) for o in object_kinds if o in CANCONTAIN[r]]
+    receptacle_kinds = {kind for _, kind in receptacles}
+    init += [f"(cancontain {r}type {o}type)" for r in receptacle_kinds for o in object_kinds if o in CANCONTAIN[r]]
+    return init
 
-    objects = {"agent1": "agent"} | {f"location{n}": "location" for n in range(1, len(groups) + 2)}
+
+def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
+    n_rec, n_obj, goal_index = size["receptacles"], size["objects"], size["goal"]
+    if not 0 <= goal_index < len(GOALS):
+        raise ValueError(f"alfworld goal must be 0..{len(GOALS) - 1} ({', '.join(GOALS)}), got {goal_index}")
+    goal = GOALS[goal_index]
+    n_fix = n_obj // 6
+    needed = 2 if goal in ("picktwoandplace", "examineinlight") else 1
+    if n_rec < 4:
+        raise ValueError(f"alfworld needs at least 4 receptacles, got {n_rec}")
+    if n_obj - n_fix < needed:
+        raise ValueError(f"alfworld goal {goal} needs at least {needed} movable objects: objects >= {needed}")
+
+    room = rng.choice(ROOMS_FOR.get(goal, tuple(ROOMS)))
+    kinds = _receptacle_kinds(room, n_rec, goal, rng)
+    receptacle_counter: dict[str, int] = {}
+    receptacles = [(_numbered(kind, receptacle_counter), kind) for kind in kinds]
+    candidates = _goal_candidates(room, goal, set(kinds))
+    if not candidates:  # cannot happen with the room tables above; kept as a guard
+        raise ValueError(f"alfworld: no {goal} goal fits a {room} with {n_rec} receptacles")
+    goal_kind, goal_target = rng.choice(candidates)
+    counter: dict[str, int] = {}  # objects and fixtures are numbered together
+    placed = _place_objects(room, goal, goal_kind, goal_target, receptacles, n_obj - n_fix, counter, rng)
+    fixtures, fixture_groups = _draw_fixtures(room, n_fix, counter, rng)
+    where, n_locations = _locations(receptacles, fixture_groups, rng)
+    init = _init_atoms(receptacles, placed, fixtures, where, f"location{n_locations}", rng)
+
+    objects = {"agent1": "agent"} | {f"location{n}": "location" for n in range(1, n_locations + 1)}
     objects |= {name: "receptacle" for name, _ in receptacles}
     objects |= {name: "object" for name, _, _ in placed} | {name: "object" for name, _ in fixtures}
     objects |= {name: "object" for name in PLACEHOLDERS}

@@ -1,9 +1,10 @@
-"""Problem generators: the shared contract and the problem renderer.
+"""Problem generators: the shared contract.
 
 A generator is a pure function ``make(size, rng) -> ProblemSpec``: all randomness comes from the
 ``random.Random`` it is given (no global state), so the same seed and size give the same
-problem. Problems are rendered in the layout of the reference records: objects grouped by type
-(types sorted, names sorted), init atoms sorted, goal atoms in generator order.
+problem. Problems are written by `acpgen.pddl.render.problem_text` in the layout of the reference
+records: objects grouped by type (types sorted, names sorted), init atoms sorted, goal atoms in
+generator order.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from acpgen.errors import ConfigError
+from acpgen.pddl.render import problem_text
 
 
 @dataclass(frozen=True)
@@ -57,26 +59,13 @@ class Generator:
         return self.make(dict(size), rng)
 
     def render(self, spec: ProblemSpec) -> str:
-        """PDDL problem text in the reference layout."""
-        groups: dict[str, list[str]] = {}
-        for obj, type_name in spec.objects.items():
-            groups.setdefault(type_name, []).append(obj)
-        if self.typed:
-            objects = " ".join(" ".join(sorted(names)) + f" - {t}" for t, names in sorted(groups.items()))
-        else:
-            objects = " ".join(sorted(spec.objects))
-        goal = spec.goal[0] if len(spec.goal) == 1 else "(and " + " ".join(spec.goal) + ")"
-        return (
-            "\n".join(
-                [
-                    f"(define (problem {spec.name})",
-                    f"    (:domain {self.pddl_name})",
-                    f"    (:requirements {self.requirements})",
-                    f"    (:objects {objects})",
-                    f"    (:init {' '.join(sorted(set(spec.init)))})",
-                    f"    (:goal {goal})",
-                    ")",
-                ]
-            )
-            + "\n"
+        """PDDL problem text in the reference layout (init atoms sorted, goal in generator order)."""
+        return problem_text(
+            spec.name,
+            self.pddl_name,
+            spec.objects,
+            sorted(set(spec.init)),
+            spec.goal,
+            self.requirements,
+            typed=self.typed,
         )

@@ -28,6 +28,7 @@ lander's waypoint. With an empty store after each drop, every goal can then be r
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from acpgen.generators.base import Generator, ProblemSpec
 
@@ -93,13 +94,29 @@ def distinct_draws(count: int, candidates: list, rng: random.Random) -> list:
     return picked
 
 
-def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
-    n_rov, n_wp, n_obj, n_cam, n_goal = (size[k] for k in ("rovers", "waypoints", "objectives", "cameras", "goals"))
-    if n_rov < 1 or n_obj < 1 or n_cam < 1 or n_goal < 1:
-        raise ValueError("rovers needs at least one rover, objective, camera and goal")
-    if n_wp < 2:
-        raise ValueError("rovers needs at least two waypoints (a rover must move to see the lander)")
-    tag = rng.randrange(10000)
+@dataclass
+class _World:
+    """The drawn map and rovers: visibility, the lander's waypoint, and per rover its start waypoint,
+    equipment, traversal tree and area (the waypoints it can reach: its start and its tree)."""
+
+    adj: list[set[int]]
+    lander: int
+    start: list[int]
+    equip: list[set[str]]
+    trees: list[list[tuple[int, int]]]
+    area: list[set[int]]
+
+
+@dataclass
+class _Cameras:
+    """Per camera: its rover, its calibration target (an objective) and the modes it supports."""
+
+    rover: list[int]
+    target: list[int]
+    supports: list[list[str]]
+
+
+def _draw_world(n_rov: int, n_wp: int, rng: random.Random) -> _World:
     adj = visibility_map(n_wp, rng)
     lander = rng.randrange(n_wp)
     start = [rng.randrange(n_wp) for _ in range(n_rov)]
@@ -111,62 +128,107 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
             w = rng.choice(sorted(area[r] - {lander}))
             adj[w].add(lander)
             adj[lander].add(w)
+    return _World(adj, lander, start, equip, trees, area)
 
-    camera_rover = [rng.randrange(n_rov) for _ in range(n_cam)]
-    for r in camera_rover:
-        equip[r].add("imaging")
-    camera_rover += [r for r in range(n_rov) if "imaging" in equip[r] and r not in camera_rover]
+
+def _draw_cameras(world: _World, n_cam: int, n_obj: int, rng: random.Random) -> _Cameras:
+    """``n_cam`` cameras on random rovers (which become imaging rovers), then one more per imaging rover
+    without a camera."""
+    n_rov = len(world.start)
+    rover = [rng.randrange(n_rov) for _ in range(n_cam)]
+    for r in rover:
+        world.equip[r].add("imaging")
+    rover += [r for r in range(n_rov) if "imaging" in world.equip[r] and r not in rover]
     target, supports = [], []
-    for _ in camera_rover:
+    for _ in rover:
         target.append(rng.randrange(n_obj))
         supports.append([m for m, flag in zip(MODES, three_flags(rng)) if flag])
-    seen_from = [{rng.randrange(n_wp) for _ in range(rng.randint(1, n_wp))} for _ in range(n_obj)]
-    soil = [w for w in range(n_wp) if rng.randrange(n_wp) % 2 == 0]
-    rock = [w for w in range(n_wp) if rng.randrange(n_wp) % 2 == 0]
+    return _Cameras(rover, target, supports)
 
-    def sites(kind: str, samples: list[int]) -> list[int]:  # one entry per (able rover, site)
-        return [w for r in range(n_rov) if kind in equip[r] for w in sorted(area[r]) if w in samples]
 
-    soil_goals = distinct_draws(rng.randint(1, n_goal) + n_goal // 3, sites("soil", soil), rng)
-    rock_goals = distinct_draws(rng.randint(1, n_goal) + n_goal // 3, sites("rock", rock), rng)
-    for cam, r in enumerate(camera_rover):  # every camera's target must be seen from its rover's area
-        if not seen_from[target[cam]] & area[r]:
-            seen_from[target[cam]].add(rng.choice(sorted(area[r])))
-    suitable = [(o, r) for r in sorted(set(camera_rover)) for o in range(n_obj) for _ in seen_from[o] & area[r]]
-    image_goals: list = []
+def _draw_goals(
+    world: _World,
+    cameras: _Cameras,
+    seen_from: list[set[int]],
+    samples: dict[str, list[int]],
+    n_goal: int,
+    rng: random.Random,
+) -> tuple[list[int], list[int], list[tuple[int, str]]]:
+    """Soil, rock and image goals (waypoints; (objective, mode) pairs), each over data some rover can
+    gather. Before the image goals, every camera's target is made visible from its rover's area."""
+    n_rov, n_obj = len(world.start), len(seen_from)
+
+    def sites(kind: str) -> list[int]:  # one entry per (able rover, sample site)
+        return [w for r in range(n_rov) if kind in world.equip[r] for w in sorted(world.area[r]) if w in samples[kind]]
+
+    soil_goals = distinct_draws(rng.randint(1, n_goal) + n_goal // 3, sites("soil"), rng)
+    rock_goals = distinct_draws(rng.randint(1, n_goal) + n_goal // 3, sites("rock"), rng)
+    for cam, r in enumerate(cameras.rover):
+        if not seen_from[cameras.target[cam]] & world.area[r]:
+            seen_from[cameras.target[cam]].add(rng.choice(sorted(world.area[r])))
+    suitable = [(o, r) for r in sorted(set(cameras.rover)) for o in range(n_obj) for _ in seen_from[o] & world.area[r]]
+    image_goals: list[tuple[int, str]] = []
     for _ in range(min(len(suitable), rng.randint(1, n_goal) + n_goal // 3)):
         o, r = rng.choice(suitable)
-        cam = rng.choice([c for c, owner in enumerate(camera_rover) if owner == r])
-        goal = (o, rng.choice(supports[cam]))
+        cam = rng.choice([c for c, owner in enumerate(cameras.rover) if owner == r])
+        goal = (o, rng.choice(cameras.supports[cam]))
         if goal not in image_goals:
             image_goals.append(goal)
+    return soil_goals, rock_goals, image_goals
 
-    objects = {f"rover{r}": "rover" for r in range(n_rov)} | {f"store{r}": "store" for r in range(n_rov)}
-    objects |= {f"waypoint{w}": "waypoint" for w in range(n_wp)}
-    objects |= {f"camera{c}": "camera" for c in range(len(camera_rover))}
-    objects |= {f"objective{o}": "objective" for o in range(n_obj)}
-    objects |= {m: "mode" for m in MODES} | {"general": "lander"}
-    init = [f"(visible waypoint{a} waypoint{b})" for a in range(n_wp) for b in adj[a]]
-    init += [f"(at_soil_sample waypoint{w})" for w in soil] + [f"(at_rock_sample waypoint{w})" for w in rock]
-    init += [f"(at_lander general waypoint{lander})", "(channel_free general)"]
-    for r in range(n_rov):
+
+def _init_atoms(
+    world: _World, cameras: _Cameras, seen_from: list[set[int]], samples: dict[str, list[int]]
+) -> list[str]:
+    n_wp = len(world.adj)
+    init = [f"(visible waypoint{a} waypoint{b})" for a in range(n_wp) for b in world.adj[a]]
+    init += [f"(at_soil_sample waypoint{w})" for w in samples["soil"]]
+    init += [f"(at_rock_sample waypoint{w})" for w in samples["rock"]]
+    init += [f"(at_lander general waypoint{world.lander})", "(channel_free general)"]
+    for r, start in enumerate(world.start):
         init += [
-            f"(at rover{r} waypoint{start[r]})",
+            f"(at rover{r} waypoint{start})",
             f"(available rover{r})",
             f"(store_of store{r} rover{r})",
             f"(empty store{r})",
         ]
-        init += [f"(equipped_for_{kind if kind == 'imaging' else kind + '_analysis'} rover{r})" for kind in equip[r]]
-        init += [f"(can_traverse rover{r} waypoint{a} waypoint{b})" for x, y in trees[r] for a, b in ((x, y), (y, x))]
-    for c, r in enumerate(camera_rover):
-        init += [f"(on_board camera{c} rover{r})", f"(calibration_target camera{c} objective{target[c]})"]
-        init += [f"(supports camera{c} {m})" for m in supports[c]]
-    init += [f"(visible_from objective{o} waypoint{w})" for o in range(n_obj) for w in seen_from[o]]
+        init += [
+            f"(equipped_for_{kind if kind == 'imaging' else kind + '_analysis'} rover{r})" for kind in world.equip[r]
+        ]
+        init += [
+            f"(can_traverse rover{r} waypoint{a} waypoint{b})" for x, y in world.trees[r] for a, b in ((x, y), (y, x))
+        ]
+    for c, r in enumerate(cameras.rover):
+        init += [f"(on_board camera{c} rover{r})", f"(calibration_target camera{c} objective{cameras.target[c]})"]
+        init += [f"(supports camera{c} {m})" for m in cameras.supports[c]]
+    init += [f"(visible_from objective{o} waypoint{w})" for o in range(len(seen_from)) for w in seen_from[o]]
+    return init
+
+
+def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
+    n_rov, n_wp, n_obj, n_cam, n_goal = (size[k] for k in ("rovers", "waypoints", "objectives", "cameras", "goals"))
+    if n_rov < 1 or n_obj < 1 or n_cam < 1 or n_goal < 1:
+        raise ValueError("rovers needs at least one rover, objective, camera and goal")
+    if n_wp < 2:
+        raise ValueError("rovers needs at least two waypoints (a rover must move to see the lander)")
+    tag = rng.randrange(10000)
+    world = _draw_world(n_rov, n_wp, rng)
+    cameras = _draw_cameras(world, n_cam, n_obj, rng)
+    seen_from = [{rng.randrange(n_wp) for _ in range(rng.randint(1, n_wp))} for _ in range(n_obj)]
+    samples = {kind: [w for w in range(n_wp) if rng.randrange(n_wp) % 2 == 0] for kind in ("soil", "rock")}
+    soil_goals, rock_goals, image_goals = _draw_goals(world, cameras, seen_from, samples, n_goal, rng)
+
+    objects = {f"rover{r}": "rover" for r in range(n_rov)} | {f"store{r}": "store" for r in range(n_rov)}
+    objects |= {f"waypoint{w}": "waypoint" for w in range(n_wp)}
+    objects |= {f"camera{c}": "camera" for c in range(len(cameras.rover))}
+    objects |= {f"objective{o}": "objective" for o in range(n_obj)}
+    objects |= {m: "mode" for m in MODES} | {"general": "lander"}
     goals = tuple(
         [f"(communicated_soil_data waypoint{w})" for w in soil_goals]
         + [f"(communicated_rock_data waypoint{w})" for w in rock_goals]
         + [f"(communicated_image_data objective{o} {m})" for o, m in image_goals]
     )
+    init = _init_atoms(world, cameras, seen_from, samples)
     return ProblemSpec(f"prob-{n_rov}-{n_wp}-{n_obj}-{n_cam}-{n_goal}-{tag}", objects, tuple(init), goals)
 
 

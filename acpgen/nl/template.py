@@ -131,43 +131,9 @@ class DomainTemplate:
         for pred in self.predicates:
             if pred not in lifted.predicates:
                 raise TemplateError(f"{where}: predicate '{pred}' is not in the domain {lifted.domain_name}")
-        for name, schema in lifted.schemas.items():
-            text = self.actions.get(name.lower())
-            if text is None:
-                raise TemplateError(
-                    f"{where}: no entry for action '{name}' under actions (parameters "
-                    f"{' '.join(v for v, _ in schema.params) or 'none'})"
-                )
-            variables = {v.lstrip("?") for v, _ in schema.params}
-            used = {m.group(1) for m in PLACEHOLDER.finditer(text)}
-            if used - variables:
-                raise TemplateError(
-                    f"{where}: action '{name}' text uses {sorted(used - variables)}, "
-                    f"not parameters of the action ({sorted(variables)})"
-                )
-            if variables - used:
-                raise TemplateError(
-                    f"{where}: action '{name}' text does not mention parameter(s) {sorted(variables - used)}"
-                )
-        texts = [(f"action '{n}'", t) for n, t in self.actions.items()]
-        texts += [(f"wrong_actions[{k}]", w.text) for k, w in enumerate(self.wrong_actions)]
-        for what, text in texts:
-            if "," in text or ";" in text:
-                raise TemplateError(
-                    f"{where}: {what} text contains ',' or ';' ('{text}'): plans list actions "
-                    f"separated by commas, so action texts must not contain them"
-                )
-        known = {s.lower() for s in lifted.schemas}
-        for name in self.actions:
-            if name not in known:
-                raise TemplateError(f"{where}: action '{name}' is not in the domain {lifted.domain_name}")
-        for number, wrong in enumerate(self.wrong_actions):
-            for name, type_name in wrong.types.items():
-                if type_name not in lifted.supertypes and type_name != "object":
-                    raise TemplateError(
-                        f"{where}: wrong_actions[{number}] gives '{name}' the type '{type_name}', "
-                        f"which the domain does not have"
-                    )
+        self._check_action_entries(lifted)
+        self._check_action_texts()
+        self._check_action_names(lifted)
         for match in PLACEHOLDER.finditer(self.size):
             kind, type_name = match.group(1), (match.group(2) or "").split("|")[0]
             if kind not in SIZE_KINDS or not type_name:
@@ -200,6 +166,52 @@ class DomainTemplate:
     def schema_variables(self, lifted: LiftedTask, action: str) -> tuple[str, ...]:
         schema = _schema(lifted, action)
         return tuple(v.lstrip("?") for v, _ in schema.params)
+
+    def _check_action_entries(self, lifted: LiftedTask) -> None:
+        """Every action schema has an entry whose text mentions exactly the schema's parameters."""
+        for name, schema in lifted.schemas.items():
+            text = self.actions.get(name.lower())
+            if text is None:
+                raise TemplateError(
+                    f"{self.path}: no entry for action '{name}' under actions (parameters "
+                    f"{' '.join(v for v, _ in schema.params) or 'none'})"
+                )
+            variables = {v.lstrip("?") for v, _ in schema.params}
+            used = {m.group(1) for m in PLACEHOLDER.finditer(text)}
+            if used - variables:
+                raise TemplateError(
+                    f"{self.path}: action '{name}' text uses {sorted(used - variables)}, "
+                    f"not parameters of the action ({sorted(variables)})"
+                )
+            if variables - used:
+                raise TemplateError(
+                    f"{self.path}: action '{name}' text does not mention parameter(s) {sorted(variables - used)}"
+                )
+
+    def _check_action_texts(self) -> None:
+        """No action or wrong-action text contains ',' or ';' (plans list actions separated by commas)."""
+        texts = [(f"action '{n}'", t) for n, t in self.actions.items()]
+        texts += [(f"wrong_actions[{k}]", w.text) for k, w in enumerate(self.wrong_actions)]
+        for what, text in texts:
+            if "," in text or ";" in text:
+                raise TemplateError(
+                    f"{self.path}: {what} text contains ',' or ';' ('{text}'): plans list actions "
+                    f"separated by commas, so action texts must not contain them"
+                )
+
+    def _check_action_names(self, lifted: LiftedTask) -> None:
+        """Every action entry is an action of the domain; every wrong action's placeholder has a domain type."""
+        known = {s.lower() for s in lifted.schemas}
+        for name in self.actions:
+            if name not in known:
+                raise TemplateError(f"{self.path}: action '{name}' is not in the domain {lifted.domain_name}")
+        for number, wrong in enumerate(self.wrong_actions):
+            for name, type_name in wrong.types.items():
+                if type_name not in lifted.supertypes and type_name != "object":
+                    raise TemplateError(
+                        f"{self.path}: wrong_actions[{number}] gives '{name}' the type '{type_name}', "
+                        f"which the domain does not have"
+                    )
 
 
 def _schema(lifted: LiftedTask, action: str):

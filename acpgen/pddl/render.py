@@ -1,31 +1,44 @@
-"""Render problems from the ground task's objects and atoms (never by editing PDDL text).
+"""PDDL text from objects and atoms (never by editing PDDL text): problems and domains.
 
-Layout of the reference records: objects grouped by type (types and names sorted), init atoms
-sorted, one section per line indented by four spaces; a one-atom goal is written without ``and``.
+:func:`problem_text` is the one writer of problem files, in the layout of the reference records:
+objects grouped by type (types and names sorted), one section per line indented by four spaces, a
+one-literal goal written without ``and``. Generated problems and the problems of planner queries
+and exported records (:func:`render_problem`, from a ground task) both go through it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
 
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import LiftedTask, Literal
 
 
-def objects_section(task: GroundTask) -> str:
-    """``:objects`` content: the problem's objects (not the domain's constants) grouped by type."""
-    lifted = task.lifted
+def problem_text(
+    name: str,
+    domain: str,
+    objects: Mapping[str, str],
+    init: Iterable[str],
+    goal: Sequence[str],
+    requirements: str | None = None,
+    typed: bool = True,
+) -> str:
+    """PDDL problem text: ``objects`` maps each object to its type (grouped as ``a b - t``, or a plain
+    sorted list when not ``typed``); ``init`` atoms and ``goal`` literals are written in the order given;
+    the ``:requirements`` line only when ``requirements`` is given."""
     groups: dict[str, list[str]] = {}
-    for obj, type_name in sorted(lifted.objects.items()):
-        if obj not in lifted.constants:
-            groups.setdefault(type_name, []).append(obj)
-    typed = set(lifted.supertypes) != {"object"}
-    if not typed:
-        return " ".join(name for names in groups.values() for name in names)
-    return " ".join(" ".join(names) + f" - {t}" for t, names in sorted(groups.items()))
-
-
-def goal_formula(task: GroundTask, pos: int, neg: int = 0) -> str:
-    parts = sorted(task.atoms.atoms(pos)) + [f"(not {a})" for a in sorted(task.atoms.atoms(neg))]
-    return parts[0] if len(parts) == 1 else "(and " + " ".join(parts) + ")"
+    for obj, type_name in objects.items():
+        groups.setdefault(type_name, []).append(obj)
+    if typed:
+        objects_text = " ".join(" ".join(sorted(names)) + f" - {t}" for t, names in sorted(groups.items()))
+    else:
+        objects_text = " ".join(sorted(objects))
+    goal_text = goal[0] if len(goal) == 1 else "(and " + " ".join(goal) + ")"
+    lines = [f"(define (problem {name})", f"    (:domain {domain})"]
+    if requirements:
+        lines.append(f"    (:requirements {requirements})")
+    lines += [f"    (:objects {objects_text})", f"    (:init {' '.join(init)})", f"    (:goal {goal_text})", ")"]
+    return "\n".join(lines) + "\n"
 
 
 def render_problem(
@@ -40,17 +53,17 @@ def render_problem(
 
     ``extra_init``: atoms of helper predicates added to ``:init`` (see :func:`render_domain`).
     """
+    lifted = task.lifted
     pos, neg = goal if goal is not None else (task.goal_pos, task.goal_neg)
-    lines = [f"(define (problem {name or task.lifted.problem_name})", f"    (:domain {task.lifted.domain_name})"]
-    if requirements:
-        lines.append(f"    (:requirements {requirements})")
-    lines += [
-        f"    (:objects {objects_section(task)})",
-        f"    (:init {' '.join([*task.state_atoms(state), *extra_init])})",
-        f"    (:goal {goal_formula(task, pos, neg)})",
-        ")",
-    ]
-    return "\n".join(lines) + "\n"
+    return problem_text(
+        name or lifted.problem_name,
+        lifted.domain_name,
+        {obj: type_name for obj, type_name in lifted.objects.items() if obj not in lifted.constants},
+        [*task.state_atoms(state), *extra_init],
+        sorted(task.atoms.atoms(pos)) + [f"(not {a})" for a in sorted(task.atoms.atoms(neg))],
+        requirements,
+        typed=set(lifted.supertypes) != {"object"},
+    )
 
 
 def _literal(lit: Literal) -> str:
