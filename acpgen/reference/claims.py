@@ -15,6 +15,7 @@ import re
 
 from acpgen.generators import domain_file
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.render import problem_text
 from acpgen.reference import blocksworld, ferry, floortile, grid, grippers, logistics, rovers, visitall
 from acpgen.reference.base import ReadError, Reading, opens_with
 from acpgen.reference.vocabulary import read_many, read_one
@@ -29,16 +30,11 @@ def reader_for(context: str):
     return next((module for module in READERS if opens_with(context, module.OPENING)), None)
 
 
-def problem_text(reading: Reading, pddl_name: str) -> str:
-    by_type: dict[str, list[str]] = {}
-    for obj, type_name in sorted(reading.objects.items()):
-        by_type.setdefault(type_name, []).append(obj)
-    objects = " ".join(" ".join(objs) + ("" if t == "object" else f" - {t}") for t, objs in sorted(by_type.items()))
-    goal = reading.goal if reading.goal else sorted(reading.init)[:1]
-    return (
-        f"(define (problem reference)\n    (:domain {pddl_name})\n    (:objects {objects})\n"
-        f"    (:init {' '.join(sorted(reading.init))})\n    (:goal (and {' '.join(goal)})))\n"
-    )
+def reading_problem(reading: Reading, pddl_name: str) -> str:
+    """The PDDL problem of a reference context read back (a context without a goal gets a goal that
+    holds already, so the problem stays well formed; the questions read from it never ask for one)."""
+    goal = list(reading.goal) if reading.goal else sorted(reading.init)[:1]
+    return problem_text("reference", pddl_name, reading.objects, sorted(reading.init), goal)
 
 
 class _Matcher:
@@ -112,7 +108,7 @@ def to_record(kind: str, record: dict) -> dict:
         raise ReadError("no reader for this context's domain")
     reading = reader.read(record["context"])
     domain_text = domain_file(reader.__name__.rsplit(".", 1)[1]).read_text()
-    problem = problem_text(reading, reader.PDDL_NAME)
+    problem = reading_problem(reading, reader.PDDL_NAME)
     task = GroundTask.from_strings(domain_text, problem, f"reference record {record.get('id')}")
     match = _Matcher(reader.PDDL_NAME, task)
     out = {**record, "task": task_name, "format": fmt, "PDDL_domain": domain_text, "PDDL_problem": problem}
