@@ -28,6 +28,7 @@ from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import Summary, score_predictions
 from acpgen.stages import STAGES
+from acpgen.stages.base import StageReport
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
 from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 from acpgen.verify import validate_records
@@ -357,7 +358,12 @@ def generate(
     planners = PlannerSetup(
         config.planner.backend, Path(config.planner.image) if config.planner.image else None, None
     ).build()
-    reports = []
+    reports: list[StageReport] = []
+
+    def report(stage_report: StageReport) -> None:
+        echo_report(stage_report)
+        reports.append(stage_report)
+
     for name in names:
         counts = run_domain(
             config,
@@ -366,7 +372,7 @@ def generate(
             stages=stages_up_to(stage),
             jobs=jobs,
             progress=sys.stderr.isatty(),
-            report=lambda r: (echo_report(r), reports.append(r)),
+            report=report,
             force=frozenset(force),
             source=source,
         )

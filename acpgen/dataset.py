@@ -4,16 +4,18 @@ For every configured domain all stages run (resuming), then each task's exported
 split: the first ``test_per_domain`` records of a domain go to the test split, the next ones to
 the dev split, which takes ``dev_per_task`` records per task spread over the domains (the
 first ``dev_per_task mod #domains`` domains, in config order, give one more). The splits are
-written to ``DATASET/<task>/<split>.<format>.jsonl`` (formats gen, bool, mcq as configured); then every record's stored answer is re-proven
-(`acp validate`) and scored as a model answer (`acp score` on `reference-answers`), and the
-counts, time and rates go to ``DATASET/manifest.json``, with the hash of the effective config,
-the seed, the code version and the versions of Python, acp and the planner packages.
+written to ``DATASET/<task>/<split>.<format>.jsonl`` (formats gen, bool, mcq as configured);
+then every record's stored answer is re-proven (`acp validate`) and scored as a model answer
+(`acp score` on `reference-answers`), and the counts, time and rates go to
+``DATASET/manifest.json``, with the hash of the effective config, the seed, the code version and
+the versions of Python, acp and the planner packages.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -139,7 +141,7 @@ def write_manifest(
     assembly: Assembly,
     checks: Checks,
     seconds: dict[str, float],
-    stage_failures: list[str] = (),
+    stage_failures: Sequence[str] = (),
 ) -> Path:
     """DATASET/manifest.json: how the dataset was made (effective config, seed, code and tool
     versions), what it contains and what the checks found."""

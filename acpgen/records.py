@@ -185,7 +185,7 @@ def reference_predictions(dataset: Dataset) -> Iterator[dict]:
     For tasks with several correct answers (reach, areach, land, nexta) one line per stored
     correct element; for just one line per stored removal. Useful to check a dataset and a scorer.
     """
-    for (kind, rid), record in sorted(dataset.records.items()):
+    for (kind, _rid), record in sorted(dataset.records.items()):
         task, fmt = split_kind(kind)
         responses = TASKS[task].to_responses(record) if fmt == "gen" else [to_response(record, fmt)]
         for response in responses:

@@ -48,7 +48,7 @@ def check_record(task: str, record: dict, options: ScoreOptions, planners=None) 
         elif "PDDL_problem" not in record or ("claim" not in record and "options" not in record):
             check = _check_reference_choice(task, record, options, planners)
         else:
-            check = verify_choice(TASKS[name].choice, ctx, record)
+            check = verify_choice(TASKS[name].choice_formats(), ctx, record)
     except PddlError as err:
         check = Check(UNPROVEN, f"record PDDL error: {err}")
     except Exception as err:
@@ -69,7 +69,9 @@ def _check_reference_choice(kind: str, record: dict, options: ScoreOptions, plan
         converted = to_record(kind, record)
     except ReadError as err:
         return Check(UNPROVEN, f"reference prose not read: {err}")
-    return verify_choice(TASKS[kind.split(".")[0]].choice, RecordContext(converted, options, planners), converted)
+    return verify_choice(
+        TASKS[kind.split(".")[0]].choice_formats(), RecordContext(converted, options, planners), converted
+    )
 
 
 def _check(args) -> RecordCheck:

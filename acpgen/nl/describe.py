@@ -97,15 +97,15 @@ class Describer:
             facts = sorted(set(by_pred[pred]), key=lambda a: [natural_key(x) for x in a])
             if omit_implied and entry.implied:
                 if entry.implied.startswith("join "):
-                    facts = self._beyond_join(entry, facts)
-                elif self._implied(entry, facts):
+                    facts = self._beyond_join(entry.implied, facts)
+                elif self._implied(entry, entry.implied, facts):
                     continue
             if facts:
                 out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
         return out
 
-    def _implied(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> bool:
-        rule = entry.implied.split()
+    def _implied(self, entry: PredicateText, implied: str, facts: list[tuple[str, ...]]) -> bool:
+        rule = implied.split()
         if rule[0] == "converse":
             # Left out when the facts are exactly the other predicate's facts reversed (and that one is written).
             other = self._facts_of(rule[1])
@@ -118,13 +118,13 @@ class Describer:
         mentioned = sorted({a for args in facts for a in args})
         # An untyped argument ranges over the objects the facts mention (e.g. ferry's not-eq).
         objects = [mentioned if t == "object" else sorted(self.lifted.objects_of(t)) for t in types]
-        return implied_holds(entry.implied, facts, objects)
+        return implied_holds(implied, facts, objects)
 
-    def _beyond_join(self, entry: PredicateText, facts: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    def _beyond_join(self, implied: str, facts: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
         """ "join P Q": the facts that do not follow from the composition of P and Q (all of them
         unless every composed pair is a fact, which is what the description then says)."""
-        first, second = (self._facts_of(p) for p in entry.implied.split()[1:])
-        if any(self._entry(p).implied for p in entry.implied.split()[1:]):
+        first, second = (self._facts_of(p) for p in implied.split()[1:])
+        if any(self._entry(p).implied for p in implied.split()[1:]):
             return facts
         composed = {(a, c) for a, b in first for b2, c in second if b == b2}
         if not composed <= set(facts):
@@ -290,7 +290,7 @@ class Describer:
         The task's ``choice.words`` gives a text's values; the record's ``variant`` picks the text
         of a task with several (val properties, just single/pair).
         """
-        spec = task.choice
+        spec = task.choice_formats()
         variant = record.get("variant", "")
         suffix = f".{variant}" if variant else ""
         if record["format"] == "bool":

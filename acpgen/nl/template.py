@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -147,7 +148,11 @@ class DomainTemplate:
     def check_filled_in(self) -> None:
         """Raise `TemplateError` listing every text that still contains the word TODO (`acp template init`
         writes the description and the size that way, so that a user must write them)."""
-        texts = [("description", self.description), ("size", self.size), ("layout", self.layout)]
+        texts: list[tuple[str, str | None]] = [
+            ("description", self.description),
+            ("size", self.size),
+            ("layout", self.layout),
+        ]
         texts += [("static", self.static_intro)]
         for entry in self.predicates.values():
             texts += [
@@ -317,8 +322,8 @@ def load_template_file(path: Path, domain: str, directory: Path | None = None) -
 
 
 @cache
-def _parse_template(path: Path, domain: str, directory: Path, key: tuple) -> DomainTemplate:
-    """`load_template_file` of files with the digests and tasks in ``key`` (the cache key, so an edit is seen)."""
+def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[str | None, ...]) -> DomainTemplate:
+    """`load_template_file` of files with the digests and tasks in ``cache_key`` (so an edit is seen)."""
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)
     unknown = set(data) - {
@@ -388,7 +393,7 @@ def _coordinates(name: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", name))
 
 
-def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: list[tuple[str, ...]]) -> bool:
+def implied_holds(rule: str, atoms: list[tuple[str, ...]], domain_objects: Sequence[Sequence[str]]) -> bool:
     """Whether the atoms (argument tuples) are exactly what the rule says over the candidate objects.
 
     ``domain_objects`` gives, per argument position, the objects of that argument's type.

@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from tarski.errors import TarskiError
-from tarski.fstrips import AddEffect, DelEffect, FunctionalEffect, UniversalEffect
+from tarski.fstrips import Action, AddEffect, DelEffect, FunctionalEffect, Problem, UniversalEffect
 from tarski.io import PDDLReader
-from tarski.syntax import CompoundFormula, Connective, Contradiction, QuantifiedFormula, Quantifier, Tautology
+from tarski.syntax import (
+    CompoundFormula,
+    Connective,
+    Contradiction,
+    Formula,
+    QuantifiedFormula,
+    Quantifier,
+    Tautology,
+    Term,
+)
 from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
 
 from acpgen.errors import PddlError
@@ -64,9 +74,9 @@ def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text")
     return _convert(problem, source, constants, domain_text)
 
 
-def _convert(problem, source: str, constants: frozenset[str], domain_text: str) -> LiftedTask:
+def _convert(problem: Problem, source: str, constants: frozenset[str], domain_text: str) -> LiftedTask:
     lang = problem.language
-    supertypes = {}
+    supertypes: dict[str, tuple[str, ...]] = {}
     for sort in lang.sorts:
         if sort.name in _BUILTIN_SORTS:
             continue
@@ -79,12 +89,12 @@ def _convert(problem, source: str, constants: frozenset[str], domain_text: str) 
             "only the (total-cost) function of :action-costs is accepted"
         )
     objects = {c.name.lower(): c.sort.name for c in lang.constants()}
-    predicates = {}
+    predicates: dict[str, tuple[str, ...]] = {}
     for pred in lang.predicates:
         if isinstance(pred.symbol, BuiltinPredicateSymbol):
             continue
         predicates[pred.name.lower()] = tuple(s.name for s in pred.sort)
-    schemas = {}
+    schemas: dict[str, Schema] = {}
     for action in problem.actions.values():
         schema = _schema(action, source)
         schemas[schema.name] = schema
@@ -106,11 +116,12 @@ def _convert(problem, source: str, constants: frozenset[str], domain_text: str) 
     )
 
 
-def _schema(action, source: str) -> Schema:
+def _schema(action: Action, source: str) -> Schema:
     name = action.name.lower()
     params = tuple((v.symbol.lower(), v.sort.name) for v in action.parameters)
     precondition = _dnf(action.precondition, source, f"action {name}")
-    add, delete = [], []
+    add: list[Literal] = []
+    delete: list[Literal] = []
     for effect in action.effects:
         if not isinstance(effect, (AddEffect, DelEffect)) or not isinstance(effect.condition, Tautology):
             raise PddlError(
@@ -133,7 +144,7 @@ def _effect_kind(effect: object) -> str:
     return f"an effect of kind {type(effect).__name__}"
 
 
-def _term(term) -> str:
+def _term(term: Term) -> str:
     name = getattr(term, "symbol", None) or term.name
     return str(name).lower()
 
@@ -151,7 +162,7 @@ def _ground_atom(atom: Atom) -> tuple[str, tuple[str, ...]]:
     return str(atom.predicate.name).lower(), tuple(_term(t) for t in atom.subterms)
 
 
-def _dnf(formula, source: str, where: str, positive: bool = True) -> tuple[tuple[Literal, ...], ...]:
+def _dnf(formula: Formula, source: str, where: str, positive: bool = True) -> tuple[tuple[Literal, ...], ...]:
     """Disjunctive normal form of a quantifier-free formula, negations pushed to the atoms."""
     if isinstance(formula, Tautology):
         return ((),) if positive else ()
@@ -184,5 +195,5 @@ def _dnf(formula, source: str, where: str, positive: bool = True) -> tuple[tuple
     raise PddlError(f"{source}: {where} uses an unsupported construct ({type(formula).__name__}: {formula})")
 
 
-def _dedupe(conjunction) -> tuple[Literal, ...]:
+def _dedupe(conjunction: Iterable[Literal]) -> tuple[Literal, ...]:
     return tuple(dict.fromkeys(conjunction))

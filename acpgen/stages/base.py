@@ -11,6 +11,7 @@ from pathlib import Path
 from acpgen.artefacts import remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.domains import DomainSource
+from acpgen.errors import AcpError
 from acpgen.planners import Planners
 from acpgen.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
 
@@ -32,6 +33,12 @@ class StageContext:
     def source(self) -> DomainSource:
         """Where the domain's PDDL, template, generator and (for the user's own domains) problems are."""
         return self.domain_source or DomainSource.builtin(self.domain)
+
+    def require_planners(self) -> Planners:
+        """The planners of a stage that plans; AcpError in a context made without them (a worker)."""
+        if self.planners is None:
+            raise AcpError(f"{self.domain}: this stage needs planners, but its context was made without them")
+        return self.planners
 
     @property
     def root(self) -> Path:

@@ -84,7 +84,7 @@ def export_choice_record(record: dict, describer: Describer, representation: str
         "id": record["id"],
         "group": record["group"],
         "context": describer.choice_context(
-            task.choice.goal_in_context, representation, record["PDDL_domain"], record["PDDL_problem"]
+            task.choice_formats().goal_in_context, representation, record["PDDL_domain"], record["PDDL_problem"]
         ),
         **text,
         "answer": record["answer"],

@@ -36,7 +36,8 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     domain_text, problem_text = ctx.domain_text, problem.read_text()
     task = GroundTask.from_strings(domain_text, problem_text, str(problem))
     memory = ctx.config.planner.memory_mb
-    result = ctx.planners.top_quality(
+    planners = ctx.require_planners()
+    result = planners.top_quality(
         domain_text,
         problem_text,
         settings.quality_bound,
@@ -46,7 +47,7 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     method, plans = "kstar-top-quality", _valid(task, result)
     complete = result.status == Status.SOLVED
     if not plans:
-        result = ctx.planners.diverse(
+        result = planners.diverse(
             domain_text, problem_text, settings.diverse_plans, Limits(settings.diverse_time_limit, memory)
         )
         method, plans, complete = "diverse", _valid(task, result), False

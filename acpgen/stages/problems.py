@@ -30,6 +30,8 @@ def problem_name(index: int) -> str:
 def make_problem(ctx: StageContext, index: int) -> str:
     """PDDL text of problem ``index``: deterministic for the seed, solvable."""
     generator = ctx.source.generator
+    if generator is None:
+        raise AcpError(f"{ctx.domain}: no problem generator (give the domain's problems with --problems)")
     settings = ctx.config.domain(ctx.domain)
     size = settings.sizes[(index - 1) % len(settings.sizes)]
     domain_text = ctx.domain_text
@@ -42,7 +44,7 @@ def make_problem(ctx: StageContext, index: int) -> str:
             continue
         if generator.check_solvable:
             limits = Limits(time=ctx.config.planner.time_limit, memory_mb=ctx.config.planner.memory_mb)
-            result = ctx.planners.solve(domain_text, text, limits)
+            result = ctx.require_planners().solve(domain_text, text, limits)
             if result.status != Status.SOLVED:
                 reasons.append(f"planner: {result.status.value}")
                 continue

@@ -19,11 +19,14 @@ import dataclasses
 import hashlib
 import json
 import logging
+import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import cached_property
 from itertools import zip_longest
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -36,8 +39,9 @@ from acpgen.planners import Limits, PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, get_task
-from acpgen.tasks.base import OK, QAItem
-from acpgen.tasks.choice import LABELS, pick_bool, pick_mcq, verify
+from acpgen.tasks.base import OK, Check, QAItem
+from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
+from acpgen.tasks.claims import Claim
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +126,18 @@ def _budgets(ctx: StageContext, setup: PlannerSetup | None):
     return planners, generate_options, verify_options
 
 
-def _collect(ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | None, propose, check):
+# propose(ctx, item, rng, records so far): the stored fields of a question about the item's state, or None
+Propose = Callable[[RecordContext, QAItem, random.Random, list[dict[str, Any]]], dict[str, Any] | None]
+
+
+def _collect(
+    ctx: StageContext,
+    task_name: str,
+    fmt: str,
+    setup: PlannerSetup | None,
+    propose: Propose,
+    check: Callable[[RecordContext], Check],
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Verified records of one task and format, and counts (tried, skipped, rejected, candidates).
 
     ``propose(ctx, item, rng, records)`` gives the stored fields of a question about the state
@@ -133,7 +148,8 @@ def _collect(ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | 
     planners, generate_options, verify_options = _budgets(ctx, setup)
     source = QASource(ctx)
     candidates = source.candidates(task_name, fmt)
-    records, counts = [], {"tried": 0, "skipped": 0, "rejected": 0, "candidates": len(candidates)}
+    records: list[dict[str, Any]] = []
+    counts = {"tried": 0, "skipped": 0, "rejected": 0, "candidates": len(candidates)}
     for state in candidates[: settings.candidates_per_task]:
         if len(records) >= settings.questions_per_task:
             break
@@ -177,7 +193,7 @@ def generate_choice(
     """Verified boolean or multiple-choice records of one task, balanced: each question asks for the
     answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
     offset per domain so that a dataset is balanced as a whole."""
-    spec = TASKS[task_name].choice
+    spec = TASKS[task_name].choice_formats()
     domains = list(ctx.config.domains)
     offset = domains.index(ctx.domain) if ctx.domain in domains else 0
 
@@ -188,18 +204,12 @@ def generate_choice(
         # The wanted answer first; another one when this state cannot give it (balance is kept
         # over the dataset as long as most states can give any answer).
         for want in balanced_targets(fmt, [r["answer"] for r in records], offset):
-            picked = pick_bool(claims, want, rng) if fmt == "bool" else pick_mcq(claims, want, spec, rng)
+            picked = _bool_fields(claims, bool(want), rng) if fmt == "bool" else _mcq_fields(claims, want, spec, rng)
             if picked is not None:
                 break
         else:
             return None
-        if fmt == "bool":
-            claim, truth, shared = picked
-            fields = {**shared, "claim": claim.to_dict(), "answer": "yes" if truth else "no"}
-        else:
-            options, position, shared = picked
-            claim = options[0]
-            fields = {**shared, "options": [o.to_dict() for o in options], "answer": LABELS[position]}
+        fields, claim = picked
         if spec.variant(claim):
             fields["variant"] = spec.variant(claim)
         return fields
@@ -207,13 +217,35 @@ def generate_choice(
     return _collect(ctx, task_name, fmt, setup, propose, lambda c: verify(spec, c, c.record))
 
 
-def balanced_targets(fmt: str, used: list[str], offset: int) -> list:
-    """Answers to ask for, least used so far first (ties rotate with the domain's offset)."""
+def _bool_fields(claims: Claims, want: bool, rng: random.Random) -> tuple[dict[str, Any], Claim] | None:
+    """The fields of a boolean question whose answer is ``want``, and its claim; None if there is none."""
+    picked = pick_bool(claims, want, rng)
+    if picked is None:
+        return None
+    claim, truth, shared = picked
+    return {**shared, "claim": claim.to_dict(), "answer": "yes" if truth else "no"}, claim
+
+
+def _mcq_fields(
+    claims: Claims, position: int, spec: ChoiceFormats, rng: random.Random
+) -> tuple[dict[str, Any], Claim] | None:
+    """The fields of a multiple-choice question whose correct option is at ``position``, and its
+    first option (whose variant is the question's); None if there is none."""
+    picked = pick_mcq(claims, position, spec, rng)
+    if picked is None:
+        return None
+    options, position, shared = picked
+    return {**shared, "options": [o.to_dict() for o in options], "answer": LABELS[position]}, options[0]
+
+
+def balanced_targets(fmt: str, used: list[str], offset: int) -> list[int]:
+    """Answers to ask for, least used so far first (ties rotate with the domain's offset): True and
+    False for bool, positions 0-3 of the correct option for mcq."""
     if fmt == "bool":
-        order = [True, False] if offset % 2 == 0 else [False, True]
-        return sorted(order, key=lambda want: used.count("yes" if want else "no"))
-    order = [(offset + k) % 4 for k in range(4)]
-    return sorted(order, key=lambda position: used.count(LABELS[position]))
+        answers = [True, False] if offset % 2 == 0 else [False, True]
+        return sorted(answers, key=lambda want: used.count("yes" if want else "no"))
+    positions = [(offset + k) % 4 for k in range(4)]
+    return sorted(positions, key=lambda position: used.count(LABELS[position]))
 
 
 def qa_files(settings: QAConfig) -> list[tuple[str, str]]:
@@ -304,14 +336,15 @@ def run(ctx: StageContext) -> StageReport:
     todo = []
     for t, f in wanted:
         target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
-        if book.fresh(target.name, target, stamps[(t, f)]) and _settled(entry, settings):
+        if entry is not None and book.fresh(target.name, target, stamps[(t, f)]) and _settled(entry, settings):
             report.skipped += 1
             if entry["shortfall"]:
                 report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
         else:
             todo.append((t, f))
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
-    setup = PlannerSetup(ctx.config.planner.backend, ctx.config.planner.image)
+    image = ctx.config.planner.image
+    setup = PlannerSetup(ctx.config.planner.backend, Path(image) if image is not None else None)
     if ctx.jobs > 1:
         worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source)
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:

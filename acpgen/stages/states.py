@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.errors import PddlError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.stages.base import StageContext, StageReport
@@ -49,12 +50,18 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
 
     anchors = []
     for j, plan in enumerate(plans):
-        state, path = task.init, []
+        state = task.init
+        path: list[str] = []
         for t in range(len(plan["actions"]) + 1):
             keep(state, path, {"source": "plan", "plan": j, "step": t, "plan_cost_to_go": len(plan["actions"]) - t})
             anchors.append((state, list(path)))
             if t < len(plan["actions"]):
                 action = task.action(plan["actions"][t])
+                if action is None:
+                    raise PddlError(
+                        f"{ctx.plans_dir / problem}.json: plan {j} step {t} names no action of the problem "
+                        f"({plan['actions'][t]}); run again with --force plans"
+                    )
                 state, path = action.apply(state), path + [action.name]
     for state0, path0 in anchors:
         for _ in range(settings.rollouts_per_state):

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_action_or_none
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
 from acpgen.tasks.base import (
     ActionCase,
@@ -23,6 +24,7 @@ from acpgen.tasks.base import (
     Words,
     check_each,
     find_witness,
+    known_action,
     lowered,
     score_none,
 )
@@ -33,14 +35,16 @@ from acpgen.tasks.reachability import mutex_groups
 
 def some_unreachable_action(ctx: RecordContext) -> tuple[str | None, bool]:
     """An action proven never applicable, if any (name, decided)."""
-    return find_witness(ctx.task.all_action_names(), lambda n: ctx.oracle.action_reachable(ctx.task.action(n)), False)
+    return find_witness(
+        ctx.task.all_action_names(), lambda n: ctx.oracle.action_reachable(known_action(ctx.task, n)), False
+    )
 
 
 class ActionReachabilityChoice(ChoiceFormats):
     bool_group = "reachable_action_bool"
     mcq_group = "reachable_action_mc"
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Actions applied on random walks from the state (true); actions whose precondition is
         unreachable in the delete relaxation or contains a mutex pair, and texts of the domain's
         deliberately wrong action templates (false)."""
@@ -55,7 +59,7 @@ class ActionReachabilityChoice(ChoiceFormats):
         mutex_candidates = []
         pairs = {frozenset(p) for g in mutex_groups(ctx) for p in itertools.combinations(g, 2)}
         for name in random_actions(task, rng, 60):
-            action = task.action(name)
+            action = known_action(task, name)
             cheap = oracle.action_reachable(action, planner=False).value
             if cheap is False and len(false) < 8:
                 false.append(ActionClaim(name))
@@ -64,7 +68,7 @@ class ActionReachabilityChoice(ChoiceFormats):
                 if any(p <= atoms for p in pairs):
                     mutex_candidates.append(name)
         for name in mutex_candidates[:3]:
-            if oracle.action_reachable(task.action(name)).value is False:
+            if oracle.action_reachable(known_action(task, name)).value is False:
                 false.append(ActionClaim(name))
         for _ in range(3):
             wrong = wrong_action(item, task, rng)
@@ -81,7 +85,7 @@ class ActionReachabilityChoice(ChoiceFormats):
             return Decision(False, Method.STATIC, "not a type-correct action")
         return ctx.oracle.action_reachable(action)
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         if isinstance(claim, WrongActionClaim):
             return {"action": describer.wrong_action(claim.wrong, claim.args or [])}
         return {"action": describer.action(expect(claim, ActionClaim).action)}
@@ -132,25 +136,27 @@ class ActionReachability(Task):
     def validate(self, ctx: RecordContext) -> Check:
         return check_each(ctx, self.score, sorted(set(lowered(ctx.answer))) or [None])
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """A sample of proven never-applicable actions, or [] when every action is proven reachable."""
         names = list(itertools.islice(ctx.task.all_action_names(), settings.max_candidates + 1))
         complete = len(names) <= settings.max_candidates
         if not complete:
             names = rng.sample(names, settings.max_candidates)
-        decide = {n: ctx.oracle.action_reachable(ctx.task.action(n), planner=False).value for n in names}
+        decide = {n: ctx.oracle.action_reachable(known_action(ctx.task, n), planner=False).value for n in names}
         unreachable = [n for n, v in decide.items() if v is False]
         if not unreachable:
             if not complete:
                 return None
             for name in [n for n, v in decide.items() if v is None][: settings.max_planner_calls]:
-                decide[name] = ctx.oracle.action_reachable(ctx.task.action(name)).value
+                decide[name] = ctx.oracle.action_reachable(known_action(ctx.task, name)).value
             if any(v is None for v in decide.values()):
                 return None
             unreachable = [n for n, v in decide.items() if v is False]
         return {"answer": sorted(rng.sample(unreachable, min(settings.areach_stored, len(unreachable))))}
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         return list(record["answer"]) or ["None"]
 
     def export_answer(self, answer: Any, case: ActionCase) -> Any:

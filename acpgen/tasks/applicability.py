@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_action_list
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
@@ -37,7 +38,7 @@ class ApplicabilityChoice(ChoiceFormats):
     bool_group = "applicable_actions_bool"
     mcq_group = "applicable_actions_mc"
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Applicable actions (true) and type-correct actions whose precondition fails (false)."""
         applicable = applicable_names(ctx)
         if not applicable:
@@ -56,7 +57,7 @@ class ApplicabilityChoice(ChoiceFormats):
             return Decision(None, Method.SIMULATOR, f"unknown action {name}")
         return Decision(action.applicable(ctx.task.init), Method.SIMULATOR)
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         return {"action": describer.action(expect(claim, ActionClaim).action)}
 
     def read_reference(
@@ -93,13 +94,15 @@ class Applicability(Task):
             return Check(OK)
         return Check(WRONG, f"missing {sorted(expected - stored)[:3]}, not applicable {sorted(stored - expected)[:3]}")
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         names = sorted(applicable_names(ctx))
         if not names or len(names) > settings.max_applicable:
             return None
         return {"answer": names}
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         return [" ".join(record["answer"])]
 
     def export_answer(self, answer: Any, case: ActionCase) -> Any:

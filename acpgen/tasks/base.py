@@ -11,15 +11,24 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from acpgen.config import QAConfig
 from acpgen.enums import StrEnum
+from acpgen.errors import DataError
 from acpgen.oracle import Decision, Oracle
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import GroundAction
 from acpgen.planners import Limits, Planners
+
+if TYPE_CHECKING:  # acpgen.tasks.choice imports this module
+    from acpgen.tasks.choice import ChoiceFormats
+
+
+T = TypeVar("T")
 
 
 class Status(StrEnum):
@@ -108,7 +117,9 @@ class ScoreOptions:
 class RecordContext:
     """One record plus its ground task and oracle, built lazily and once for all its answers."""
 
-    def __init__(self, record: dict, options: ScoreOptions = ScoreOptions(), planners: Planners | None = None):
+    def __init__(
+        self, record: dict[str, Any], options: ScoreOptions = ScoreOptions(), planners: Planners | None = None
+    ):
         self.record = record
         self.options = options
         self._planners = planners
@@ -133,9 +144,17 @@ class RecordContext:
         return self.record.get("answer")
 
 
-def lowered(items) -> list[str]:
+def lowered(items: Iterable[object]) -> list[str]:
     """Stored answer strings in canonical form (lower case, single spaces)."""
     return [" ".join(str(x).lower().split()) for x in items]
+
+
+def known_action(task: GroundTask, name: str) -> GroundAction:
+    """The ground action ``name`` names; DataError when it names none (a record naming an unknown action)."""
+    action = task.action(name)
+    if action is None:
+        raise DataError(f"{name} is not a type-correct action of the task's PDDL")
+    return action
 
 
 def unknown_actions(task: GroundTask, names: list[str]) -> list[str]:
@@ -146,7 +165,9 @@ def unknown_atoms(task: GroundTask, atoms: list[str]) -> list[str]:
     return [a for a in atoms if not task.is_valid_atom(a)]
 
 
-def check_each(ctx: RecordContext, score: Callable, answers, expect: float = 1.0) -> Check:
+def check_each(
+    ctx: RecordContext, score: Callable[[RecordContext, T], Verdict], answers: Iterable[T], expect: float = 1.0
+) -> Check:
     """Re-prove stored answers one by one with the task's own scorer (run under ``recheck``)."""
     for answer in answers:
         verdict = score(ctx, answer)
@@ -157,7 +178,7 @@ def check_each(ctx: RecordContext, score: Callable, answers, expect: float = 1.0
     return Check(OK)
 
 
-def find_witness(candidates, decide: Callable[[Any], Decision], target: bool) -> tuple[Any, bool]:
+def find_witness(candidates: Iterable[T], decide: Callable[[T], Decision], target: bool) -> tuple[T | None, bool]:
     """The first candidate whose decision is ``target`` (witness, True); else (None, all decided)."""
     undecided = False
     for candidate in candidates:
@@ -168,7 +189,13 @@ def find_witness(candidates, decide: Callable[[Any], Decision], target: bool) ->
     return None, not undecided
 
 
-def score_none(ctx: RecordContext, stored_empty: bool, search, found: str, none_exists: str) -> Verdict:
+def score_none(
+    ctx: RecordContext,
+    stored_empty: bool,
+    search: Callable[[], tuple[object, bool]],
+    found: str,
+    none_exists: str,
+) -> Verdict:
     """Score the answer "None" (no atom/action with the asked property exists).
 
     Trusting stored sets, "None" is right exactly when the stored set is empty; under
@@ -192,19 +219,19 @@ def plan_from_question(question: str) -> list[str]:
     return [" ".join(g.lower().split()) for g in _ACTION_GROUP.findall(quoted)]
 
 
-def record_plan(record: dict) -> list[str]:
+def record_plan(record: dict[str, Any]) -> list[str]:
     """The plan of a val/just record: structured field ``plan`` if present, else from the question."""
     if record.get("plan"):
         return lowered(record["plan"])
     return plan_from_question(record["question"])
 
 
-def on_plan_before_goal(state: dict) -> bool:
+def on_plan_before_goal(state: dict[str, Any]) -> bool:
     """A state on a stored plan, not yet a goal state (val and just need the rest of the plan)."""
     return state.get("source") == "plan" and not state.get("goal")
 
 
-def goal_ahead(state: dict) -> bool:
+def goal_ahead(state: dict[str, Any]) -> bool:
     """A state from which the goal is still to be reached and not ruled out by the relaxation."""
     return not state.get("goal") and state.get("relaxed_goal_reachable", True)
 
@@ -217,7 +244,7 @@ class QAItem:
     state (None for rollout states).
     """
 
-    state: dict
+    state: dict[str, Any]
     suffix: list[str] | None
     wrong_actions: tuple[tuple[str, ...], ...] = ()  # argument types of the domain's wrong-action texts
 
@@ -264,15 +291,17 @@ class Task(ABC):
     #: built-in tasks keep theirs in ``templates/questions.yaml``, which overrides these
     questions: ClassVar[dict[str, str]] = {}
     #: the boolean and multiple-choice formats (ACPBench), or None
-    choice: ClassVar[Any] = None  # acpgen.tasks.choice.ChoiceFormats | None (that module imports this one)
+    choice: ClassVar[ChoiceFormats | None] = None
 
     # ----- generation --------------------------------------------------------------------------
-    def accepts(self, state: dict) -> bool:
+    def accepts(self, state: dict[str, Any]) -> bool:
         """Whether a sampled state (a line of ``states.jsonl``) can give a question."""
         return True
 
     @abstractmethod
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """The stored fields of an open-ended question about the record's state (``answer`` and the
         structured fields the question needs), or None to skip the state. ``settings`` is the qa
         section of the configuration."""
@@ -291,11 +320,11 @@ class Task(ABC):
         """Re-prove the record's stored answer by an independent route."""
 
     @abstractmethod
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         """Model-style responses, one per stored correct answer."""
 
     # ----- text and export ----------------------------------------------------------------------
-    def question_values(self, record: dict, words: Words, pddl_actions: bool) -> dict[str, str]:
+    def question_values(self, record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
         """Values of the placeholders of the open-ended question text (``pddl_actions``: name
         actions in PDDL syntax, for contexts that hold only the PDDL)."""
         values: dict[str, str] = {}
@@ -315,6 +344,12 @@ class Task(ABC):
         if self.choice is not None:
             keys += self.choice.question_keys(self.name)
         return keys
+
+    def choice_formats(self) -> ChoiceFormats:
+        """The task's boolean and multiple-choice formats; ValueError when it has none."""
+        if self.choice is None:
+            raise ValueError(f"task {self.name} has no bool or mcq format")
+        return self.choice
 
     def group(self, fmt: str) -> str:
         """The reference ``group`` of this task's records in a format (gen, bool, mcq)."""

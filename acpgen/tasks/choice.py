@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from acpgen.answers import ParseError, parse_choice, parse_yes_no
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision
 from acpgen.pddl.grounding import GroundTask
 from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, QAItem, RecordContext, Verdict, Words
@@ -78,7 +80,7 @@ class ChoiceFormats(ABC):
     mcq_variants: ClassVar[tuple[str, ...]] = ("",)
 
     @abstractmethod
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Claims about the record's state, or None to skip it."""
 
     @abstractmethod
@@ -86,7 +88,7 @@ class ChoiceFormats(ABC):
         """An independent proof of one claim (True/False, or undecided)."""
 
     @abstractmethod
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         """The values a question text needs for a claim."""
 
     @abstractmethod
@@ -111,9 +113,9 @@ class ChoiceFormats(ABC):
         return keys + self.option_keys(task)
 
 
-def rollout(task, state: int, rng: random.Random, length: int) -> list[tuple[str, int]]:
+def rollout(task: GroundTask, state: int, rng: random.Random, length: int) -> list[tuple[str, int]]:
     """A random walk from ``state``: (action name, state after it) per step; stops at dead ends."""
-    steps = []
+    steps: list[tuple[str, int]] = []
     for _ in range(length):
         options = task.successors(state)
         if not options:
@@ -124,7 +126,14 @@ def rollout(task, state: int, rng: random.Random, length: int) -> list[tuple[str
     return steps
 
 
-def _random_groundings(task, rng: random.Random, signatures, count: int, tries: int, keep) -> list[str]:
+def _random_groundings(
+    task: GroundTask,
+    rng: random.Random,
+    signatures: Sequence[tuple[str, Sequence[str]]],
+    count: int,
+    tries: int,
+    keep: Callable[[str], bool],
+) -> list[str]:
     """Up to ``count`` distinct names ``(name obj ...)`` drawn for random signatures (name, arg types)."""
     found: set[str] = set()
     for _ in range(tries):
@@ -140,13 +149,13 @@ def _random_groundings(task, rng: random.Random, signatures, count: int, tries: 
     return sorted(found)
 
 
-def random_actions(task, rng: random.Random, count: int, tries: int = 400) -> list[str]:
+def random_actions(task: GroundTask, rng: random.Random, count: int, tries: int = 400) -> list[str]:
     """Up to ``count`` distinct type-correct ground action names drawn at random (any schema)."""
     signatures = [(s.name, [t for _, t in s.params]) for s in task.lifted.schemas.values()]
     return _random_groundings(task, rng, signatures, count, tries, lambda n: task.action(n) is not None)
 
 
-def random_atoms(task, rng: random.Random, count: int, static: bool = False, tries: int = 400) -> list[str]:
+def random_atoms(task: GroundTask, rng: random.Random, count: int, static: bool = False, tries: int = 400) -> list[str]:
     """Up to ``count`` distinct type-correct atoms of fluent (or, with ``static``, static) predicates."""
     signatures = [
         (p, types)
@@ -213,7 +222,7 @@ def _distinct(claims: list[Claim]) -> list[Claim]:
     return out
 
 
-def verify(spec: ChoiceFormats, ctx: RecordContext, record: dict) -> Check:
+def verify(spec: ChoiceFormats, ctx: RecordContext, record: dict[str, Any]) -> Check:
     """Re-decide the claims of a stored bool or mcq record."""
     if record.get("format") == "bool":
         expected = record["answer"] == "yes"
@@ -239,7 +248,7 @@ def _check_claim(spec: ChoiceFormats, ctx: RecordContext, claim: Claim, expected
     return Check(OK)
 
 
-def score_response(record: dict, fmt: str, response: str) -> Verdict:
+def score_response(record: dict[str, Any], fmt: str, response: str) -> Verdict:
     """Score a boolean or multiple-choice response against the record's stored answer."""
     gold = str(record.get("answer", "")).strip()
     try:
@@ -257,7 +266,7 @@ def score_response(record: dict, fmt: str, response: str) -> Verdict:
     )
 
 
-def to_response(record: dict, fmt: str) -> str:
+def to_response(record: dict[str, Any], fmt: str) -> str:
     """The stored answer written as a model would end its answer."""
     answer = str(record["answer"])
     return f"**Final Answer**: {answer.capitalize() if fmt == 'bool' else answer.upper()}."

@@ -12,7 +12,9 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_plan
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
+from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.tasks.base import (
     OK,
@@ -24,6 +26,7 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     Words,
+    known_action,
     on_plan_before_goal,
     record_plan,
     unknown_actions,
@@ -45,13 +48,14 @@ def is_one_step_removal(short: list[str], long: list[str]) -> bool:
     return any(long[:i] + long[i + gap :] == short for i in range(len(long) - gap + 1))
 
 
-def valid_removals(task, plan: list[str]) -> list[list[str]]:
+def valid_removals(task: GroundTask, plan: list[str]) -> list[list[str]]:
     """Every removal of one action or two consecutive actions that leaves a plan, in reference form.
 
     Singles first, in plan order, as ``[action, "k"]`` (k-th occurrence, 1-based); then pairs in
     plan order as ``[action1, action2, "-1"]``, one entry per position.
     """
-    singles, pairs = [], []
+    singles: list[list[str]] = []
+    pairs: list[list[str]] = []
     for i in range(len(plan)):
         if is_plan(task, task.init, plan[:i] + plan[i + 1 :]):
             singles.append([plan[i], str(plan[: i + 1].count(plan[i]))])
@@ -61,14 +65,14 @@ def valid_removals(task, plan: list[str]) -> list[list[str]]:
     return singles + pairs
 
 
-def _redundant_insertion(task, plan: list[str], rng) -> list[str] | None:
+def _redundant_insertion(task: GroundTask, plan: list[str], rng: random.Random) -> list[str] | None:
     """The plan with a no-op action, or an action and one undoing it, inserted somewhere."""
     positions = list(range(len(plan) + 1))
     rng.shuffle(positions)
     for i in positions:
         state = task.init
         for name in plan[:i]:
-            state = task.action(name).apply(state)
+            state = known_action(task, name).apply(state)
         applicable = task.applicable(state)
         rng.shuffle(applicable)
         for first in applicable:
@@ -81,7 +85,7 @@ def _redundant_insertion(task, plan: list[str], rng) -> list[str] | None:
     return None
 
 
-def _remove(plan: list[str], entry: list[str], used_pairs: dict) -> list[str]:
+def _remove(plan: list[str], entry: list[str], used_pairs: dict[tuple[str, str], int]) -> list[str]:
     if entry[-1] != "-1":
         action, occurrence = entry[0].lower(), int(entry[1])
         positions = [i for i, a in enumerate(plan) if a == action]
@@ -113,7 +117,7 @@ class JustificationChoice(ChoiceFormats):
     bool_variants = ("single", "pair")
     mcq_variants = ("single", "pair")
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Single actions and consecutive pairs of a plan that can (true) or cannot (false) be removed
         with the rest still a plan; the plan is the one of the generative question (redundant when the
         stored plan has no removable step)."""
@@ -139,7 +143,7 @@ class JustificationChoice(ChoiceFormats):
             )
         return Decision(outcomes.pop(), Method.SIMULATOR)
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         plan = record["plan"]
         remove = expect(claim, RemovalClaim).remove
         first = remove[0]
@@ -173,7 +177,7 @@ class Justification(Task):
     question_fields = ("plan",)
     choice = JustificationChoice()
 
-    def accepts(self, state: dict) -> bool:
+    def accepts(self, state: dict[str, Any]) -> bool:
         return on_plan_before_goal(state)
 
     def parse(self, response: str) -> list[str]:
@@ -211,22 +215,25 @@ class Justification(Task):
         missing = [e for e in expected if e not in stored]
         return Check(WRONG, f"incomplete: valid removal {list(missing[0])} is not stored")
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """A plan from the state that can be shortened, with every valid one-step removal stored."""
         if not item.suffix:
             return None
         plan = list(item.suffix)
         removals = valid_removals(ctx.task, plan)
         if not removals:
-            plan = _redundant_insertion(ctx.task, plan, rng)
-            if plan is None:
+            longer = _redundant_insertion(ctx.task, plan, rng)
+            if longer is None:
                 return None
+            plan = longer
             removals = valid_removals(ctx.task, plan)
         return {"plan": plan, "answer": removals} if removals else None
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         plan = record_plan(record)
-        used: dict = {}
+        used: dict[tuple[str, str], int] = {}
         return ["Simplified plan: " + " ".join(_remove(plan, entry, used)) for entry in record["answer"]]
 
     def export_answer(self, answer: Any, case: ActionCase) -> Any:

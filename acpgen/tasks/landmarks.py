@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_atom_or_none
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
 from acpgen.reference.base import ReadError
 from acpgen.tasks.base import (
@@ -51,7 +52,7 @@ class LandmarksChoice(ChoiceFormats):
     mcq_group = "landmarks_mcq"
     goal_in_context = True
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Non-trivial propositions classified as landmarks (true) or not (false), as for the gen task;
         goal facts not yet true stand in for the landmarks where there are no others."""
         fields = TASK.generate(ctx, item, rng, settings)
@@ -74,7 +75,7 @@ class LandmarksChoice(ChoiceFormats):
             return Decision(True, Method.TRIVIAL, "holds in the state or the goal")  # acp's own claims avoid these
         return ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         return {"fact": describer.atom(expect(claim, FactClaim).fact)}
 
     def read_reference(
@@ -98,7 +99,7 @@ class Landmarks(Task):
     instruction = "Give one ground proposition, or None if there is none."
     choice = LandmarksChoice()
 
-    def accepts(self, state: dict) -> bool:
+    def accepts(self, state: dict[str, Any]) -> bool:
         return goal_ahead(state)
 
     def parse(self, response: str) -> str | None:
@@ -136,12 +137,15 @@ class Landmarks(Task):
                 return Check(WRONG, f"{atom} is stored as a non-landmark but is a landmark ({decision.method})")
         return Check(OK)
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """Every non-trivial proposition classified as landmark or not; None if one stays open."""
         task = ctx.task
         if task.is_goal(task.init) or not ctx.oracle.goal_reachable().value:
             return None
-        yes, no = [], []
+        yes: list[str] = []
+        no: list[str] = []
         for atom in task.fluent_atoms():
             if is_trivial(ctx, atom):
                 continue
@@ -153,7 +157,7 @@ class Landmarks(Task):
             (yes if decision.value else no).append(atom)
         return {"answer": {"yes": yes, "no": no}}
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         return list(record["answer"]["yes"]) or ["None"]
 
     def export_answer(self, answer: Any, case: ActionCase) -> Any:

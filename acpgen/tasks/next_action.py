@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_action
+from acpgen.config import QAConfig
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,
@@ -34,7 +35,7 @@ class NextAction(Task):
     context_parts = ("goal", "actions")
     instruction = "Write the action in parentheses, like (name arg1 arg2). Give only the action."
 
-    def accepts(self, state: dict) -> bool:
+    def accepts(self, state: dict[str, Any]) -> bool:
         return goal_ahead(state)
 
     def parse(self, response: str) -> str:
@@ -84,7 +85,9 @@ class NextAction(Task):
         check = check_each(ctx, self.score, sorted(groups["yes"]), expect=1.0)
         return check if check.verdict != OK else check_each(ctx, self.score, sorted(groups["no"]), expect=0.0)
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """Applicable actions split by whether they decrease the optimal cost; opt = h*(state)."""
         task = ctx.task
         applicable = task.applicable(task.init)
@@ -93,7 +96,7 @@ class NextAction(Task):
         current = ctx.oracle.optimal_cost()
         if not current.decided or current.cost is None:
             return None
-        groups = {"yes": [], "no": [], "maybe": []}
+        groups: dict[str, list[str]] = {"yes": [], "no": [], "maybe": []}
         for action in applicable:
             successor = (
                 ctx.oracle.optimal_cost(action.apply(task.init))
@@ -108,7 +111,7 @@ class NextAction(Task):
                 groups["no"].append(action.name)
         return {"answer": {**groups, "opt": str(current.cost)}} if groups["yes"] else None
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         return list(record["answer"]["yes"])
 
     def export_answer(self, answer: Any, case: ActionCase) -> Any:

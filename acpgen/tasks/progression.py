@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_effects
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
@@ -22,6 +23,7 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     Words,
+    known_action,
     lowered,
     unknown_atoms,
 )
@@ -33,7 +35,7 @@ def effects(ctx: RecordContext, name: str) -> tuple[set[str], set[str]]:
     """(atoms made true, atoms made false) by applying the named action in the record's state."""
     task = ctx.task
     before = task.init
-    after = task.action(name).apply(before)
+    after = known_action(task, name).apply(before)
     return set(task.atoms.atoms(after & ~before)), set(task.atoms.atoms(before & ~after))
 
 
@@ -54,7 +56,7 @@ class ProgressionChoice(ChoiceFormats):
     bool_group = "progression_bool"
     mcq_group = "progression_mcq"
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Facts after an applicable action, from the paper's four cases (at most two of each):
         held and still hold / now hold (true); held and no longer hold / did not and still do not (false)."""
         options = [a.name for a in ctx.task.applicable(ctx.task.init) if any(effects(ctx, a.name))]
@@ -63,7 +65,7 @@ class ProgressionChoice(ChoiceFormats):
         action = rng.choice(options)
         task = ctx.task
         before = task.init & ~task.static_mask
-        after = task.action(action).apply(task.init) & ~task.static_mask
+        after = known_action(task, action).apply(task.init) & ~task.static_mask
         kept, added = task.atoms.atoms(before & after), task.atoms.atoms(after & ~before)
         deleted = task.atoms.atoms(before & ~after)
         absent = [a for a in random_atoms(task, rng, 30) if not (after | before) & (1 << task.atom_id(a))]
@@ -88,7 +90,7 @@ class ProgressionChoice(ChoiceFormats):
         after = action.apply(ctx.task.init)
         return Decision(all(after & (1 << ctx.task.atom_id(f)) for f in facts), Method.SIMULATOR)
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         return {"fact": describer.atom(expect(claim, FactClaim).fact), "action": describer.action(record["action"])}
 
     def read_reference(
@@ -141,7 +143,9 @@ class Progression(Task):
             else "no applicable action has the stored effects",
         )
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         options = [a.name for a in ctx.task.applicable(ctx.task.init) if any(effects(ctx, a.name))]
         if not options:
             return None
@@ -149,7 +153,7 @@ class Progression(Task):
         pos, neg = effects(ctx, action)
         return {"action": action, "answer": {"pos": sorted(pos), "neg": sorted(neg)}}
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         answer = record["answer"]
         return [
             "Positive effects: "

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from acpgen.answers import parse_atom_or_none
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
 from acpgen.tasks.base import (
     Check,
@@ -43,7 +44,7 @@ class ReachabilityChoice(ChoiceFormats):
     bool_group = "reachable_atom_bool"
     mcq_group = "reachable_atom_mc"
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         """Facts that can hold (single facts and pairs from the end states of random walks) and facts
         that cannot: static facts that do not hold, facts unreachable in the delete relaxation, and
         pairs from the translator's mutex groups (each fact reachable alone, the pair never)."""
@@ -87,7 +88,7 @@ class ReachabilityChoice(ChoiceFormats):
             mask |= 1 << ctx.task.atom_id(atom)
         return ctx.oracle.facts_reachable(mask)
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         return {"facts": " and ".join(describer.atom(a) for a in expect(claim, FactsClaim).facts)}
 
     def read_reference(
@@ -129,7 +130,9 @@ class Reachability(Task):
     def validate(self, ctx: RecordContext) -> Check:
         return check_each(ctx, self.score, sorted(stored_unreachable(ctx)) or [None])
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """A sample of proven-unreachable propositions, or [] when all are proven reachable."""
         atoms = ctx.task.fluent_atoms()
         decide = {a: ctx.oracle.atom_reachable(1 << ctx.task.atom_id(a), planner=False).value for a in atoms}
@@ -144,7 +147,7 @@ class Reachability(Task):
         chosen = sorted(rng.sample(unreachable, min(settings.reach_stored, len(unreachable))))
         return {"answer": [a[1:-1] for a in chosen]}  # the reference writes reach atoms without parentheses
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         return [f"({a})" for a in record["answer"]] or ["None"]
 
 

@@ -7,9 +7,11 @@ sequence, taken from the structured field ``plan`` or parsed from the question's
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from acpgen.answers import parse_index
+from acpgen.config import QAConfig
 from acpgen.oracle import Decision, Method
 from acpgen.pddl.semantics import execute, is_plan
 from acpgen.tasks.base import (
@@ -36,26 +38,28 @@ def first_inapplicable(ctx: RecordContext) -> int | None:
 # ----- boolean and multiple-choice formats -----------------------------------------------------
 # The four verdicts on an action sequence, in the fixed order of the multiple-choice options.
 VERDICTS = ("invalid", "inapplicable", "not_goal", "plan")
+# A step of a sequence: an action name, or a wrong-action object (a claims.WrongActionClaim as a dict).
+Step = str | dict[str, Any]
 PROPERTIES = {"valid": ("inapplicable", "not_goal", "plan"), "applicable": ("not_goal", "plan"), "plan": ("plan",)}
 
 
-def verdict_of(ctx: RecordContext, sequence: list) -> str:
+def verdict_of(ctx: RecordContext, sequence: Sequence[Step]) -> str:
     """invalid: a step names no action of the domain; inapplicable: a step cannot be applied;
     not_goal: every step applies but the goal does not hold at the end; plan: it reaches the goal."""
     if any(isinstance(step, dict) or ctx.task.action(step.lower()) is None for step in sequence):
         return "invalid"
-    run = execute(ctx.task, ctx.task.init, [s.lower() for s in sequence])
+    run = execute(ctx.task, ctx.task.init, [s.lower() for s in sequence if isinstance(s, str)])  # no dict is left
     if not run.applicable:
         return "inapplicable"
     return "plan" if ctx.task.is_goal(run.state) else "not_goal"
 
 
-def _sequences(ctx: RecordContext, item: QAItem, rng: random.Random) -> dict[str, list]:
+def _sequences(ctx: RecordContext, item: QAItem, rng: random.Random) -> dict[str, Sequence[Step]]:
     """One sequence per verdict, built from the stored plan as the paper describes."""
     task, plan = ctx.task, list(item.suffix or [])
     if len(plan) < 2 or not is_plan(task, task.init, plan):
         return {}
-    out: dict[str, list] = {"plan": plan}
+    out: dict[str, Sequence[Step]] = {"plan": plan}
     for _ in range(5):  # a plan prefix continued by a random rollout that misses the goal
         k = rng.randrange(1, len(plan))
         state = execute(task, task.init, plan[:k]).state
@@ -73,7 +77,7 @@ def _sequences(ctx: RecordContext, item: QAItem, rng: random.Random) -> dict[str
     wrong = wrong_action(item, task, rng)
     if wrong is not None:
         index = rng.randrange(len(plan))
-        out["invalid"] = plan[:index] + [wrong.to_dict()] + plan[index + 1 :]
+        out["invalid"] = [*plan[:index], wrong.to_dict(), *plan[index + 1 :]]
     return out
 
 
@@ -96,7 +100,7 @@ class ValidationChoice(ChoiceFormats):
     goal_in_context = True
     bool_variants = tuple(PROPERTIES)
 
-    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> Claims | None:
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         alternatives = []
         for verdict, sequence in _sequences(ctx, item, rng).items():
             fixed: list[tuple[Claim, bool]] = [(VerdictClaim(v), v == verdict) for v in VERDICTS]
@@ -111,7 +115,7 @@ class ValidationChoice(ChoiceFormats):
             return Decision(claim.verdict == verdict, Method.SIMULATOR)
         return Decision(verdict in PROPERTIES[expect(claim, PropertyClaim).property], Method.SIMULATOR)
 
-    def words(self, describer: Words, record: dict, claim: Claim) -> dict[str, str]:
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
         steps = [
             describer.wrong_action(s["wrong"], s["args"]) if isinstance(s, dict) else describer.action(s)
             for s in record["sequence"]
@@ -156,7 +160,7 @@ class Validation(Task):
     question_fields = ("plan",)
     choice = ValidationChoice()
 
-    def accepts(self, state: dict) -> bool:
+    def accepts(self, state: dict[str, Any]) -> bool:
         return on_plan_before_goal(state)
 
     def parse(self, response: str) -> int | None:
@@ -178,7 +182,9 @@ class Validation(Task):
             return Check(OK)
         return Check(WRONG, f"first inapplicable action is {expected}, stored {stored}")
 
-    def generate(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: Any) -> dict | None:
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
         """Replace one action of a plan from the state by an action inapplicable at that point."""
         if not item.suffix or len(item.suffix) < 2:
             return None
@@ -190,7 +196,7 @@ class Validation(Task):
         plan = item.suffix[:index] + [rng.choice(candidates)] + item.suffix[index + 1 :]
         return {"plan": plan, "answer": index}
 
-    def to_responses(self, record: dict) -> list[str]:
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
         return [str(record["answer"])]
 
 
