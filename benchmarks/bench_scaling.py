@@ -59,10 +59,10 @@ def measure(config, domain: str, index: int, max_states: int, queue) -> None:
             start = time.perf_counter()
             report = STAGES[stage](ctx)
             queue.put((stage, (time.perf_counter() - start, report.items, len(report.failed))))
+            queue.put(("memory", peak_memory_mb()))
             if stage == "plans" and not report.done:
                 queue.put(("note", "no plan: " + "; ".join(report.failed)[:80]))
                 break
-        queue.put(("memory", peak_memory_mb()))
         start = time.perf_counter()
         space = explore(task, task.init, max_states)
         states = f"{len(space.states)}" if space.complete else f"> {max_states}"
