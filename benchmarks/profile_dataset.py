@@ -44,7 +44,7 @@ DEFAULT_DOMAINS = "ferry,blocksworld,floortile,satellite"
 
 #: (label, file name ending, function name) of the functions whose call counts the report shows.
 COUNTERS = (
-    ("groundings (GroundTask built)", "pddl/grounding.py", "__init__"),
+    ("groundings (GroundTask.from_strings)", "pddl/grounding.py", "from_strings"),
     ("exhaustive explorations", "pddl/explore.py", "explore"),
     ("random-walk evidence", "pddl/explore.py", "random_walks"),
     ("planner queries (cache lookups)", "planners/suite.py", "_lookup"),
