@@ -56,7 +56,7 @@ bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-H
 bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
 	$(BIN)/python benchmarks/bench_scaling.py
 
-bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about 30 minutes; out/profile)
+bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about an hour; out/profile)
 	$(BIN)/python benchmarks/profile_dataset.py --out $(OUT)/profile
 
 bench-generate: $(STAMP)  ## problems, plans and states per second for each configured domain
