@@ -8,7 +8,8 @@ OUT    := out
 CONFIG ?= pipeline.yaml
 JOBS   ?= 2
 
-.PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-generate bench-lengths clean
+.PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
+	bench-lengths bench-profile clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -47,10 +48,22 @@ score-dev: $(STAMP)  ## score the reference dev records' own answers with acp sc
 	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
 	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
 
-bench: bench-score bench-generate bench-lengths  ## all benchmarks
+bench: bench-score bench-scaling bench-generate bench-lengths  ## all benchmarks (not bench-profile)
 
-bench-score: $(STAMP)  ## answers per second of acp score on stored and perturbed dev answers
+# lm-eval's ACPBench-Hard scorer imports the `pddl` package (its acpbench extra pins 0.4.2); acp does not need it.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet 'pddl==0.4.2'
+	touch $(BENCH_STAMP)
+
+bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-Hard scorer on the same dev answers
 	$(BIN)/python benchmarks/bench_score.py $(DEV)
+
+bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
+	$(BIN)/python benchmarks/bench_scaling.py
+
+bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about an hour; out/profile)
+	$(BIN)/python benchmarks/profile_dataset.py --out $(OUT)/profile
 
 bench-generate: $(STAMP)  ## problems, plans and states per second for each configured domain
 	$(BIN)/python benchmarks/bench_generate.py
