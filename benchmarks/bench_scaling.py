@@ -18,6 +18,7 @@ Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import multiprocessing
 import os
@@ -109,10 +110,8 @@ def kill_tree(pid: int) -> None:
     """Stop the measuring child and the planners it started (paused first, so it starts no new one)."""
     os.kill(pid, signal.SIGSTOP)
     for target in _descendants(pid) + [pid]:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(target, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _descendants(pid: int) -> list[int]:

@@ -120,7 +120,7 @@ def reference_score(item: tuple[str, dict, str]) -> tuple[str, str]:
             filtered = _reference_filter(task).apply([[response]], [doc])
             results = [filtered[0][0]]  # take_first
             score = acp_utils.process_acp_results(doc, results)["score"]
-    except Exception as err:  # noqa: BLE001 - any exception would stop lm-eval; it is what we report
+    except Exception as err:
         return "error", f"{type(err).__name__}: {str(err).splitlines()[0][:80] if str(err) else ''}"
     return ("1" if score == 1 else "0"), printed.getvalue().strip().splitlines()[0][:80] if printed.getvalue() else ""
 
