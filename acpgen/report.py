@@ -301,11 +301,13 @@ def value_bins(values: list[int], count: int = 5) -> list[tuple[int, int]]:
         return [(v, v) for v in distinct]
     occurrences = Counter(values)
     bins: list[list[int]] = []
-    below = 0
+    current = -1  # the quantile slot of the last range
+    below = 0  # values smaller than ``value``
     for value in distinct:
-        index = min(count - 1, below * count // len(values))
-        if len(bins) <= index:
+        slot = min(count - 1, below * count // len(values))
+        if slot > current:
             bins.append([value, value])
+            current = slot
         bins[-1][1] = value
         below += occurrences[value]
     return [(lo, hi) for lo, hi in bins]
