@@ -527,7 +527,7 @@ def _bar_plot(report: Report) -> Plot:
     axes.set_ylabel("accuracy (decided answers, ± standard error)")
     axes.set_xticks(range(len(kinds)), kinds, rotation=45, ha="right")
     axes.set_ylim(0, 1.05)
-    axes.legend(title="model", fontsize="small")
+    axes.legend(title="model", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return Plot("accuracy_by_task", title, figure)
 
 
