@@ -17,7 +17,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report]'
 	touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv and install acp with its planners and test tools
@@ -70,6 +70,10 @@ bench-generate: $(STAMP)  ## problems, plans and states per second for each conf
 
 bench-lengths: $(STAMP)  ## acp's context lengths against the reference contexts, on the same problems
 	$(BIN)/python benchmarks/context_lengths.py $(DEV)
+
+.PHONY: report-demo
+report-demo: $(STAMP)  ## acp report of two made-up models (dev answers, a perturbed copy); headless-Chromium screenshot
+	$(BIN)/python benchmarks/report_demo.py $(DEV) --out $(OUT)/report-demo -j $(JOBS)
 
 clean:  ## remove build artefacts and outputs (keeps .venv)
 	rm -rf $(OUT) .pytest_cache build *.egg-info

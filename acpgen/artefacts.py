@@ -35,6 +35,26 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise AcpError(f"cannot write {path}: {err.strerror or err}") from err
 
 
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (as `atomic_write_text`, for binary files such as PNG images)."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as err:
+        raise AcpError(f"cannot write {path}: {err.strerror or err}") from err
+
+
 def jsonl_text(items, sort_keys: bool = True) -> str:
     """JSON Lines text, keys sorted unless the items' own key order matters (exported records)."""
     return "".join(json.dumps(item, sort_keys=sort_keys, ensure_ascii=False) + "\n" for item in items)

@@ -554,6 +554,35 @@ def export_lm_eval_command(dataset: Path, out: Path | None) -> None:
         click.echo(str(path))
 
 
+@cli.command("report")
+@click.argument("scores", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder to write into."
+)
+@click.option(
+    "--dataset",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="The scored records (as for acp score): adds Jaccard/F1 for app and prog and accuracy against difficulty.",
+)
+def report_command(scores: tuple[Path, ...], output: Path, dataset: Path | None) -> None:
+    """Tables and figures from `acp score --output` files (SCORES), one or more per model.
+
+    \b
+    The model of a line is its "model" field, else the model name of an lm-eval results_*.json
+    next to a file of scored lm-eval samples, else the file name (model-a.jsonl -> model-a).
+    Writes OUTPUT/report.md, OUTPUT/report.html (one self-contained page) and every figure as
+    PNG and SVG (needs matplotlib: pip install -e '.[report]').
+      acp score preds-a.jsonl --dataset DATA -o model-a.jsonl
+      acp report model-a.jsonl model-b.jsonl --dataset DATA -o report/
+    """
+    from acpgen.report import build_report, write_report
+
+    written = write_report(build_report(scores, dataset), output)
+    for path in written:
+        click.echo(str(path))
+
+
 @cli.command("describe")
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--domain", required=True, help="Domain whose template and PDDL domain to use (e.g. ferry).")
