@@ -152,7 +152,8 @@ def yaml_feature(name: str | None, kind) -> dict[str, Any]:
         return {**head, "dtype": "string" if kind is None else kind[1]}
     if kind[0] == "list":
         inner = yaml_feature(None, kind[1])
-        return {**head, "list": inner["dtype"] if list(inner) == ["dtype"] else inner}
+        simple = list(inner) == ["dtype"] or list(inner) == ["struct"]  # the short forms datasets writes
+        return {**head, "list": next(iter(inner.values())) if simple else inner}
     return {**head, "struct": [yaml_feature(n, k) for n, k in kind[1].items()]}
 
 
@@ -374,8 +375,9 @@ def card_body(configs: list[HubConfig], manifest: dict[str, Any]) -> list[str]:
         ("domains", ", ".join(manifest.get("domains") or [])),
         ("tool versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
         ("stored answers re-proven", ", ".join(f"{k}: {v}" for k, v in (checks.get("validate") or {}).items())),
-        ("stored answers scoring 1", f"{checks.get('answers_scored_1')} of {checks.get('answers')}"),
     ]
+    if "answers" in checks:
+        made.append(("stored answers scoring 1", f"{checks.get('answers_scored_1')} of {checks['answers']}"))
     lines += [
         "Built with `acp dataset` from its `pipeline.yaml`; the same seed and config give the same records "
         "(`manifest.json` of the source folder):",
@@ -439,4 +441,6 @@ def export_hf(dataset: Path, out: Path, license_id: str = "apache-2.0") -> list[
     for stale in sorted((out / "data").glob("*/*.jsonl")):
         if stale not in keep:
             stale.unlink()
+            if not any(stale.parent.iterdir()):
+                stale.parent.rmdir()
     return written
