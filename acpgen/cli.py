@@ -582,6 +582,33 @@ def report_command(scores: tuple[Path, ...], output: Path, dataset: Path | None)
     for path in written:
         click.echo(str(path))
 
+@export_group.command("hf")
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--license",
+    "license_id",
+    default="apache-2.0",
+    show_default=True,
+    help="Licence id for the card's header (a Hugging Face hub licence id).",
+)
+def export_hf_command(dataset: Path, out: Path, license_id: str) -> None:
+    """A Hugging Face dataset folder for a dataset written by `acp dataset`.
+
+    \b
+    One config per task and format (app_gen, app_bool, reach_mcq, ...), its splits as
+    OUT/data/<config>/<split>.jsonl, and a dataset card OUT/README.md (configs, field types,
+    licence, how answers are scored, how the dataset was made, citations):
+      acp export hf dataset hf-dataset
+      python -c 'import datasets; print(datasets.load_dataset("hf-dataset", "app_gen"))'
+    """
+    from acpgen.hub import export_hf
+
+    written = export_hf(dataset, out, license_id)
+    rows = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in written if p.suffix == ".jsonl")
+    configs = len({p.parent.name for p in written if p.suffix == ".jsonl"})
+    click.echo(f"{configs} configs, {rows} records -> {out / 'README.md'}")
+
 
 @cli.command("describe")
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
