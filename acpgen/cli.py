@@ -582,6 +582,7 @@ def report_command(scores: tuple[Path, ...], output: Path, dataset: Path | None)
     for path in written:
         click.echo(str(path))
 
+
 @export_group.command("hf")
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
