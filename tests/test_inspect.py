@@ -15,9 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("inspect_ai", reason="install the inspect extra: pip install -e '.[inspect]'")
-
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
