@@ -541,13 +541,21 @@ def export_lm_eval_command(dataset: Path, out: Path | None) -> None:
     """lm-evaluation-harness tasks (2-shot, scored by acp) for a dataset written by `acp dataset`.
 
     \b
-    One task per generative task, acpgen_<task>_gen, all tagged acpgen_gen_2shot:
+    One task per task and format of the dataset, tagged as the reference ACPBench tasks:
+      acpgen_<task>_gen   tags acpgen_gen_2shot, acpgen_bench_hard
+      acpgen_<task>_bool  tags acpgen_bool_cot_2shot, acpgen_bench   (chain of thought)
+      acpgen_<task>_mcq   tags acpgen_mcq_cot_2shot, acpgen_bench    (chain of thought)
+    \b
       acp export lm-eval dataset
       lm_eval --model hf --model_args pretrained=MODEL --include_path dataset/lm_eval \\
-              --tasks acpgen_gen_2shot --log_samples --output_path results
-      acp score results/MODEL/samples_acpgen_app_gen_*.jsonl
-    lm-eval must run where acp is installed; its 'undecided' metric counts answers a planner
-    could not decide within the default budget (`acp score` re-scores them with retries).
+              --tasks acpgen_bench_hard,acpgen_bench --log_samples --output_path results
+      acp score results/MODEL/samples_acpgen_*.jsonl
+
+    A dataset holds one representation: for one built with `acp dataset --representation pddl`
+    the names and tags end in _with_pddl (acpgen_app_gen_with_pddl, acpgen_bench_with_pddl;
+    pddl+nl: _with_pddl_nl). Export an nl and a pddl dataset with the same --out to run both.
+    lm-eval must run where acp is installed; the gen tasks' 'undecided' metric counts answers a
+    planner could not decide within the default budget (`acp score` re-scores them with retries).
     """
     out = out or dataset / "lm_eval"
     for path in export_lm_eval(dataset, out):

@@ -1,13 +1,28 @@
 """`acp export lm-eval`: lm-evaluation-harness task files for a generated dataset, scored by acp.
 
-For every task with a test split under ``DATASET/<task>/`` one YAML file ``acpgen_<task>_gen.yaml``
-is written (all tagged ``acpgen_gen_2shot``): the local JSONL splits as the dataset (test split
-evaluated, two few-shot examples taken in order from the dev split), the ``**Question**: ...
-**Final Answer**:`` prompt and the stop sequences of the reference ACPBench-Hard tasks, greedy
-decoding. The metric is acp's own: ``process_results`` parses the raw generation with acp's
-lenient parser and scores it symbolically (planners where needed). A planner that cannot decide
-does not become a silent 0: it is reported as the ``undecided`` metric, and `acp score` on the
-``--log_samples`` files re-scores every response (with retries and larger budgets).
+For every task and format with a test split ``DATASET/<task>/test.<format>.jsonl`` one YAML file
+``acpgen_<task>_<format>.yaml`` is written: the local JSONL splits as the dataset (test split
+evaluated, two few-shot examples taken in order from the dev split), greedy decoding, and acp's
+own metric: ``process_results`` reads the raw generation with acp's lenient parser and scores it.
+
+* gen (ACPBench-Hard): the ``**Question**: ... **Final Answer**:`` prompt and the stop sequences of
+  the reference tasks; answers scored symbolically (planners where needed). A planner that cannot
+  decide does not become a silent 0: it is reported as the ``undecided`` metric, and `acp score`
+  on the ``--log_samples`` files re-scores every response (with retries and larger budgets).
+* bool and mcq (ACPBench): a chain-of-thought prompt ending in ``**Thoughts**:``; the model is asked
+  to reason and to end with ``**Final Answer**: Yes/No`` (or a letter A-D), read with acp's yes/no
+  and option readers (the same as `acp score`). The few-shot examples are dev records; acp has no
+  hand-written reasoning for them, so their answers show the shape only: one true sentence, then
+  the final answer.
+
+Tags group the tasks as the reference ACPBench tasks of lm-eval are grouped: one tag per format
+and shot setting (``acpgen_gen_2shot``, ``acpgen_bool_cot_2shot``, ``acpgen_mcq_cot_2shot``) and
+one per paper (``acpgen_bench_hard`` for gen, ``acpgen_bench`` for bool and mcq).
+
+A dataset folder holds one context representation (``acp dataset --representation``). Tasks of a
+dataset whose records are in the PDDL form get the suffix ``_with_pddl`` in their names and tags
+(``acpgen_app_gen_with_pddl``, tag ``acpgen_bench_hard_with_pddl``), those in the PDDL+NL form
+``_with_pddl_nl``; exporting an nl and a pddl dataset into one ``--out`` folder gives both.
 
 The task names start with ``acpgen_`` so that they never clash with lm-eval's built-in ``acp_*``
 tasks. lm-eval must run in an environment where acp is installed (the hook module imports it).
@@ -20,15 +35,49 @@ from pathlib import Path
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import DataError
-from acpgen.tasks import TASKS
+from acpgen.records import record_task
+from acpgen.tasks import TASKS, split_kind
+from acpgen.tasks.choice import to_response
 
-TAG = "acpgen_gen_2shot"
 HOOK_MODULE = "acpgen_lm_eval_hooks"
-STOP = ["\n\n\n\n", "\n\n", "**Question**:", "**Question:**", "Q:"]
+FORMATS = ("gen", "bool", "mcq")
+#: Name suffix of the tasks and tags per context representation (the records' "representation").
+SUFFIXES = {"nl": "", "pddl": "_with_pddl", "pddl+nl": "_with_pddl_nl"}
+TAG = "acpgen_gen_2shot"
+# The gen tasks stop at a blank line (a one-line answer); the chain-of-thought formats may reason
+# over several paragraphs and stop only at the next question or a long gap.
+STOP = {
+    "gen": ["\n\n\n\n", "\n\n", "**Question**:", "**Question:**", "Q:"],
+    "bool": ["\n\n\n\n", "**Question**:", "**Question:**", "Q:"],
+    "mcq": ["\n\n\n\n", "**Question**:", "**Question:**", "Q:"],
+}
+MAX_TOKENS = {"gen": 1000, "bool": 1024, "mcq": 1024}
+BOOL_INSTRUCTION = (
+    "Work it out step by step from the current state, and end with a line **Final Answer**: Yes "
+    "or **Final Answer**: No."
+)
+MCQ_INSTRUCTION = (
+    "Work it out step by step, checking each option against the current state, and end with a "
+    "line **Final Answer**: followed by the letter (A, B, C or D) of the option that is true."
+)
+#: The metrics each format reports (gen: planners may leave an answer undecided).
+METRICS = {
+    "gen": (("score", True), ("undecided", False), ("parse_error", False)),
+    "bool": (("score", True), ("parse_error", False)),
+    "mcq": (("score", True), ("parse_error", False)),
+}
 
 
-def task_name(task: str) -> str:
-    return f"acpgen_{task}_gen"
+def task_name(task: str, fmt: str = "gen", representation: str = "nl") -> str:
+    return f"acpgen_{task}_{fmt}{SUFFIXES[representation]}"
+
+
+def tags(fmt: str, representation: str = "nl") -> list[str]:
+    """The tags of a task: its format and shot setting, and its paper (as the reference groups them)."""
+    suffix = SUFFIXES[representation]
+    if fmt == "gen":
+        return [f"acpgen_gen_2shot{suffix}", f"acpgen_bench_hard{suffix}"]
+    return [f"acpgen_{fmt}_cot_2shot{suffix}", f"acpgen_bench{suffix}"]
 
 
 def _yaml_string(text: str) -> str:
@@ -36,13 +85,21 @@ def _yaml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def task_yaml(task: str, test_file: Path, dev_file: Path) -> str:
-    prompt = "**Question**: {{context}} {{question}} " + TASKS[task].instruction + " **Final Answer**:"
+def prompt(task: str, fmt: str) -> str:
+    """The Jinja prompt of a task and format (context and question are record fields)."""
+    if fmt == "gen":
+        return "**Question**: {{context}} {{question}} " + TASKS[task].instruction + " **Final Answer**:"
+    instruction = BOOL_INSTRUCTION if fmt == "bool" else MCQ_INSTRUCTION
+    return "**Question**: {{context}} {{question}} " + instruction + " **Thoughts**:"
+
+
+def task_yaml(task: str, test_file: Path, dev_file: Path, fmt: str = "gen", representation: str = "nl") -> str:
     lines = [
-        f"# lm-evaluation-harness task written by `acp export lm-eval` for the acp {task} task.",
-        f"task: {task_name(task)}",
+        f"# lm-evaluation-harness task written by `acp export lm-eval` for the acp {task} task, {fmt} format,",
+        f"# {representation} contexts.",
+        f"task: {task_name(task, fmt, representation)}",
         "tag:",
-        f"  - {TAG}",
+        *(f"  - {tag}" for tag in tags(fmt, representation)),
         "dataset_path: json",
         "dataset_kwargs:",
         "  data_files:",
@@ -54,28 +111,20 @@ def task_yaml(task: str, test_file: Path, dev_file: Path) -> str:
         "fewshot_config:",
         "  sampler: first_n",
         "output_type: generate_until",
-        f"doc_to_text: {_yaml_string(prompt)}",
+        f"doc_to_text: {_yaml_string(prompt(task, fmt))}",
         f"doc_to_target: !function {HOOK_MODULE}.doc_to_target",
         f"process_results: !function {HOOK_MODULE}.process_results",
         "generation_kwargs:",
         "  until:",
-        *(f"    - {_yaml_string(s)}" for s in STOP),
+        *(f"    - {_yaml_string(s)}" for s in STOP[fmt]),
         "  do_sample: false",
         "  temperature: 0.0",
-        "  max_gen_toks: 1000",
+        f"  max_gen_toks: {MAX_TOKENS[fmt]}",
         "metric_list:",
-        "  - metric: score",
-        "    aggregation: mean",
-        "    higher_is_better: true",
-        "  - metric: undecided",
-        "    aggregation: mean",
-        "    higher_is_better: false",
-        "  - metric: parse_error",
-        "    aggregation: mean",
-        "    higher_is_better: false",
-        "metadata:",
-        "  version: 1.0",
     ]
+    for metric, higher in METRICS[fmt]:
+        lines += [f"  - metric: {metric}", "    aggregation: mean", f"    higher_is_better: {str(higher).lower()}"]
+    lines += ["metadata:", "  version: 1.0"]
     return "\n".join(lines) + "\n"
 
 
@@ -85,24 +134,60 @@ from acpgen.lmeval import doc_to_target, process_results  # noqa: F401
 '''
 
 
-def export_lm_eval(dataset: Path, out: Path) -> list[Path]:
-    """Write the task YAML files and the hook module; returns the YAML files."""
-    dataset = Path(dataset).resolve()
-    written = []
-    for task in TASKS:
-        test_file, dev_file = dataset / task / "test.gen.jsonl", dataset / task / "dev.gen.jsonl"
-        if not test_file.exists():
+def _representation(path: Path) -> str:
+    """The one context representation of a records file ("nl" for records without the field)."""
+    found = set()
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
             continue
-        if not dev_file.exists() or len(dev_file.read_text().splitlines()) < 2:
-            raise DataError(
-                f"{dev_file}: the two few-shot examples of {task} come from the dev split, which needs "
-                f"at least 2 records (build the dataset with `make dataset`)"
-            )
-        path = out / f"{task_name(task)}.yaml"
-        atomic_write_text(path, task_yaml(task, test_file, dev_file))
+        try:
+            found.add(json.loads(line).get("representation") or "nl")
+        except (json.JSONDecodeError, AttributeError):
+            raise DataError(f"{path}:{number}: not a JSON record; point to a folder written by `acp dataset`") from None
+    unknown = found - set(SUFFIXES)
+    if unknown:
+        raise DataError(f"{path}: unknown representation {sorted(unknown)} (known: {', '.join(SUFFIXES)})")
+    if len(found) > 1:
+        raise DataError(
+            f"{path}: records of several representations {sorted(found)}; build one dataset per "
+            f"representation with `acp dataset --representation`"
+        )
+    return found.pop() if found else "nl"
+
+
+def export_lm_eval(dataset: Path, out: Path) -> list[Path]:
+    """Write the task YAML files (every task and format of the dataset) and the hook module.
+
+    Returns the YAML files. The task names carry the dataset's representation (see :data:`SUFFIXES`).
+    """
+    dataset = Path(dataset).resolve()
+    splits: list[tuple[str, str, Path, Path]] = []
+    for task in TASKS:
+        for fmt in FORMATS if TASKS[task].choice is not None else ("gen",):
+            test_file, dev_file = dataset / task / f"test.{fmt}.jsonl", dataset / task / f"dev.{fmt}.jsonl"
+            if not test_file.exists():
+                continue
+            if not dev_file.exists() or len(dev_file.read_text().splitlines()) < 2:
+                raise DataError(
+                    f"{dev_file}: the two few-shot examples of {task} ({fmt}) come from the dev split, which "
+                    f"needs at least 2 records (build the dataset with `make dataset`)"
+                )
+            splits.append((task, fmt, test_file, dev_file))
+    if not splits:
+        raise DataError(f"{dataset}: no <task>/test.<format>.jsonl files; point to a folder written by `acp dataset`")
+    seen = {path: _representation(path) for _, _, test_file, dev_file in splits for path in (test_file, dev_file)}
+    if len(set(seen.values())) > 1:
+        listing = "; ".join(f"{path.relative_to(dataset)}: {rep}" for path, rep in sorted(seen.items()))
+        raise DataError(
+            f"{dataset}: files of different representations ({listing}); a dataset folder holds one "
+            f"representation: build one per representation with `acp dataset --representation`"
+        )
+    representation = next(iter(seen.values()))
+    written = []
+    for task, fmt, test_file, dev_file in splits:
+        path = out / f"{task_name(task, fmt, representation)}.yaml"
+        atomic_write_text(path, task_yaml(task, test_file, dev_file, fmt, representation))
         written.append(path)
-    if not written:
-        raise DataError(f"{dataset}: no <task>/test.gen.jsonl files; point to a folder written by `acp dataset`")
     atomic_write_text(out / f"{HOOK_MODULE}.py", HOOKS)
     return written
 
@@ -113,17 +198,36 @@ def _record(doc: dict) -> dict:
     return {k: v for k, v in doc.items() if v is not None}
 
 
+def _kind(record: dict) -> str:
+    kind = record_task(record)
+    if kind is None:
+        raise DataError(f"record {record.get('id')}: no known task (group {record.get('group')!r})")
+    return kind
+
+
 def doc_to_target(doc: dict) -> str:
-    """A few-shot example's answer, written the way a model is asked to answer (one line)."""
+    """A few-shot example's answer, written the way a model is asked to answer.
+
+    gen: the stored answer on one line. bool/mcq: one true sentence (acp has no worked reasoning for
+    a record), then the ``**Final Answer**:`` line that acp's readers take.
+    """
     record = _record(doc)
-    return " ".join(TASKS[record["task"]].to_responses(record)[0].split())
+    task, fmt = split_kind(_kind(record))
+    if fmt == "gen":
+        return " ".join(TASKS[task].to_responses(record)[0].split())
+    if fmt == "bool":
+        truth = str(record["answer"]).strip().lower() == "yes"
+        thought = "Checked against the current state, the statement " + ("holds." if truth else "does not hold.")
+    else:
+        thought = f"Checked against the current state, only option {str(record['answer']).strip().upper()} is true."
+    return f"{thought} {to_response(record, fmt)}"
 
 
 _PLANNERS = None
 
 
 def process_results(doc: dict, results: list[str]) -> dict[str, float]:
-    """Score the first generation with acp: score 1/0, plus undecided and parse_error indicators."""
+    """Score the first generation with acp: score 1/0 and parse_error, plus undecided for gen."""
     global _PLANNERS
     from acpgen.planners import PlannerSetup
     from acpgen.scoring import score_one
@@ -132,10 +236,10 @@ def process_results(doc: dict, results: list[str]) -> dict[str, float]:
     if _PLANNERS is None:
         _PLANNERS = PlannerSetup().build()
     record = _record(doc)
-    verdict = score_one(RecordContext(record, ScoreOptions(), _PLANNERS), record["task"], results[0] if results else "")
+    kind = _kind(record)
+    verdict = score_one(RecordContext(record, ScoreOptions(), _PLANNERS), kind, results[0] if results else "")
     undecided = verdict.status == UNDECIDED
-    return {
-        "score": 0.0 if undecided else float(verdict.score),
-        "undecided": float(undecided),
-        "parse_error": float(verdict.status == PARSE_ERROR),
-    }
+    metrics = {"score": 0.0 if undecided else float(verdict.score), "parse_error": float(verdict.status == PARSE_ERROR)}
+    if split_kind(kind)[1] == "gen":
+        metrics["undecided"] = float(undecided)
+    return metrics

@@ -224,7 +224,7 @@ def test_lm_eval_loads_the_exported_tasks(built, tmp_path):
     script = f"""
 import json
 from lm_eval.tasks import TaskManager, get_task_dict
-manager = TaskManager(include_path={str(out)!r})
+manager = TaskManager(include_path={str(out)!r}, include_defaults=False)
 tasks = get_task_dict(["acpgen_gen_2shot"], manager)
 found = {{}}
 def walk(d):
