@@ -73,6 +73,7 @@ bench-lengths: $(STAMP)  ## acp's context lengths against the reference contexts
 
 .PHONY: report-demo
 report-demo: $(STAMP)  ## acp report of two made-up models (dev answers, a perturbed copy); headless-Chromium screenshot
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	$(BIN)/python benchmarks/report_demo.py $(DEV) --out $(OUT)/report-demo -j $(JOBS)
 
 clean:  ## remove build artefacts and outputs (keeps .venv)
