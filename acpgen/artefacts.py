@@ -16,27 +16,12 @@ from acpgen.errors import AcpError
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, creating its folder; an OSError becomes an `AcpError` naming ``path``."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError as err:
-        raise AcpError(f"cannot write {path}: {err.strerror or err}") from err
+    """Write ``text`` (UTF-8) to ``path`` atomically, as `atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (as `atomic_write_text`, for binary files such as PNG images)."""
+    """Write ``data`` to ``path`` atomically, creating its folder; an OSError becomes an `AcpError` naming ``path``."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
