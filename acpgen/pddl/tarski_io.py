@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -60,8 +62,32 @@ def read_domain(path: Path) -> LiftedTask:
     return read_strings(text, empty, source=str(path))
 
 
+# Parsed tasks by their exact text. A LiftedTask is immutable (frozen, and nothing writes to its
+# mappings), so the same text gives the same object; parsing is most of the cost of grounding, and
+# the qa stage grounds each question's PDDL twice (generation, then verification on the record
+# as written). Bounded; guarded by a lock because the plans stage parses in threads.
+_PARSED: OrderedDict[tuple[str, str], LiftedTask] = OrderedDict()
+_PARSED_SIZE = 128
+_PARSED_LOCK = threading.Lock()
+
+
 def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text") -> LiftedTask:
-    """Parse domain and problem text into a :class:`LiftedTask`."""
+    """Parse domain and problem text into a :class:`LiftedTask` (``source`` names the text in errors)."""
+    key = (domain_text, problem_text)
+    with _PARSED_LOCK:
+        found = _PARSED.get(key)
+        if found is not None:
+            _PARSED.move_to_end(key)
+            return found
+    lifted = _parse(domain_text, problem_text, source)
+    with _PARSED_LOCK:
+        _PARSED[key] = lifted
+        while len(_PARSED) > _PARSED_SIZE:
+            _PARSED.popitem(last=False)
+    return lifted
+
+
+def _parse(domain_text: str, problem_text: str, source: str) -> LiftedTask:
     reader = PDDLReader(raise_on_error=True, strict_with_requirements=False)
     try:
         reader.parse_domain_string(domain_text)
