@@ -152,3 +152,21 @@ def test_files_and_strings_give_the_same_task(tmp_path):
     assert from_files.state_atoms(from_files.init) == from_text.state_atoms(from_text.init)
     with pytest.raises(PddlError, match="cannot read"):
         GroundTask.from_files(tmp_path / "missing.pddl", tmp_path / "p.pddl")
+
+
+def test_identical_text_is_parsed_once_and_errors_still_name_their_source():
+    from acpgen.pddl.tarski_io import read_strings
+
+    record = dev_records("app")[0]
+    first = read_strings(record["PDDL_domain"], record["PDDL_problem"], "first")
+    again = read_strings(record["PDDL_domain"], record["PDDL_problem"], "again")
+    assert again is first
+    other = dev_records("app")[1]
+    assert read_strings(other["PDDL_domain"], other["PDDL_problem"]) is not first
+    # Two groundings of one parsed task are equal, atom for atom and action for action.
+    a, b = GroundTask(first), GroundTask(again)
+    assert a.atoms.names == b.atoms.names and [x.name for x in a.actions] == [x.name for x in b.actions]
+    broken = record["PDDL_problem"].replace("(:init", "(:init (", 1)
+    for source in ("record one", "record two"):
+        with pytest.raises(PddlError, match=source):
+            read_strings(record["PDDL_domain"], broken, source)
