@@ -30,7 +30,7 @@ from acpgen.scoring import score_predictions
 from acpgen.stages import STAGES
 from acpgen.stages.qa import qa_files
 from acpgen.stamps import code_version, digest_of, tool_versions
-from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, split_kind
+from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, kind_of, split_kind
 from acpgen.verify import validate_records
 
 SPLITS = ("test", "dev")
@@ -69,7 +69,7 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
     test_n = config.dataset.test_per_domain
     result = Assembly()
     for task, fmt in qa_files(config.qa):
-        kind = task if fmt == "gen" else f"{task}.{fmt}"
+        kind = kind_of(task, fmt)
         for split in SPLITS:
             result.records[(split, kind)] = []
         for domain in domains:

@@ -40,14 +40,14 @@ except ImportError as err:  # pragma: no cover - depends on the environment
         f"acpgen.inspect_tasks needs the inspect-ai package ({err}); install it with `pip install -e '.[inspect]'`"
     ) from err
 
+from acpgen.config import FORMATS
 from acpgen.errors import DataError
 from acpgen.planners import Planners, PlannerSetup
 from acpgen.records import Dataset
 from acpgen.scoring import score_one
-from acpgen.tasks import PARSE_ERROR, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict
+from acpgen.tasks import PARSE_ERROR, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict, kind_of, task_formats
 from acpgen.tasks.choice import to_response
 
-FORMATS = ("gen", "bool", "mcq")
 BOOL_INSTRUCTION = "Answer yes or no, and end with **Final Answer**: Yes or **Final Answer**: No."
 MCQ_INSTRUCTION = "Choose exactly one option, and end with **Final Answer**: and its letter (A, B, C or D)."
 
@@ -55,16 +55,6 @@ MCQ_INSTRUCTION = "Choose exactly one option, and end with **Final Answer**: and
 def task_name(name: str, fmt: str) -> str:
     """The Inspect task name of an acp task in a format: ``acp_app_gen``."""
     return f"acp_{name}_{fmt}"
-
-
-def task_formats() -> list[tuple[str, str]]:
-    """(task, format) of every Inspect task: gen for all acp tasks, bool and mcq where the task has them."""
-    return [(name, fmt) for name, t in TASKS.items() for fmt in FORMATS if fmt == "gen" or t.choice is not None]
-
-
-def record_kind(name: str, fmt: str) -> str:
-    """The record kind of `acpgen.records` ("app", "app.bool")."""
-    return name if fmt == "gen" else f"{name}.{fmt}"
 
 
 def prompt(record: dict, name: str, fmt: str) -> str:
@@ -82,7 +72,7 @@ def load_samples(dataset: str | Path, name: str, fmt: str) -> list[Sample]:
     """Samples of the records of one task and format in a records file or folder."""
     if name not in TASKS or fmt not in FORMATS:
         raise DataError(f"no acp task {name!r} in format {fmt!r}; tasks: {', '.join(TASKS)}; formats: gen, bool, mcq")
-    if fmt != "gen" and TASKS[name].choice is None:
+    if (name, fmt) not in task_formats():
         raise DataError(f"task {name} has no {fmt} format (only gen)")
     path = Path(dataset)
     if not path.exists():
@@ -91,7 +81,7 @@ def load_samples(dataset: str | Path, name: str, fmt: str) -> list[Sample]:
             f"path.py@task from that file's folder: pass an absolute path, "
             f"or name the task acpgen/{task_name(name, fmt)})"
         )
-    kind = record_kind(name, fmt)
+    kind = kind_of(name, fmt)
     records = Dataset.load(path).records
     chosen = [record for (k, _), record in records.items() if k == kind]
     if not chosen:

@@ -36,11 +36,10 @@ from pathlib import Path
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import DataError
 from acpgen.records import record_task
-from acpgen.tasks import TASKS, split_kind
+from acpgen.tasks import TASKS, split_kind, task_formats
 from acpgen.tasks.choice import to_response
 
 HOOK_MODULE = "acpgen_lm_eval_hooks"
-FORMATS = ("gen", "bool", "mcq")
 #: Name suffix of the tasks and tags per context representation (the records' "representation").
 SUFFIXES = {"nl": "", "pddl": "_with_pddl", "pddl+nl": "_with_pddl_nl"}
 TAG = "acpgen_gen_2shot"
@@ -162,17 +161,16 @@ def export_lm_eval(dataset: Path, out: Path) -> list[Path]:
     """
     dataset = Path(dataset).resolve()
     splits: list[tuple[str, str, Path, Path]] = []
-    for task in TASKS:
-        for fmt in FORMATS if TASKS[task].choice is not None else ("gen",):
-            test_file, dev_file = dataset / task / f"test.{fmt}.jsonl", dataset / task / f"dev.{fmt}.jsonl"
-            if not test_file.exists():
-                continue
-            if not dev_file.exists() or len(dev_file.read_text().splitlines()) < 2:
-                raise DataError(
-                    f"{dev_file}: the two few-shot examples of {task} ({fmt}) come from the dev split, which "
-                    f"needs at least 2 records (build the dataset with `make dataset`)"
-                )
-            splits.append((task, fmt, test_file, dev_file))
+    for task, fmt in task_formats():
+        test_file, dev_file = dataset / task / f"test.{fmt}.jsonl", dataset / task / f"dev.{fmt}.jsonl"
+        if not test_file.exists():
+            continue
+        if not dev_file.exists() or len(dev_file.read_text().splitlines()) < 2:
+            raise DataError(
+                f"{dev_file}: the two few-shot examples of {task} ({fmt}) come from the dev split, which "
+                f"needs at least 2 records (build the dataset with `make dataset`)"
+            )
+        splits.append((task, fmt, test_file, dev_file))
     if not splits:
         raise DataError(f"{dataset}: no <task>/test.<format>.jsonl files; point to a folder written by `acp dataset`")
     seen = {path: _representation(path) for _, _, test_file, dev_file in splits for path in (test_file, dev_file)}

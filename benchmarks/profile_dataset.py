@@ -38,7 +38,7 @@ from acpgen.stages import plans as plans_stage
 from acpgen.stages import problems as problems_stage
 from acpgen.stages import qa as qa_stage
 from acpgen.stages import states as states_stage
-from acpgen.tasks import ScoreOptions
+from acpgen.tasks import ScoreOptions, task_formats
 
 DEFAULT_DOMAINS = "ferry,blocksworld,floortile,satellite"
 
@@ -243,7 +243,7 @@ def report_units(report: Report, recorder: Recorder) -> None:
     report("| domain | work s | makespan s | idle share | longest unit s | ideal (work/2) s |")
     report("|---|---:|---:|---:|---:|---:|")
     total_work = total_span = 0.0
-    order = {unit: k for k, unit in enumerate(qa_stage.qa_files(("gen", "bool", "mcq")))}
+    order = {unit: k for k, unit in enumerate(task_formats())}
     for domain in dict.fromkeys(d for d, *_ in recorder.qa):
         units = sorted((order[(t, f)], s) for d, t, f, s, _ in recorder.qa if d == domain)
         durations = [s for _, s in units]

@@ -38,7 +38,7 @@ from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.stages.base import StageContext, StageReport
 from acpgen.stamps import digest_of, input_digests
-from acpgen.tasks import TASKS, RecordContext, ScoreOptions, get_task
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
 from acpgen.tasks.claims import Claim
@@ -249,14 +249,13 @@ def balanced_targets(fmt: str, used: list[str], offset: int) -> list[int]:
 
 
 def qa_files(settings: QAConfig) -> list[tuple[str, str]]:
-    """(task, format) pairs of the qa stage: gen for every configured task (``qa.tasks``, default
-    every registered task), bool and mcq where a task has them."""
-    names = [get_task(t).name for t in settings.tasks] if settings.tasks is not None else list(TASKS)
-    return [(t, f) for t in names for f in settings.formats if f == "gen" or TASKS[t].choice is not None]
+    """(task, format) pairs of the qa stage: the configured formats of the configured tasks
+    (``qa.tasks``, default every registered task)."""
+    return task_formats(settings.formats, settings.tasks)
 
 
 def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
-    return ctx.root / "qa" / (f"{task_name}.jsonl" if fmt == "gen" else f"{task_name}.{fmt}.jsonl")
+    return ctx.root / "qa" / f"{kind_of(task_name, fmt)}.jsonl"
 
 
 def _generate(args):

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib.metadata import entry_points
 
+from acpgen.config import FORMATS
 from acpgen.errors import DataError
 from acpgen.tasks import (
     action_reachability,
@@ -59,11 +61,10 @@ def register(task: Task) -> None:
         raise DataError(f"task {task.name!r} (groups {', '.join(groups)}) clashes with a registered task")
     TASKS[task.name] = task
     BY_GROUP[task.gen_group] = task
-    KINDS.append(task.name)
-    if task.choice is not None:
-        for fmt in ("bool", "mcq"):
-            CHOICE_GROUPS[task.group(fmt)] = (task.name, fmt)
-            KINDS.append(f"{task.name}.{fmt}")
+    for name, fmt in task_formats(names=[task.name]):
+        KINDS.append(kind_of(name, fmt))
+        if fmt != "gen":
+            CHOICE_GROUPS[task.group(fmt)] = (name, fmt)
 
 
 def unregister(name: str) -> None:
@@ -75,10 +76,17 @@ def unregister(name: str) -> None:
     KINDS[:] = [k for k in KINDS if split_kind(k)[0] != name]
 
 
-for _module in _MODULES:
-    register(_module.TASK)
-for _entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-    register(_entry.load())
+def task_formats(formats: Iterable[str] = FORMATS, names: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """(task, format) of every registered task (or of ``names``) in ``formats``: gen for every task,
+    bool and mcq for the tasks that have them; in registry order, formats in ``FORMATS`` order."""
+    chosen = list(TASKS) if names is None else [get_task(n).name for n in names]
+    wanted = set(formats)
+    return [(n, f) for n in chosen for f in FORMATS if f in wanted and (f == "gen" or TASKS[n].choice is not None)]
+
+
+def kind_of(name: str, fmt: str) -> str:
+    """The record kind of a task in a format: 'app' for gen, 'app.bool' otherwise (see `split_kind`)."""
+    return name if fmt == "gen" else f"{name}.{fmt}"
 
 
 def split_kind(kind: str) -> tuple[str, str]:
@@ -103,6 +111,13 @@ def task_of_group(group: str) -> Task:
         raise DataError(f"unknown record group {group!r}; known gen groups: {', '.join(BY_GROUP)}") from None
 
 
+# The built-in tasks, then the tasks other packages declare (entry point group ``acpgen.tasks``).
+for _module in _MODULES:
+    register(_module.TASK)
+for _entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    register(_entry.load())
+
+
 __all__ = [
     "BY_GROUP",
     "CHOICE_GROUPS",
@@ -119,8 +134,10 @@ __all__ = [
     "Task",
     "Verdict",
     "get_task",
+    "kind_of",
     "register",
     "split_kind",
+    "task_formats",
     "task_of_group",
     "unregister",
 ]

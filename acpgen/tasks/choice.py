@@ -27,7 +27,6 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, QAItem, RecordContext, Verdict, Words
 from acpgen.tasks.claims import Claim, WrongActionClaim, claim_from_dict
 
-FORMATS = ("bool", "mcq")
 LABELS = ("A", "B", "C", "D")
 
 
