@@ -355,9 +355,7 @@ def generate(
     if source is not None and "export" in stages_up_to(stage):
         source.check_representation(config.export.representation)  # before hours of planning, not after
     names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
-    planners = PlannerSetup(
-        config.planner.backend, Path(config.planner.image) if config.planner.image else None, None
-    ).build()
+    planners = config.planner.setup().build()
     reports: list[StageReport] = []
 
     def report(stage_report: StageReport) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from acpgen.errors import ConfigError
+from acpgen.planners.setup import PlannerSetup
 
 DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "pipeline.yaml"
 
@@ -25,6 +26,10 @@ class PlannerConfig:
     image: str | None = None
     time_limit: float = 60.0
     memory_mb: int = 4096
+
+    def setup(self) -> PlannerSetup:
+        """How worker processes build the planners of this configuration."""
+        return PlannerSetup(self.backend, Path(self.image) if self.image else None)
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,7 @@ def build_dataset(
     start = time.perf_counter()
     domains = list(config.domains)
     check_sizes(config, domains)
-    setup = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None, None)
+    setup = config.planner.setup()
     planners = setup.build()
     reports = []
 

@@ -34,7 +34,6 @@ from acpgen.artefacts import atomic_write_text
 from acpgen.config import check_formats, load_config
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
-from acpgen.scoring import PlannerSetup
 from acpgen.stages import STAGES, StageContext
 from acpgen.stages.problems import make_problem, problem_name
 
@@ -48,7 +47,7 @@ def size_text(size: dict) -> str:
 def measure(config, domain: str, index: int, max_states: int, queue) -> None:
     """Runs in a child process: the stages on problem ``index``; each result is put on ``queue`` at once."""
     with tempfile.TemporaryDirectory(prefix="acp-scaling-") as out:
-        planners = PlannerSetup(config.planner.backend, config.planner.image).build()
+        planners = config.planner.setup().build()
         ctx = StageContext(domain, dataclasses.replace(config, out=out), Path(out), planners, progress=False)
         start = time.perf_counter()
         text = make_problem(ctx, index)

@@ -31,7 +31,6 @@ from pathlib import Path
 from acpgen.config import load_config
 from acpgen.dataset import assemble, check_sizes, self_check, write_splits
 from acpgen.planners import Limits
-from acpgen.scoring import PlannerSetup
 from acpgen.stages import StageContext
 from acpgen.stages import export as export_stage
 from acpgen.stages import plans as plans_stage
@@ -177,7 +176,7 @@ def main() -> None:
     report = Report(out / "profile.md")
     recorder = Recorder()
     recorder.install()
-    setup = PlannerSetup(config.planner.backend, Path(config.planner.image) if config.planner.image else None)
+    setup = config.planner.setup()
     planners = setup.build()
     contexts = [StageContext(d, config, Path(config.out), planners, jobs=1, progress=False) for d in names]
     gen_only = dataclasses.replace(config, qa=dataclasses.replace(config.qa, formats=("gen",)))

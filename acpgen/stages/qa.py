@@ -342,8 +342,7 @@ def run(ctx: StageContext) -> StageReport:
         else:
             todo.append((t, f))
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
-    image = ctx.config.planner.image
-    setup = PlannerSetup(ctx.config.planner.backend, Path(image) if image is not None else None)
+    setup = ctx.config.planner.setup()
     if ctx.jobs > 1:
         worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source)
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
