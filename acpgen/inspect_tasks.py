@@ -24,7 +24,6 @@ Inspect runs the tasks of a file named as ``path.py@task`` from that file's fold
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -42,10 +41,9 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from acpgen.config import FORMATS
 from acpgen.errors import DataError
-from acpgen.planners import Planners, PlannerSetup
 from acpgen.records import Dataset
-from acpgen.scoring import score_one
-from acpgen.tasks import PARSE_ERROR, TASKS, UNDECIDED, RecordContext, ScoreOptions, Verdict, kind_of, task_formats
+from acpgen.scoring import score_answer
+from acpgen.tasks import PARSE_ERROR, TASKS, UNDECIDED, Verdict, kind_of, task_formats
 from acpgen.tasks.choice import to_response
 
 BOOL_INSTRUCTION = "Answer yes or no, and end with **Final Answer**: Yes or **Final Answer**: No."
@@ -100,19 +98,6 @@ def load_samples(dataset: str | Path, name: str, fmt: str) -> list[Sample]:
 
 
 # ----- scorer ----------------------------------------------------------------------------------------
-_PLANNERS: Planners | None = None
-_LOCK = threading.Lock()  # one acp scoring call at a time: planners run as processes on a shared machine
-
-
-def acp_verdict(record: dict, kind: str, response: str) -> Verdict:
-    """acp's verdict on one response (planners built once per process)."""
-    global _PLANNERS
-    with _LOCK:
-        if _PLANNERS is None:
-            _PLANNERS = PlannerSetup().build()
-        return score_one(RecordContext(record, ScoreOptions(), _PLANNERS), kind, response)
-
-
 def to_score(verdict: Verdict) -> Score:
     """An Inspect score: 1/0 with acp's status and reason; undecided answers are left unscored."""
     metadata = {"status": str(verdict.status), "reason": verdict.reason}
@@ -141,7 +126,7 @@ def acp_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         record, kind = state.metadata["record"], state.metadata["kind"]
         # acp scoring blocks (grounding, planner processes): run it off the event loop.
-        verdict = await anyio.to_thread.run_sync(acp_verdict, record, kind, state.output.completion)
+        verdict = await anyio.to_thread.run_sync(score_answer, record, kind, state.output.completion)
         return to_score(verdict)
 
     return score

@@ -221,21 +221,14 @@ def doc_to_target(doc: dict) -> str:
     return f"{thought} {to_response(record, fmt)}"
 
 
-_PLANNERS = None
-
-
 def process_results(doc: dict, results: list[str]) -> dict[str, float]:
     """Score the first generation with acp: score 1/0 and parse_error, plus undecided for gen."""
-    global _PLANNERS
-    from acpgen.planners import PlannerSetup
-    from acpgen.scoring import score_one
-    from acpgen.tasks import PARSE_ERROR, UNDECIDED, RecordContext, ScoreOptions
+    from acpgen.scoring import score_answer
+    from acpgen.tasks import PARSE_ERROR, UNDECIDED
 
-    if _PLANNERS is None:
-        _PLANNERS = PlannerSetup().build()
     record = _record(doc)
     kind = _kind(record)
-    verdict = score_one(RecordContext(record, ScoreOptions(), _PLANNERS), kind, results[0] if results else "")
+    verdict = score_answer(record, kind, results[0] if results else "")
     undecided = verdict.status == UNDECIDED
     metrics = {"score": 0.0 if undecided else float(verdict.score), "parse_error": float(verdict.status == PARSE_ERROR)}
     if split_kind(kind)[1] == "gen":

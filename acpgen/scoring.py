@@ -7,6 +7,7 @@ records are spread over ``jobs`` worker processes.
 from __future__ import annotations
 
 import logging
+import threading
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -67,11 +68,28 @@ def score_one(ctx: RecordContext, task_name: str, response: str) -> Verdict:
     try:
         answer = task.parse(response)
     except ParseError as err:
-        return Verdict(0.0, PARSE_ERROR, f"parse_error: {err}")
+        return Verdict.parse_error(str(err))
     try:
         return task.score(ctx, answer)
     except PddlError as err:
         return Verdict.undecided(f"record PDDL error: {err}")
+
+
+_SHARED_PLANNERS: Planners | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def score_answer(record: dict, kind: str, response: str, options: ScoreOptions = ScoreOptions()) -> Verdict:
+    """Score one response against one record, with the default planners built once per process.
+
+    For harness hooks (lm-eval, Inspect AI) that hand over one answer at a time; calls are taken
+    one at a time, since planners run as processes on a shared machine.
+    """
+    global _SHARED_PLANNERS
+    with _SHARED_LOCK:
+        if _SHARED_PLANNERS is None:
+            _SHARED_PLANNERS = PlannerSetup().build()
+        return score_one(RecordContext(record, options, _SHARED_PLANNERS), kind, response)
 
 
 def _domain_of(ctx: RecordContext) -> str:
