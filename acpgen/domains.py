@@ -94,6 +94,12 @@ class DomainSource:
 
     def template(self) -> DomainTemplate | None:
         """The domain's template (not yet checked against a problem), or None when there is none."""
+        return self._template
+
+    @cached_property
+    def _template(self) -> DomainTemplate | None:
+        # Read once per source (a run makes a new source, so an edited file is seen by the next run);
+        # the export stage asks for it once per record.
         if self.template_file is None:
             return None
         if self.generator is not None:
