@@ -77,9 +77,10 @@ def run(ctx: StageContext) -> StageReport:
     report = StageReport("plans", ctx.domain)
     book = ctx.stamp_book("plans")
     todo = []
-    for problem in ctx.problem_files():
+    made_from = {problem: stamp(ctx, problem) for problem in ctx.problem_files()}  # before any work
+    for problem in made_from:
         target = ctx.plans_dir / f"{problem.stem}.json"
-        if book.fresh(target.name, target, stamp(ctx, problem)):
+        if book.fresh(target.name, target, made_from[problem]):
             report.skipped += 1
         else:
             todo.append(problem)
@@ -93,7 +94,7 @@ def run(ctx: StageContext) -> StageReport:
                 continue
             target = ctx.plans_dir / f"{problem.stem}.json"
             atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n")
-            book.record(target.name, target, stamp(ctx, problem))
+            book.record(target.name, target, made_from[problem])
             report.done += 1
     bar.close()
     report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))

@@ -265,11 +265,12 @@ def _generate(args):
     return task_name, fmt, *generate_choice(ctx, task_name, fmt, setup)
 
 
-def stamp(ctx: StageContext, task_name: str, fmt: str) -> dict:
-    """What a qa file is made from: the domain's problems, plans and states, the qa settings that
-    shape its questions, the template's wrong actions, the seed (and for bool/mcq the domain's
-    position, which sets the balance offset). ``questions_per_task`` and ``candidates_per_task``
-    only decide where the search stops; :func:`_settled` compares them with the recorded counts."""
+def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
+    """What the qa files of each format are made from (the same for every task): the domain's
+    problems, plans and states, the qa settings that shape its questions, the template's wrong
+    actions, the seed (and for bool/mcq the domain's position, which sets the balance offset).
+    ``questions_per_task`` and ``candidates_per_task`` only decide where the search stops;
+    :func:`_settled` compares them with the recorded counts. The input files are read once."""
     settings = dataclasses.asdict(ctx.config.qa)
     for key in ("questions_per_task", "candidates_per_task", "formats"):
         del settings[key]
@@ -279,19 +280,20 @@ def stamp(ctx: StageContext, task_name: str, fmt: str) -> dict:
         "qa": settings,
         "planner": {"backend": planner.backend, "image": planner.image, "memory_mb": planner.memory_mb},
     }
-    if fmt != "gen":
-        domains = list(ctx.config.domains)
-        config["domain_position"] = domains.index(ctx.domain) if ctx.domain in domains else 0
+    domains = list(ctx.config.domains)
+    position = domains.index(ctx.domain) if ctx.domain in domains else 0
     problems = sorted({json.loads(line)["problem"] for line in ctx.states_file.read_text().splitlines()})
     inputs = [ctx.states_file]
     for problem in problems:
         inputs += [ctx.problems_dir / f"{problem}.pddl", ctx.plans_dir / f"{problem}.json"]
-    wrong_actions = [list(w.types.values()) for w in ctx.source.wrong_actions]
-    return {
+    shared = {
         **ctx.base_stamp(),
-        "config": digest_of(config),
         "inputs": digest_of(input_digests(ctx.root, inputs)),
-        "wrong_actions": digest_of(wrong_actions),
+        "wrong_actions": digest_of([list(w.types.values()) for w in ctx.source.wrong_actions]),
+    }
+    return {
+        fmt: {**shared, "config": digest_of(config if fmt == "gen" else {**config, "domain_position": position})}
+        for fmt in formats
     }
 
 
@@ -331,11 +333,11 @@ def run(ctx: StageContext) -> StageReport:
     settings = ctx.config.qa
     wanted = qa_files(settings)
     book = ctx.stamp_book("qa")
-    stamps = {(t, f): stamp(ctx, t, f) for t, f in wanted}
+    made_from = stamps(ctx, {f for _, f in wanted})
     todo = []
     for t, f in wanted:
         target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
-        if entry is not None and book.fresh(target.name, target, stamps[(t, f)]) and _settled(entry, settings):
+        if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
             report.skipped += 1
             if entry["shortfall"]:
                 report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
@@ -359,7 +361,7 @@ def run(ctx: StageContext) -> StageReport:
         book.record(
             target.name,
             target,
-            stamps[(task_name, fmt)],
+            made_from[fmt],
             wanted=settings.questions_per_task,
             got=len(records),
             tried=counts["tried"],

@@ -83,10 +83,10 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
     ]
 
 
-def _write(ctx: StageContext, book, problem: str, states: list[dict]) -> None:
+def _write(ctx: StageContext, book, problem: str, states: list[dict], made_from: dict) -> None:
     target = ctx.states_dir / f"{problem}.jsonl"
     atomic_write_text(target, jsonl_text(states))
-    book.record(target.name, target, stamp(ctx, problem))
+    book.record(target.name, target, made_from)
 
 
 def _sample(args):
@@ -106,7 +106,8 @@ def run(ctx: StageContext) -> StageReport:
     report = StageReport("states", ctx.domain)
     problems = sorted(p.stem for p in ctx.plans_dir.glob("*.json"))
     book = ctx.stamp_book("states")
-    todo = [p for p in problems if not book.fresh(f"{p}.jsonl", ctx.states_dir / f"{p}.jsonl", stamp(ctx, p))]
+    made_from = {p: stamp(ctx, p) for p in problems}  # before any work
+    todo = [p for p in problems if not book.fresh(f"{p}.jsonl", ctx.states_dir / f"{p}.jsonl", made_from[p])]
     report.skipped = len(problems) - len(todo)
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} states", disable=not ctx.progress)
     worker_ctx = StageContext(  # planners stay here
@@ -116,12 +117,12 @@ def run(ctx: StageContext) -> StageReport:
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
             results = pool.map(_sample, [(worker_ctx, p) for p in todo])
             for problem, states in results:
-                _write(ctx, book, problem, states)
+                _write(ctx, book, problem, states, made_from[problem])
                 report.done += 1
                 bar.update()
     else:
         for problem in todo:
-            _write(ctx, book, problem, sample_states(ctx, problem))
+            _write(ctx, book, problem, sample_states(ctx, problem), made_from[problem])
             report.done += 1
             bar.update()
     bar.close()
