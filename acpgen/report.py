@@ -34,8 +34,9 @@ from acpgen.answers import ParseError
 from acpgen.artefacts import atomic_write_bytes, atomic_write_text
 from acpgen.errors import DataError, ToolError
 from acpgen.records import Dataset, read_json_items
+from acpgen.scoring import Cell
 from acpgen.tasks import KINDS, PARSE_ERROR, TASKS, UNDECIDED, split_kind
-from acpgen.tasks.base import lowered
+from acpgen.tasks.base import record_plan
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -53,7 +54,6 @@ CORRECT, WRONG_ANSWER, PARSE, UNKNOWN_ATOM, UNKNOWN_ACTION, STATIC_ATOM, UNDECID
 CATEGORIES = (CORRECT, WRONG_ANSWER, PARSE, UNKNOWN_ATOM, UNKNOWN_ACTION, STATIC_ATOM, UNDECIDED_ANSWER)
 # Reasons of a wrong answer that name why the answer could not even be matched to the task.
 _REASON_CATEGORIES = (("unknown_atom", UNKNOWN_ATOM), ("unknown_action", UNKNOWN_ACTION), ("static_atom", STATIC_ATOM))
-SET_TASKS = ("app", "prog")
 _REQUIRED = ("task", "domain", "score", "status")
 
 
@@ -147,36 +147,6 @@ def load_answers(paths: Iterable[Path]) -> list[Answer]:
 # Measures
 
 
-@dataclass
-class Tally:
-    """Answers of one cell: accuracy over the decided ones, undecided ones counted apart."""
-
-    answers: int = 0
-    score_sum: float = 0.0
-    undecided: int = 0
-
-    def add(self, answer: Answer) -> None:
-        self.answers += 1
-        if answer.status == UNDECIDED:
-            self.undecided += 1
-        else:
-            self.score_sum += answer.score
-
-    @property
-    def decided(self) -> int:
-        return self.answers - self.undecided
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.score_sum / self.decided if self.decided else None
-
-    @property
-    def stderr(self) -> float | None:
-        """Binomial standard error sqrt(p (1 - p) / n) over the decided answers."""
-        p = self.accuracy
-        return None if p is None else math.sqrt(p * (1.0 - p) / self.decided)
-
-
 def jaccard(given: set[Any], true: set[Any]) -> float:
     """|given & true| / |given | true| (intersection over union); 1 when both are empty."""
     union = given | true
@@ -189,28 +159,6 @@ def f1(given: set[Any], true: set[Any]) -> float:
     return 2 * len(given & true) / total if total else 1.0
 
 
-def answer_sets(task: str, response: str, record: dict[str, Any]) -> tuple[set[Any], set[Any]]:
-    """(answered set, stored true set) of an app or prog answer; ParseError when the response reads as none.
-
-    app: sets of actions. prog: sets of (``pos`` | ``neg``, atom) pairs, so an effect on the wrong
-    side counts as both a missing and a wrong element.
-    """
-    parsed = TASKS[task].parse(response)
-    stored = record.get("answer")
-    if task == "app":
-        return set(parsed), set(lowered(stored or []))
-    if task == "prog":
-        pos, neg = parsed
-        if not isinstance(stored, dict):
-            raise DataError(f"prog record {record.get('id')}: the stored answer is not a {{pos, neg}} object")
-        given = {("pos", a) for a in pos} | {("neg", a) for a in neg}
-        true = {("pos", a) for a in lowered(stored.get("pos", []))} | {
-            ("neg", a) for a in lowered(stored.get("neg", []))
-        }
-        return given, true
-    raise DataError(f"no set measure for task {task!r} (only {', '.join(SET_TASKS)})")
-
-
 @dataclass
 class SetMeasure:
     """Mean Jaccard similarity and F1 of the decided answers of one model and task (a parse error counts 0)."""
@@ -218,7 +166,7 @@ class SetMeasure:
     answers: int = 0
     jaccard_sum: float = 0.0
     f1_sum: float = 0.0
-    exact: Tally = field(default_factory=Tally)
+    exact: Cell = field(default_factory=Cell)
 
     @property
     def jaccard(self) -> float | None:
@@ -250,17 +198,10 @@ def init_atom_count(problem: str) -> int | None:
     return None
 
 
-_QUOTED_ACTIONS = re.compile(r'"((?:\s*\([^()"]*\))+)\s*"')
-
-
 def plan_length(record: dict[str, Any]) -> int | None:
-    """Length of the plan a val or just question is about: acp's ``plan`` field, else the quoted action
-    sequence of the question (the reference records)."""
-    plan = record.get("plan")
-    if isinstance(plan, list):
-        return len(plan)
-    found = _QUOTED_ACTIONS.search(str(record.get("question", "")))
-    return found.group(1).count("(") if found else None
+    """Length of the plan a val or just question is about: acp's ``plan`` field, else the action
+    sequence quoted in the question (the reference records); None when there is none."""
+    return len(record_plan(record)) or None
 
 
 @dataclass(frozen=True)
@@ -278,7 +219,8 @@ def _init_atoms(kind: str, record: dict[str, Any]) -> int | None:
 
 
 def _plan_length(kind: str, record: dict[str, Any]) -> int | None:
-    return plan_length(record) if split_kind(kind)[0] in ("val", "just") else None
+    task = TASKS.get(split_kind(kind)[0])  # tasks whose question is about a plan (val, just)
+    return plan_length(record) if task is not None and "plan" in task.question_fields else None
 
 
 def _applicable(kind: str, record: dict[str, Any]) -> int | None:
@@ -319,7 +261,7 @@ class Difficulty:
 
     feature: Feature
     bins: list[tuple[int, int]]
-    cells: dict[tuple[str, int], Tally]  # (model, bin index)
+    cells: dict[tuple[str, int], Cell]  # (model, bin index)
     means: list[float]  # mean feature value of the answers in each bin
 
 
@@ -334,7 +276,7 @@ class Report:
     sources: list[str]
     models: list[str]
     answers: list[Answer]
-    cells: dict[tuple[str, str, str], Tally]  # (model, kind, domain); kind and domain may be "all"
+    cells: dict[tuple[str, str, str], Cell]  # (model, kind, domain); kind and domain may be "all"
     categories: dict[tuple[str, str], Counter[str]]  # (model, kind); kind may be "all"
     dataset: str | None = None
     set_measures: dict[tuple[str, str], SetMeasure] = field(default_factory=dict)
@@ -357,11 +299,11 @@ def build_report(paths: Iterable[Path], dataset: Path | None = None) -> Report:
     paths = [Path(p) for p in paths]
     answers = load_answers(paths)
     models = list(dict.fromkeys(a.model for a in answers))
-    cells: dict[tuple[str, str, str], Tally] = {}
+    cells: dict[tuple[str, str, str], Cell] = {}
     categories: dict[tuple[str, str], Counter[str]] = {}
     for answer in answers:
         for key in ((answer.kind, answer.domain), (answer.kind, ALL), (ALL, answer.domain), (ALL, ALL)):
-            cells.setdefault((answer.model, *key), Tally()).add(answer)
+            cells.setdefault((answer.model, *key), Cell()).add(answer.score, answer.status)
         for kind in (answer.kind, ALL):
             categories.setdefault((answer.model, kind), Counter())[answer.category] += 1
     report = Report([str(p) for p in paths], models, answers, cells, categories)
@@ -380,15 +322,19 @@ def _add_record_measures(report: Report, dataset: Dataset) -> None:
         else:
             found.append((answer, record))
     for answer, record in found:
-        if answer.kind not in SET_TASKS or answer.status == UNDECIDED:
+        task = TASKS.get(answer.kind)  # gen kinds only: "app", not "app.bool"
+        true = task.stored_elements(record) if task is not None and answer.status != UNDECIDED else None
+        if task is None or true is None:
             continue
         measure = report.set_measures.setdefault((answer.model, answer.kind), SetMeasure())
         measure.answers += 1
-        measure.exact.add(answer)
+        measure.exact.add(answer.score, answer.status)
         try:
-            given, true = answer_sets(answer.kind, str(answer.line.get("response") or ""), record)
+            given = task.answer_elements(task.parse(str(answer.line.get("response") or "")))
         except ParseError:
             continue  # no answer set could be read: similarity 0
+        if given is None:
+            continue
         measure.jaccard_sum += jaccard(given, true)
         measure.f1_sum += f1(given, true)
     for feature in FEATURES:
@@ -396,12 +342,12 @@ def _add_record_measures(report: Report, dataset: Dataset) -> None:
         if not valued:
             continue
         bins = value_bins([v for _, v in valued])
-        cells: dict[tuple[str, int], Tally] = {}
+        cells: dict[tuple[str, int], Cell] = {}
         sums = [0.0] * len(bins)
         counts = [0] * len(bins)
         for answer, value in valued:
             index = next(i for i, (lo, hi) in enumerate(bins) if lo <= value <= hi)
-            cells.setdefault((answer.model, index), Tally()).add(answer)
+            cells.setdefault((answer.model, index), Cell()).add(answer.score, answer.status)
             sums[index] += value
             counts[index] += 1
         means = [s / c for s, c in zip(sums, counts)]
@@ -429,7 +375,7 @@ class Table:
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _cell_text(tally: Tally | None) -> str:
+def _cell_text(tally: Cell | None) -> str:
     if tally is None:
         return ""
     if tally.accuracy is None or tally.stderr is None:
@@ -458,7 +404,7 @@ def domain_table(report: Report, model: str) -> Table:
 def set_table(report: Report) -> Table:
     rows = []
     for model in report.models:
-        for kind in SET_TASKS:
+        for kind in TASKS:
             measure = report.set_measures.get((model, kind))
             if measure is not None:
                 exact = measure.exact.accuracy

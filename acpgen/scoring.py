@@ -7,6 +7,7 @@ records are spread over ``jobs`` worker processes.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -161,6 +162,21 @@ class Cell:
     def accuracy(self) -> float | None:
         return self.total / self.decided if self.decided else None
 
+    @property
+    def stderr(self) -> float | None:
+        """Binomial standard error sqrt(p (1 - p) / n) of the accuracy over the decided answers."""
+        p = self.accuracy
+        return None if p is None else math.sqrt(p * (1.0 - p) / self.decided)
+
+    def add(self, score: float, status: str) -> None:
+        """Count one answer (undecided answers are counted apart and left out of the accuracy)."""
+        self.answers += 1
+        if status == UNDECIDED:
+            self.undecided += 1
+            return
+        self.total += score
+        self.parse_errors += status == PARSE_ERROR
+
     def as_dict(self) -> dict:
         return {
             "answers": self.answers,
@@ -182,13 +198,7 @@ class Summary:
         summary = cls()
         for item in scored:
             for key in ((item.prediction.task, item.domain), (item.prediction.task, "all"), ("all", "all")):
-                cell = summary.cells.setdefault(key, Cell())
-                cell.answers += 1
-                if item.verdict.status == UNDECIDED:
-                    cell.undecided += 1
-                    continue
-                cell.total += item.verdict.score
-                cell.parse_errors += item.verdict.status == PARSE_ERROR
+                summary.cells.setdefault(key, Cell()).add(item.verdict.score, item.verdict.status)
         return summary
 
     def as_dict(self) -> dict:

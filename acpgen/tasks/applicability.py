@@ -108,5 +108,11 @@ class Applicability(Task):
     def export_answer(self, answer: Any, case: ActionCase) -> Any:
         return [case(a) for a in answer]
 
+    def answer_elements(self, answer: Any) -> set[Any]:
+        return set(answer)
+
+    def stored_elements(self, record: dict[str, Any]) -> set[Any]:
+        return set(lowered(record.get("answer") or []))
+
 
 TASK = Applicability()

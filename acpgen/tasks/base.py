@@ -338,6 +338,15 @@ class Task(ABC):
         """The stored answer in the reference shape of exported records (action names in the domain's case)."""
         return answer
 
+    def answer_elements(self, answer: Any) -> set[Any] | None:
+        """The elements of a parsed answer when the task's answers are sets (for partial-credit
+        measures such as Jaccard similarity in `acp report`); None when they are not."""
+        return None
+
+    def stored_elements(self, record: dict[str, Any]) -> set[Any] | None:
+        """The elements of a record's stored (true) answer, comparable with `answer_elements`."""
+        return None
+
     def question_keys(self) -> list[str]:
         """Keys of ``templates/questions.yaml`` this task's texts use (the template check requires them)."""
         keys = [self.name]

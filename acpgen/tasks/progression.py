@@ -12,6 +12,7 @@ from typing import Any
 
 from acpgen.answers import parse_effects
 from acpgen.config import QAConfig
+from acpgen.errors import DataError
 from acpgen.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
@@ -164,6 +165,17 @@ class Progression(Task):
 
     def export_answer(self, answer: Any, case: ActionCase) -> Any:
         return {"pos": answer["pos"], "neg": answer["neg"]}  # the reference key order
+
+    def answer_elements(self, answer: Any) -> set[Any]:
+        """(``pos`` | ``neg``, atom) pairs: an effect on the wrong side is both missing and wrong."""
+        pos, neg = answer
+        return {("pos", a) for a in pos} | {("neg", a) for a in neg}
+
+    def stored_elements(self, record: dict[str, Any]) -> set[Any]:
+        stored = record.get("answer")
+        if not isinstance(stored, dict):
+            raise DataError(f"prog record {record.get('id')}: the stored answer is not a {{pos, neg}} object")
+        return self.answer_elements((lowered(stored.get("pos", [])), lowered(stored.get("neg", []))))
 
 
 TASK = Progression()
