@@ -17,18 +17,8 @@ from acpgen.generators import domain_file
 from acpgen.nl.describe import Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
-
-REFERENCE_NAMES = {
-    "ferry": "ferry",
-    "logistics-strips": "logistics",
-    "blocksworld-4ops": "blocksworld",
-    "grid": "grid",
-    "floor-tile": "floortile",
-    "gripper-strips": "grippers",
-    "rover": "rovers",
-    "grid-visit-all": "visitall",
-}
-TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+from acpgen.reference.claims import REFERENCE_DOMAINS
+from acpgen.tasks import TASKS
 
 
 def main(folder: Path) -> None:
@@ -37,7 +27,7 @@ def main(folder: Path) -> None:
     for task in TASKS:
         for record in json.loads((folder / f"{task}.gen.json").read_text()):
             reference = read_strings(record["PDDL_domain"], record["PDDL_problem"])
-            domain = REFERENCE_NAMES[reference.domain_name]
+            domain = REFERENCE_DOMAINS[reference.domain_name]
             ours = domain_file(domain).read_text()
             lifted = read_strings(ours, record["PDDL_problem"])
             context = Describer(load_template(domain), lifted).context(

@@ -13,18 +13,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, Status
-
-# PDDL domain name in the reference records -> our domain folder
-REFERENCE_NAMES = {
-    "ferry": "ferry",
-    "logistics-strips": "logistics",
-    "blocksworld-4ops": "blocksworld",
-    "grid": "grid",
-    "floor-tile": "floortile",
-    "gripper-strips": "grippers",
-    "rover": "rovers",
-    "grid-visit-all": "visitall",
-}
+from acpgen.reference.claims import REFERENCE_DOMAINS
 
 
 def reference_domains() -> dict[str, tuple[str, str]]:
@@ -32,7 +21,7 @@ def reference_domains() -> dict[str, tuple[str, str]]:
     found = {}
     for record in json.loads((DEV / "app.gen.json").read_text()):
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"])
-        found.setdefault(REFERENCE_NAMES[lifted.domain_name], (record["PDDL_domain"], record["PDDL_problem"]))
+        found.setdefault(REFERENCE_DOMAINS[lifted.domain_name], (record["PDDL_domain"], record["PDDL_problem"]))
     return found
 
 
@@ -55,7 +44,7 @@ def semantics(domain_text: str, problem_text: str):
     return lifted.domain_name, lifted.supertypes, lifted.predicates, schemas, lifted.constants
 
 
-@pytest.mark.parametrize("domain", sorted(REFERENCE_NAMES.values()))
+@pytest.mark.parametrize("domain", sorted(REFERENCE_DOMAINS.values()))
 def test_domain_file_is_semantically_the_reference_domain(domain):
     ref_domain, ref_problem = reference_domains()[domain]
     ours = domain_file(domain).read_text()

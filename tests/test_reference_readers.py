@@ -7,29 +7,19 @@ import importlib
 import json
 
 import pytest
-from conftest import DEV
+from conftest import DEV, GEN_TASKS
 
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.reference.base import ReadError
+from acpgen.reference.claims import REFERENCE_DOMAINS
 
-# PDDL domain name of the reference records -> reader module
-READERS = {
-    "ferry": "ferry",
-    "logistics-strips": "logistics",
-    "blocksworld-4ops": "blocksworld",
-    "grid": "grid",
-    "floor-tile": "floortile",
-    "gripper-strips": "grippers",
-    "rover": "rovers",
-    "grid-visit-all": "visitall",
-}
 # reach.gen record whose context renders an empty list although its :init has (clear tile_3):
 # the text does not say what the PDDL says.
 DEFECTIVE = {2064180602739641629}
 
 
 def gen_records():
-    for task in ("app", "prog", "reach", "areach", "val", "just", "land", "nexta"):
+    for task in GEN_TASKS:
         for record in json.loads((DEV / f"{task}.gen.json").read_text()):
             yield task, record
 
@@ -57,7 +47,7 @@ def stated(domain: str, init: frozenset) -> frozenset:
 @pytest.mark.parametrize("task,record", CASES, ids=[f"{t}-{r['id']}" for t, r in CASES])
 def test_reader_gives_back_the_pddl(task, record):
     domain, objects, init, goal = expected(record)
-    reader = importlib.import_module(f"acpgen.reference.{READERS[domain]}")
+    reader = importlib.import_module(f"acpgen.reference.{REFERENCE_DOMAINS[domain]}")
     if record["id"] in DEFECTIVE:
         with pytest.raises(ReadError):  # refused, not read into a state the text does not give
             reader.read(record["context"])

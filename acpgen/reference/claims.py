@@ -23,6 +23,8 @@ from acpgen.tasks import get_task
 from acpgen.tasks.claims import Claim, WrongActionClaim
 
 READERS = (ferry, logistics, blocksworld, grid, floortile, grippers, rovers, visitall)
+# PDDL domain name of the reference records -> acp's domain folder (the reader module's name).
+REFERENCE_DOMAINS = {reader.PDDL_NAME: reader.__name__.rsplit(".", 1)[1] for reader in READERS}
 
 
 def reader_for(context: str):
@@ -107,7 +109,7 @@ def to_record(kind: str, record: dict) -> dict:
     if reader is None:
         raise ReadError("no reader for this context's domain")
     reading = reader.read(record["context"])
-    domain_text = domain_file(reader.__name__.rsplit(".", 1)[1]).read_text()
+    domain_text = domain_file(REFERENCE_DOMAINS[reader.PDDL_NAME]).read_text()
     problem = reading_problem(reading, reader.PDDL_NAME)
     task = GroundTask.from_strings(domain_text, problem, f"reference record {record.get('id')}")
     match = _Matcher(reader.PDDL_NAME, task)
