@@ -106,6 +106,45 @@ def planner_options(func):
     return func
 
 
+def run_options(func):
+    """Options shared by the commands that run the pipeline (`acp generate`, `acp dataset`)."""
+    options = [
+        click.option(
+            "--config",
+            "config_path",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            default=None,
+            help="Pipeline configuration (default: the repository's pipeline.yaml).",
+        ),
+        click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config)."),
+        click.option(
+            "--representation",
+            type=click.Choice(REPRESENTATIONS),
+            default=None,
+            help="What record contexts contain: natural language (nl), the PDDL only (pddl), or both "
+            "(pddl+nl). Default: export.representation in the config (nl).",
+        ),
+        click.option(
+            "--formats",
+            default=None,
+            metavar="LIST",
+            help="Question formats, comma-separated: gen (open-ended, ACPBench-Hard), bool, mcq (ACPBench). "
+            "Default: qa.formats in the config.",
+        ),
+        click.option(
+            "--force",
+            "force",
+            multiple=True,
+            type=click.Choice(list(STAGES)),
+            help="Make this stage's artefacts again even where their stamps are current (repeatable); later "
+            "stages then redo what changed.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @cli.command("score")
 @click.argument("predictions", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
@@ -275,42 +314,13 @@ def reference_answers(dataset: Path, output: Path) -> None:
     default=None,
     help="Output folder (default: 'out' in the config); artefacts go to OUT/<domain>/.",
 )
-@click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
 @click.option(
     "--stage",
     type=click.Choice(list(STAGES)),
     default=None,
     help="Run the stages up to and including this one (default: all stages).",
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Pipeline configuration (default: the repository's pipeline.yaml).",
-)
-@click.option(
-    "--representation",
-    type=click.Choice(REPRESENTATIONS),
-    default=None,
-    help="What record contexts contain: natural language (nl), the PDDL only (pddl), or both "
-    "(pddl+nl). Default: export.representation in the config (nl).",
-)
-@click.option(
-    "--formats",
-    default=None,
-    metavar="LIST",
-    help="Question formats, comma-separated: gen (open-ended, ACPBench-Hard), bool, mcq (ACPBench). "
-    "Default: qa.formats in the config.",
-)
-@click.option(
-    "--force",
-    "force",
-    multiple=True,
-    type=click.Choice(list(STAGES)),
-    help="Make this stage's artefacts again even where their stamps are current (repeatable); later "
-    "stages then redo what changed.",
-)
+@run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(
     domains: tuple[str, ...],
@@ -348,9 +358,7 @@ def generate(
     its goal is relaxed-reachable; a failing one is reported and skipped):
       acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml --out out
     """
-    config = override(
-        load_config(config_path).with_overrides(seed=seed, out=str(out) if out else None), representation, formats
-    )
+    config = run_config(config_path, out, seed, representation, formats)
     source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
     if source is not None and "export" in stages_up_to(stage):
         source.check_representation(config.export.representation)  # before hours of planning, not after
@@ -405,8 +413,10 @@ def own_domain(
     return DomainSource.from_files(domain_file, problems_dir, template_file, name)
 
 
-def override(config, representation: str | None, formats: str | None):
-    """The config with --representation and --formats applied."""
+def run_config(path: Path | None, out: Path | None, seed: int | None, representation: str | None, formats: str | None):
+    """The configuration of a pipeline run: the config file with the options of `run_options` and the
+    artefacts folder applied."""
+    config = load_config(path).with_overrides(seed=seed, out=str(out) if out else None)
     if representation:
         config = dataclasses.replace(config, export=dataclasses.replace(config.export, representation=representation))
     if formats:
@@ -424,13 +434,6 @@ def echo_report(report) -> None:
 
 @cli.command("dataset")
 @click.option(
-    "--config",
-    "config_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Pipeline configuration (default: the repository's pipeline.yaml).",
-)
-@click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -442,27 +445,7 @@ def echo_report(report) -> None:
     default=None,
     help="Folder of the generation artefacts (default: 'out' in the config).",
 )
-@click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config).")
-@click.option(
-    "--representation",
-    type=click.Choice(REPRESENTATIONS),
-    default=None,
-    help="Context representation (default: export.representation in the config).",
-)
-@click.option(
-    "--formats",
-    default=None,
-    metavar="LIST",
-    help="Question formats, comma-separated (gen, bool, mcq). Default: qa.formats in the config.",
-)
-@click.option(
-    "--force",
-    "force",
-    multiple=True,
-    type=click.Choice(list(STAGES)),
-    help="Make this stage's artefacts again even where their stamps are current (repeatable); later "
-    "stages then redo what changed.",
-)
+@run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Parallel workers.")
 def dataset_command(
     config_path: Path | None,
@@ -485,9 +468,7 @@ def dataset_command(
       make dataset                                     # pipeline.yaml -> dataset/
       acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
     """
-    config = override(
-        load_config(config_path).with_overrides(seed=seed, out=str(work) if work else None), representation, formats
-    )
+    config = run_config(config_path, work, seed, representation, formats)
     built = build_dataset(
         config,
         Path(out or config.dataset.out),
