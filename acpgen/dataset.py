@@ -28,6 +28,7 @@ from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import score_predictions
 from acpgen.stages import STAGES
+from acpgen.stages.export import export_file
 from acpgen.stages.qa import qa_files
 from acpgen.stamps import code_version, digest_of, tool_versions
 from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, kind_of, split_kind
@@ -73,7 +74,7 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
         for split in SPLITS:
             result.records[(split, kind)] = []
         for domain in domains:
-            path = out / domain / f"{task}.{fmt}.jsonl"
+            path = export_file(out / domain, task, fmt)
             if not path.exists():
                 raise DataError(f"{path}: missing; the export stage of {domain} did not run")
             records = [json.loads(line) for line in path.read_text().splitlines()]

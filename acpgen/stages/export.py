@@ -46,6 +46,11 @@ class ActionCase:
         return "(" + " ".join([self.names[inner[0].lower()], *inner[1:]]) + ")"
 
 
+def export_file(root: Path, task: str, fmt: str) -> Path:
+    """The exported records of a task and format in a domain folder: ``<root>/<task>.<format>.jsonl``."""
+    return Path(root) / f"{task}.{fmt}.jsonl"
+
+
 def export_record(record: dict, describer: Describer, representation: str, case: ActionCase) -> dict:
     """A qa record as an exported record: reference fields first, then the structured ones."""
     task = TASKS[record["task"]]
@@ -130,7 +135,7 @@ def run(ctx: StageContext) -> StageReport:
     bar = tqdm(qa_files(ctx.config.qa), desc=f"{ctx.domain} export", disable=not ctx.progress)
     for task, fmt in bar:
         source = qa_file(ctx, task, fmt)
-        target = ctx.root / f"{task}.{fmt}.jsonl"
+        target = export_file(ctx.root, task, fmt)
         if not source.exists():
             report.failed.append(f"{task} {fmt}: no {source.relative_to(ctx.root)} (run the qa stage first)")
             continue
@@ -142,10 +147,7 @@ def run(ctx: StageContext) -> StageReport:
         atomic_write_text(target, jsonl_text(records, sort_keys=False))
         book.record(target.name, target, made_from)
         report.done += 1
-    report.items = sum(
-        len((ctx.root / f"{t}.{f}.jsonl").read_text().splitlines())
-        for t, f in qa_files(ctx.config.qa)
-        if (ctx.root / f"{t}.{f}.jsonl").exists()
-    )
+    written = [export_file(ctx.root, t, f) for t, f in qa_files(ctx.config.qa)]
+    report.items = sum(len(path.read_text().splitlines()) for path in written if path.exists())
     report.seconds = time.perf_counter() - start
     return report

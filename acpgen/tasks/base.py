@@ -364,6 +364,5 @@ class Task(ABC):
         """The reference ``group`` of this task's records in a format (gen, bool, mcq)."""
         if fmt == "gen":
             return self.gen_group
-        if self.choice is None:
-            raise ValueError(f"task {self.name} has no {fmt} format")
-        return {"bool": self.choice.bool_group, "mcq": self.choice.mcq_group}[fmt]
+        choice = self.choice_formats()
+        return {"bool": choice.bool_group, "mcq": choice.mcq_group}[fmt]
