@@ -25,10 +25,11 @@ import os
 import queue as queues
 import resource
 import signal
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from common import chosen_domains
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.config import check_formats, load_config
@@ -160,10 +161,7 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=100_000, help="exploration bound (default 100000)")
     args = parser.parse_args()
     base = load_config(args.config)
-    names = [d.strip() for d in args.domains.split(",") if d.strip()]
-    unknown = [d for d in names if d not in base.domains]
-    if unknown:
-        sys.exit(f"--domains: {', '.join(unknown)} not in the config; configured: {', '.join(base.domains)}")
+    names = chosen_domains(base, args.domains)
     config = dataclasses.replace(
         base, qa=dataclasses.replace(base.qa, questions_per_task=args.questions, formats=check_formats(args.formats))
     )

@@ -22,11 +22,12 @@ import cProfile
 import dataclasses
 import io
 import pstats
-import sys
 import tempfile
 import time
 from concurrent.futures import Future
 from pathlib import Path
+
+from common import chosen_domains
 
 from acpgen.config import load_config
 from acpgen.dataset import assemble, check_sizes, self_check, write_splits
@@ -159,10 +160,7 @@ def main() -> None:
     args = parser.parse_args()
 
     base = load_config(args.config)
-    names = [d.strip() for d in args.domains.split(",") if d.strip()]
-    unknown = [d for d in names if d not in base.domains]
-    if unknown:
-        sys.exit(f"--domains: {', '.join(unknown)} not in the config; configured: {', '.join(base.domains)}")
+    names = chosen_domains(base, args.domains)
     out = args.out or Path(tempfile.mkdtemp(prefix="acp-profile-"))
     out.mkdir(parents=True, exist_ok=True)
     config = dataclasses.replace(

@@ -35,6 +35,11 @@ def generate(out: Path, *extra: str):
     return result
 
 
+def generate_command(out: Path, config: Path) -> list[str]:
+    """`acp generate` of ferry as a separate Python process."""
+    return [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out), "--config", str(config)]
+
+
 def snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
@@ -61,20 +66,12 @@ def test_artefacts_do_not_depend_on_the_hash_seed(tmp_path):
     snapshots = []
     for seed in ("1", "2"):
         out = tmp_path / f"hash-{seed}"
-        command = [
-            sys.executable,
-            "-m",
-            "acpgen",
-            "generate",
-            "--domain",
-            "ferry",
-            "--out",
-            str(out),
-            "--config",
-            str(FIXTURES / "pipeline" / "ci.yaml"),
-        ]
         run = subprocess.run(
-            command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}, timeout=600
+            generate_command(out, FIXTURES / "pipeline" / "ci.yaml"),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            timeout=600,
         )
         assert run.returncode == 0, run.stderr[-2000:]
         snapshots.append(snapshot(out))
@@ -107,18 +104,7 @@ def test_stored_plans_are_valid_and_states_are_reached_by_their_paths(reference_
 
 def test_a_killed_run_resumes_to_the_same_artefacts(reference_run, tmp_path):
     out = tmp_path / "killed"
-    command = [
-        sys.executable,
-        "-m",
-        "acpgen",
-        "generate",
-        "--domain",
-        "ferry",
-        "--out",
-        str(out),
-        "--config",
-        str(SMALL),
-    ]
+    command = generate_command(out, SMALL)
     scratch = tmp_path / "tmp"  # the planner folders a SIGKILL leaves behind stay inside the test's folder
     scratch.mkdir()
     process = subprocess.Popen(
