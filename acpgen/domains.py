@@ -115,7 +115,13 @@ class DomainSource:
     def describer(self, lifted: LiftedTask) -> Describer:
         """A describer of one record's task: the template's words, or PDDL syntax without a template."""
         template = self.template()
-        return Describer(template if template is not None else pddl_template(lifted), lifted)
+        return Describer(template if template is not None else self._pddl_words, lifted)
+
+    @cached_property
+    def _pddl_words(self) -> DomainTemplate:
+        # Made once per source from the domain alone (it reads the shared questions file): the export
+        # stage asks for a describer once per record.
+        return pddl_template(read_domain(self.domain_file))
 
     def check_representation(self, representation: str) -> None:
         """TemplateError unless the representation can be written: nl needs a template."""
