@@ -90,12 +90,17 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
     return result
 
 
+def split_file(target: Path, task: str, split: str, fmt: str) -> Path:
+    """Where a dataset keeps a split of a task and format: ``DATASET/<task>/<split>.<format>.jsonl``."""
+    return Path(target) / task / f"{split}.{fmt}.jsonl"
+
+
 def write_splits(assembly: Assembly, target: Path) -> list[Path]:
     """DATASET/<task>/<split>.<format>.jsonl, records in the exported key order."""
     written = []
     for (split, kind), records in sorted(assembly.records.items()):
         task, fmt = split_kind(kind)
-        path = target / task / f"{split}.{fmt}.jsonl"
+        path = split_file(target, task, split, fmt)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, jsonl_text(records, sort_keys=False))
         written.append(path)

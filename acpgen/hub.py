@@ -23,10 +23,11 @@ from typing import Any
 import yaml
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.dataset import SPLITS
 from acpgen.errors import DataError
-from acpgen.tasks import KINDS, TASKS, split_kind
+from acpgen.records import read_json_items
+from acpgen.tasks import TASKS, task_formats
 
-SPLITS = ("test", "dev")
 FORMAT_NAMES = {
     "gen": "open-ended (ACPBench-Hard)",
     "bool": "yes/no (ACPBench)",
@@ -179,21 +180,6 @@ class HubConfig:
         return f"data/{self.name}/{split}.jsonl"
 
 
-def read_jsonl(path: Path) -> list[dict]:
-    records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise DataError(f"{path}:{number}: not JSON ({err.msg}); rebuild it with `acp dataset`") from err
-        if not isinstance(record, dict):
-            raise DataError(f"{path}:{number}: a record must be a JSON object; rebuild it with `acp dataset`")
-        records.append(record)
-    return records
-
-
 def find_configs(dataset: Path) -> list[HubConfig]:
     """The task/format configs of DATASET/<task>/<split>.<format>.jsonl, in registry order."""
     found: dict[tuple[str, str], dict[str, Path]] = {}
@@ -213,13 +199,13 @@ def find_configs(dataset: Path) -> list[HubConfig]:
             f"{dataset}: no <task>/<split>.<format>.jsonl files (e.g. app/test.gen.jsonl); "
             f"pass a folder written by `acp dataset`"
         )
-    order = {split_kind(kind): i for i, kind in enumerate(KINDS)}
+    order = {key: i for i, key in enumerate(task_formats())}
     return [HubConfig(t, f, found[(t, f)]) for t, f in sorted(found, key=lambda key: order[key])]
 
 
 def load_config_records(config: HubConfig) -> None:
     """Read both splits, infer every field's type over all their records, mark mixed fields as JSON text."""
-    config.records = {split: read_jsonl(path) for split, path in config.sources.items()}
+    config.records = {split: read_json_items(path) for split, path in config.sources.items()}
     everything = [r for split in SPLITS for r in config.records.get(split, [])]
     names: dict[str, None] = {}
     for record in everything:

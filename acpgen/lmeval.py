@@ -34,6 +34,7 @@ import json
 from pathlib import Path
 
 from acpgen.artefacts import atomic_write_text
+from acpgen.dataset import split_file
 from acpgen.errors import DataError
 from acpgen.records import record_task
 from acpgen.tasks import TASKS, split_kind, task_formats
@@ -162,7 +163,7 @@ def export_lm_eval(dataset: Path, out: Path) -> list[Path]:
     dataset = Path(dataset).resolve()
     splits: list[tuple[str, str, Path, Path]] = []
     for task, fmt in task_formats():
-        test_file, dev_file = dataset / task / f"test.{fmt}.jsonl", dataset / task / f"dev.{fmt}.jsonl"
+        test_file, dev_file = split_file(dataset, task, "test", fmt), split_file(dataset, task, "dev", fmt)
         if not test_file.exists():
             continue
         if not dev_file.exists() or len(dev_file.read_text().splitlines()) < 2:
