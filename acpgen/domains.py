@@ -29,7 +29,7 @@ from acpgen.nl.template import (
     load_template_file,
     templates_dir,
 )
-from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.model import LiftedTask, without_comments
 from acpgen.pddl.tarski_io import read_domain
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a domain name is also a folder name under OUT/
@@ -37,7 +37,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a domain name is also a fold
 
 def declared_requirements(domain_text: str) -> str:
     """The domain's ``:requirements`` flags, space-separated as declared ("" when it declares none)."""
-    text = re.sub(r";[^\n]*", "", domain_text)
+    text = without_comments(domain_text)
     match = re.search(r"\(\s*:requirements\s+([^()]*)\)", text, flags=re.IGNORECASE)
     return " ".join(match.group(1).split()) if match else ""
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from acpgen.answers import ParseError
 from acpgen.artefacts import atomic_write_bytes, atomic_write_text
 from acpgen.errors import DataError, ToolError
+from acpgen.pddl.model import without_comments
 from acpgen.records import Dataset, read_json_items
 from acpgen.scoring import Cell
 from acpgen.tasks import KINDS, PARSE_ERROR, TASKS, UNDECIDED, split_kind
@@ -179,7 +180,7 @@ class SetMeasure:
 
 def init_atom_count(problem: str) -> int | None:
     """Number of atoms in the ``:init`` of a PDDL problem (numeric ``(= ...)`` entries excluded); None without one."""
-    text = re.sub(r";[^\n]*", "", problem)
+    text = without_comments(problem)
     start = re.search(r"\(\s*:init\b", text, re.IGNORECASE)
     if start is None:
         return None

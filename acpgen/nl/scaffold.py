@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from acpgen.nl.template import join_names
-from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.model import LiftedTask, without_comments
 from acpgen.pddl.tarski_io import read_domain
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
@@ -23,7 +23,7 @@ _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 def _sexpr(text: str) -> list:
     """The nested lists of a PDDL text (comments removed; unbalanced text gives what could be read)."""
     stack: list[list] = [[]]
-    for token in _TOKEN.findall(re.sub(r";[^\n]*", "", text)):
+    for token in _TOKEN.findall(without_comments(text)):
         if token == "(":
             stack.append([])
         elif token == ")":

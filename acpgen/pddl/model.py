@@ -7,6 +7,7 @@ single spaces; a nullary atom is ``(name)``. Plan length is the cost of a plan e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -19,6 +20,14 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+_COMMENT = re.compile(r";[^\n]*")
+
+
+def without_comments(pddl_text: str) -> str:
+    """PDDL text with its ``;`` comments removed (for the few places that look at the text itself)."""
+    return _COMMENT.sub("", pddl_text)
 
 
 def canonical(name: str, args: tuple[str, ...] | list[str] = ()) -> str:

@@ -32,7 +32,7 @@ from tarski.syntax import (
 from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
 
 from acpgen.errors import PddlError
-from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema
+from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema, without_comments
 
 _BUILTIN_SORTS = {"Real", "Integer", "Natural", "number", "Boolean"}
 _DNF_LIMIT = 256
@@ -55,7 +55,7 @@ def read_domain(path: Path) -> LiftedTask:
         text = Path(path).read_text()
     except OSError as err:
         raise PddlError(f"cannot read PDDL domain file {path}: {err.strerror}") from err
-    match = re.search(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.sub(r";[^\n]*", "", text), re.IGNORECASE)
+    match = re.search(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", without_comments(text), re.IGNORECASE)
     if match is None:
         raise PddlError(f"{path}: not a PDDL domain (no '(define (domain NAME)' found)")
     empty = f"(define (problem acp-domain-check) (:domain {match.group(1)}) (:init) (:goal (and)))"

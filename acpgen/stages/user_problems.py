@@ -17,6 +17,7 @@ import time
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError, DataError
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import without_comments
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.stages.base import StageContext, StageReport
 
@@ -37,7 +38,7 @@ def copy_user_problems(ctx: StageContext) -> StageReport:
     files = sorted(p for p in folder.glob("*.pddl") if p.is_file())
     for path in files:
         text = normalised(path.read_text())
-        if _DOMAIN.search(re.sub(r";[^\n]*", "", text)):
+        if _DOMAIN.search(without_comments(text)):
             continue  # the domain file kept next to its problems, as IPC folders do
         target = ctx.problems_dir / path.name
         if target.exists():
