@@ -31,7 +31,7 @@ from acpgen.stages import STAGES
 from acpgen.stages.base import StageReport
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
 from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
-from acpgen.verify import validate_records
+from acpgen.verify import validate_records, verdict_counts
 
 
 class AcpGroup(click.Group):
@@ -248,7 +248,7 @@ def validate(
             click.echo(json.dumps(result.as_dict(), sort_keys=True))
         elif result.verdict != Outcome.OK:
             click.echo(f"{result.verdict:8} {result.task:6} {result.id}: {result.reason}")
-    counts = {v: sum(r.verdict == v for r in results) for v in Outcome}
+    counts = verdict_counts(results)
     click.echo(
         f"{len(results)} records: {counts[OK]} ok, {counts[WRONG]} wrong, {counts[UNPROVEN]} unproven, "
         f"{counts[ERROR]} errors (a check that raised)",

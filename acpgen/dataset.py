@@ -32,7 +32,7 @@ from acpgen.stages.export import export_file
 from acpgen.stages.qa import qa_files
 from acpgen.stamps import code_version, digest_of, tool_versions
 from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, kind_of, split_kind
-from acpgen.verify import validate_records
+from acpgen.verify import validate_records, verdict_counts
 
 SPLITS = ("test", "dev")
 
@@ -122,7 +122,7 @@ def self_check(files: list[Path], setup: PlannerSetup, options: ScoreOptions, jo
     dataset = Dataset.load(files[0], files)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
     results = validate_records(items, options, setup, jobs=jobs, progress=progress)
-    verdicts = {str(v): sum(r.verdict == v for r in results) for v in Outcome}
+    verdicts = {str(v): n for v, n in verdict_counts(results).items()}
     problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != Outcome.OK]
     predictions = [
         Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])

@@ -21,10 +21,8 @@ from acpgen.errors import PddlError
 from acpgen.reference.base import ReadError
 from acpgen.reference.claims import to_record
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
-from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Check, Outcome
+from acpgen.tasks.base import ERROR, UNPROVEN, Check, Outcome
 from acpgen.tasks.choice import verify as verify_choice
-
-VERDICTS = (OK, WRONG, UNPROVEN, ERROR)
 
 
 @dataclass(frozen=True)
@@ -56,6 +54,11 @@ def check_record(task: str, record: dict, options: ScoreOptions, planners=None) 
     return RecordCheck(record.get("id"), task, check.verdict, check.reason)
 
 
+def verdict_counts(results: list[RecordCheck]) -> dict[Outcome, int]:
+    """How many checks gave each verdict (every verdict present, 0 where none did)."""
+    return {verdict: sum(r.verdict == verdict for r in results) for verdict in Outcome}
+
+
 def raised(err: Exception) -> str:
     """The exception's type and message, and where it was raised (innermost frame)."""
     frames = traceback.extract_tb(err.__traceback__)
@@ -70,7 +73,7 @@ def _check_reference_choice(kind: str, record: dict, options: ScoreOptions, plan
     except ReadError as err:
         return Check(UNPROVEN, f"reference prose not read: {err}")
     return verify_choice(
-        TASKS[kind.split(".")[0]].choice_formats(), RecordContext(converted, options, planners), converted
+        TASKS[split_kind(kind)[0]].choice_formats(), RecordContext(converted, options, planners), converted
     )
 
 
