@@ -29,17 +29,10 @@ from acpgen.nl.template import (
     load_template_file,
     templates_dir,
 )
-from acpgen.pddl.model import LiftedTask, without_comments
+from acpgen.pddl.model import LiftedTask, declared_requirements
 from acpgen.pddl.tarski_io import read_domain
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a domain name is also a folder name under OUT/
-
-
-def declared_requirements(domain_text: str) -> str:
-    """The domain's ``:requirements`` flags, space-separated as declared ("" when it declares none)."""
-    text = without_comments(domain_text)
-    match = re.search(r"\(\s*:requirements\s+([^()]*)\)", text, flags=re.IGNORECASE)
-    return " ".join(match.group(1).split()) if match else ""
 
 
 @dataclass(frozen=True)
@@ -87,9 +80,7 @@ class DomainSource:
 
     @property
     def requirements(self) -> str:
-        """``:requirements`` of rendered problems: the generator's for built-in domains, else the domain's."""
-        if self.generator is not None:
-            return self.generator.requirements
+        """``:requirements`` of rendered problems: those the domain declares."""
         return declared_requirements(self.text)
 
     def template(self) -> DomainTemplate | None:

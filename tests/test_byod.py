@@ -15,11 +15,12 @@ from click.testing import CliRunner
 from conftest import FIXTURES, GEN_TASKS
 
 from acpgen.cli import cli
-from acpgen.domains import DomainSource, declared_requirements
+from acpgen.domains import DomainSource
 from acpgen.errors import ConfigError, PddlError
 from acpgen.nl.describe import Describer
 from acpgen.nl.scaffold import predicate_variables, starting_template
 from acpgen.nl.template import TemplateError, load_template_file
+from acpgen.pddl.model import declared_requirements
 from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.tasks import TASKS
 
@@ -220,9 +221,11 @@ def test_a_template_that_does_not_fit_the_domain_is_refused_before_any_stage(tmp
         DomainSource.from_files(BYOD / "hanoi" / "domain.pddl", BYOD / "hanoi" / "problems", wrong)
 
 
-def test_builtin_domains_keep_the_generators_requirements():
+def test_builtin_domains_write_the_requirements_their_domain_file_declares():
     ferry = DomainSource.builtin("ferry")
-    assert ferry.requirements == ferry.generator.requirements
+    assert ferry.requirements == ferry.generator.requirements == ":strips :typing"  # domains/ferry/domain.pddl
+    assert DomainSource.builtin("blocksworld").requirements == ":strips"
+    assert DomainSource.builtin("alfworld").generator.pddl_name == "alfred"
     assert ferry.template().path == ferry.template_file
     with pytest.raises(ConfigError, match="unknown domain"):
         DomainSource.builtin("hanoi-towers")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 from acpgen.errors import ConfigError
-from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.base import DOMAINS_DIR, Generator, ProblemSpec, domain_file
 
 # The built-in domains: folder names under domains/, each with its module acpgen.generators.<domain>.
 DOMAINS = (
@@ -25,8 +24,6 @@ DOMAINS = (
     "alfworld",
 )
 
-DOMAINS_DIR = Path(__file__).resolve().parents[2] / "domains"
-
 
 def get_generator(domain: str) -> Generator:
     """The generator of a domain (by folder name), or a ConfigError listing the valid names."""
@@ -34,11 +31,6 @@ def get_generator(domain: str) -> Generator:
         raise ConfigError(f"unknown domain {domain!r}; valid domains: {', '.join(DOMAINS)}")
     generator: Generator = importlib.import_module(f"acpgen.generators.{domain}").GENERATOR
     return generator
-
-
-def domain_file(domain: str) -> Path:
-    """``domains/<domain>/domain.pddl``."""
-    return DOMAINS_DIR / domain / "domain.pddl"
 
 
 __all__ = ["DOMAINS", "DOMAINS_DIR", "Generator", "ProblemSpec", "domain_file", "get_generator"]

@@ -467,8 +467,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="alfworld",
-    pddl_name="alfred",
-    requirements=":action-costs :adl :typing",
     parameters=("receptacles", "objects", "goal"),
     make=make,
     check_solvable=False,

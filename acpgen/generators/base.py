@@ -10,11 +10,23 @@ generator order.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
 
 from acpgen.errors import ConfigError
+from acpgen.pddl.model import declared_requirements, without_comments
 from acpgen.pddl.render import problem_text
+
+DOMAINS_DIR = Path(__file__).resolve().parents[2] / "domains"
+_DOMAIN_NAME = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
+
+
+def domain_file(domain: str) -> Path:
+    """``domains/<domain>/domain.pddl``."""
+    return DOMAINS_DIR / domain / "domain.pddl"
 
 
 @dataclass(frozen=True)
@@ -31,21 +43,36 @@ class ProblemSpec:
 class Generator:
     """One domain's generator.
 
-    ``domain``: folder under ``domains/`` (also the name used on the command line);
-    ``pddl_name``: the name in ``(define (domain ...))``; ``parameters``: the natural size
+    ``domain``: folder under ``domains/`` (also the name used on the command line), whose
+    ``domain.pddl`` gives the name and requirements written into problems; ``parameters``: the natural size
     parameters ``make`` expects; ``check_solvable``: the generator cannot guarantee solvability,
     so the problems stage verifies each problem with a planner and redraws; ``example_sizes``:
     small sizes that tests use (the sizes of a run come from pipeline.yaml).
     """
 
     domain: str
-    pddl_name: str
-    requirements: str
     parameters: tuple[str, ...]
     make: Callable[[dict[str, int], random.Random], ProblemSpec]
     check_solvable: bool
     example_sizes: tuple[dict[str, int], ...]
     typed: bool = True
+
+    @cached_property
+    def _domain_text(self) -> str:
+        return domain_file(self.domain).read_text()
+
+    @property
+    def pddl_name(self) -> str:
+        """The name in the domain file's ``(define (domain ...))``."""
+        found = _DOMAIN_NAME.search(without_comments(self._domain_text))
+        if found is None:
+            raise ConfigError(f"{domain_file(self.domain)}: no '(define (domain NAME)' found")
+        return found.group(1)
+
+    @property
+    def requirements(self) -> str:
+        """The ``:requirements`` the domain file declares (written into every problem)."""
+        return declared_requirements(self._domain_text)
 
     def generate(self, size: dict[str, int], rng: random.Random) -> ProblemSpec:
         """Check the size parameters, then make a problem."""

@@ -74,8 +74,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="blocksworld",
-    pddl_name="blocksworld-4ops",
-    requirements=":strips",
     parameters=("blocks",),
     make=make,
     check_solvable=False,

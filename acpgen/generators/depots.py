@@ -81,8 +81,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="depots",
-    pddl_name="depots",
-    requirements=":strips :typing",
     parameters=PARAMETERS,
     make=make,
     check_solvable=False,

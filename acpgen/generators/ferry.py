@@ -28,8 +28,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="ferry",
-    pddl_name="ferry",
-    requirements=":strips :typing",
     parameters=("locations", "cars"),
     make=make,
     check_solvable=False,

@@ -60,8 +60,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="floortile",
-    pddl_name="floor-tile",
-    requirements=":typing",
     parameters=("rows", "columns", "robots"),
     make=make,
     check_solvable=False,

@@ -79,8 +79,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="goldminer",
-    pddl_name="gold-miner-typed",
-    requirements=":typing",
     parameters=("rows", "cols"),
     make=make,
     check_solvable=False,

@@ -122,8 +122,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="grid",
-    pddl_name="grid",
-    requirements=":strips :typing",
     parameters=("x", "y", "shapes", "keys", "locks", "goal_percent"),
     make=make,
     check_solvable=False,

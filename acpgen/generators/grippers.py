@@ -49,8 +49,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="grippers",
-    pddl_name="gripper-strips",
-    requirements=":strips :typing",
     parameters=("robots", "rooms", "balls"),
     make=make,
     check_solvable=False,

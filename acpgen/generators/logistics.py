@@ -73,8 +73,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="logistics",
-    pddl_name="logistics-strips",
-    requirements=":strips :typing",
     parameters=("cities", "city_size", "packages", "airplanes"),
     make=make,
     check_solvable=False,

@@ -234,8 +234,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="rovers",
-    pddl_name="rover",
-    requirements=":strips :typing",
     parameters=("rovers", "waypoints", "objectives", "cameras", "goals"),
     make=make,
     check_solvable=False,

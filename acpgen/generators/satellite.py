@@ -84,8 +84,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="satellite",
-    pddl_name="satellite",
-    requirements=":strips :typing",
     parameters=PARAMETERS,
     make=make,
     check_solvable=False,

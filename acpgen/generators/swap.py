@@ -153,8 +153,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="swap",
-    pddl_name="swap",
-    requirements=":typing",
     parameters=("agents", "index"),
     make=make,
     check_solvable=False,

@@ -70,8 +70,6 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 GENERATOR = Generator(
     domain="visitall",
-    pddl_name="grid-visit-all",
-    requirements=":typing",
     parameters=("x", "y", "holes"),
     make=make,
     check_solvable=False,

@@ -30,6 +30,12 @@ def without_comments(pddl_text: str) -> str:
     return _COMMENT.sub("", pddl_text)
 
 
+def declared_requirements(domain_text: str) -> str:
+    """The domain's ``:requirements`` flags, space-separated as declared ("" when it declares none)."""
+    match = re.search(r"\(\s*:requirements\s+([^()]*)\)", without_comments(domain_text), flags=re.IGNORECASE)
+    return " ".join(match.group(1).split()) if match else ""
+
+
 def canonical(name: str, args: tuple[str, ...] | list[str] = ()) -> str:
     """Canonical text of an atom or action: ``(name a b)`` in lower case."""
     return "(" + " ".join([name.lower(), *(a.lower() for a in args)]) + ")"
