@@ -10,18 +10,16 @@ generator order.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from acpgen.errors import ConfigError
-from acpgen.pddl.model import declared_requirements, without_comments
+from acpgen.pddl.model import declared_domain_name, declared_requirements
 from acpgen.pddl.render import problem_text
 
 DOMAINS_DIR = Path(__file__).resolve().parents[2] / "domains"
-_DOMAIN_NAME = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
 
 
 def domain_file(domain: str) -> Path:
@@ -64,10 +62,10 @@ class Generator:
     @property
     def pddl_name(self) -> str:
         """The name in the domain file's ``(define (domain ...))``."""
-        found = _DOMAIN_NAME.search(without_comments(self._domain_text))
-        if found is None:
+        name = declared_domain_name(self._domain_text)
+        if name is None:
             raise ConfigError(f"{domain_file(self.domain)}: no '(define (domain NAME)' found")
-        return found.group(1)
+        return name
 
     @property
     def requirements(self) -> str:

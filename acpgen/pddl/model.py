@@ -30,6 +30,15 @@ def without_comments(pddl_text: str) -> str:
     return _COMMENT.sub("", pddl_text)
 
 
+_DOMAIN_NAME = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
+
+
+def declared_domain_name(pddl_text: str) -> str | None:
+    """The NAME of ``(define (domain NAME) ...)``; None when the text defines no domain (a problem file)."""
+    found = _DOMAIN_NAME.search(without_comments(pddl_text))
+    return found.group(1) if found else None
+
+
 def declared_requirements(domain_text: str) -> str:
     """The domain's ``:requirements`` flags, space-separated as declared ("" when it declares none)."""
     match = re.search(r"\(\s*:requirements\s+([^()]*)\)", without_comments(domain_text), flags=re.IGNORECASE)

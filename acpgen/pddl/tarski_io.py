@@ -10,7 +10,6 @@ Anything else raises :class:`PddlError` naming the construct.
 from __future__ import annotations
 
 import itertools
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -32,7 +31,7 @@ from tarski.syntax import (
 from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
 
 from acpgen.errors import PddlError
-from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema, without_comments
+from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema, declared_domain_name
 
 _BUILTIN_SORTS = {"Real", "Integer", "Natural", "number", "Boolean"}
 _DNF_LIMIT = 256
@@ -55,10 +54,10 @@ def read_domain(path: Path) -> LiftedTask:
         text = Path(path).read_text()
     except OSError as err:
         raise PddlError(f"cannot read PDDL domain file {path}: {err.strerror}") from err
-    match = re.search(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", without_comments(text), re.IGNORECASE)
-    if match is None:
+    name = declared_domain_name(text)
+    if name is None:
         raise PddlError(f"{path}: not a PDDL domain (no '(define (domain NAME)' found)")
-    empty = f"(define (problem acp-domain-check) (:domain {match.group(1)}) (:init) (:goal (and)))"
+    empty = f"(define (problem acp-domain-check) (:domain {name}) (:init) (:goal (and)))"
     return read_strings(text, empty, source=str(path))
 
 

@@ -11,17 +11,14 @@ error when the user's file has changed since (its plans and questions would be s
 
 from __future__ import annotations
 
-import re
 import time
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError, DataError
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import without_comments
+from acpgen.pddl.model import declared_domain_name
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.stages.base import StageContext, StageReport
-
-_DOMAIN = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
 
 
 def normalised(text: str) -> str:
@@ -38,7 +35,7 @@ def copy_user_problems(ctx: StageContext) -> StageReport:
     files = sorted(p for p in folder.glob("*.pddl") if p.is_file())
     for path in files:
         text = normalised(path.read_text())
-        if _DOMAIN.search(without_comments(text)):
+        if declared_domain_name(text) is not None:
             continue  # the domain file kept next to its problems, as IPC folders do
         target = ctx.problems_dir / path.name
         if target.exists():
