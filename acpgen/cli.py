@@ -23,7 +23,7 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_domain, read_strings
-from acpgen.pipeline import fell_short, run_domain, stages_up_to
+from acpgen.pipeline import fell_short, run_domains, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import Summary, score_predictions
@@ -363,25 +363,24 @@ def generate(
     if source is not None and "export" in stages_up_to(stage):
         source.check_representation(config.export.representation)  # before hours of planning, not after
     names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
-    planners = config.planner.setup().build()
     reports: list[StageReport] = []
 
     def report(stage_report: StageReport) -> None:
         echo_report(stage_report)
         reports.append(stage_report)
 
-    for name in names:
-        counts = run_domain(
-            config,
-            name,
-            planners,
-            stages=stages_up_to(stage),
-            jobs=jobs,
-            progress=sys.stderr.isatty(),
-            report=report,
-            force=frozenset(force),
-            source=source,
-        )
+    runs = run_domains(
+        config,
+        names,
+        config.planner.setup(config.out),
+        stages=stages_up_to(stage),
+        jobs=jobs,
+        progress=sys.stderr.isatty(),
+        report=report,
+        force=frozenset(force),
+        source=source,
+    )
+    for name, counts in runs:
         click.echo(
             f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
             f"{counts['questions']} questions"
