@@ -164,7 +164,10 @@ def test_validate_uses_the_second_route_and_catches_a_wrong_answer():
 
 
 def test_stored_answers_score_one_in_english_and_pddl():
-    for rec in (FLUENT, record("rac_exec", "executable", UNSTACK_PUTDOWN, ["(pick-up a)", "(pick-up b)", "(pick-up c)"])):
+    for rec in (
+        FLUENT,
+        record("rac_exec", "executable", UNSTACK_PUTDOWN, ["(pick-up a)", "(pick-up b)", "(pick-up c)"]),
+    ):
         responses = TASKS[rec["task"]].to_responses(rec)
         assert len(responses) == 2 and "(" in responses[0] and "(" not in responses[1]
         assert [score(rec, r).score for r in responses] == [1.0, 1.0]
@@ -197,8 +200,12 @@ def test_generated_records_validate_and_score(tmp_path):
                 "out": str(tmp_path / "out"),
                 "plans": {"number_of_plans": 2, "time_limit": 20, "diverse_plans": 2, "diverse_time_limit": 20},
                 "states": {"rollouts_per_state": 1, "rollout_length": 3, "max_per_problem": 10},
-                "qa": {"formats": ["gen", "bool"], "questions_per_task": 2, "candidates_per_task": 10,
-                       "tasks": ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"]},
+                "qa": {
+                    "formats": ["gen", "bool"],
+                    "questions_per_task": 2,
+                    "candidates_per_task": 10,
+                    "tasks": ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"],
+                },
                 "domains": {"ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]}},
             }
         )

@@ -124,7 +124,7 @@ def answer(world: World, q: Question) -> Any:
         return _literals(_relevant(world, q), _final(world, q), v)
     if c == "executability":
         if v == "first":
-            states, failed = world.run(list(q.sequence))
+            _, failed = world.run(list(q.sequence))
             return None if failed is None else q.sequence[failed]
         return world.executable(_final(world, q))
     if c == "effects":

@@ -96,7 +96,7 @@ class Reader:
                 self.atom_patterns.append(self._pattern(text, entry.name, entry.variables, merge, True))
                 for negative in _negations(text):
                     self.atom_patterns.append(self._pattern(negative, entry.name, entry.variables, merge, False))
-        for name, schema in lifted.schemas.items():
+        for name in lifted.schemas:
             variables = tuple(template.schema_variables(lifted, name))
             self.action_patterns.append(self._pattern(template.actions[name.lower()], name, variables, None, True))
 
@@ -109,8 +109,10 @@ class Reader:
     def _atom_ok(self, atom: str) -> bool:
         name, args = split_canonical(atom)
         types = self.lifted.predicates.get(name)
-        return types is not None and len(types) == len(args) and all(
-            a in self.lifted.objects_of(t) for a, t in zip(args, types)
+        return (
+            types is not None
+            and len(types) == len(args)
+            and all(a in self.lifted.objects_of(t) for a, t in zip(args, types))
         )
 
     def _action_ok(self, action: str) -> bool:
@@ -160,7 +162,9 @@ class Reader:
         cuts = [(0, 0)] + [(m.start(), m.end()) for m in _SPLIT.finditer(part)] + [(len(part), len(part))]
         pieces = [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
         n = len(pieces)
-        best: list[tuple[int, list[tuple[int, int, list[str]]]]] = [(0, [])] + [(n + 1, [])] * n
+        Path = list[tuple[int, int, list[str]]]
+        empty: Path = []
+        best: list[tuple[int, Path]] = [(0, empty)] + [(n + 1, empty)] * n
         for j in range(1, n + 1):
             unread, path = best[j - 1]
             best[j] = (unread + 1, path + [(j - 1, j, [])])

@@ -25,9 +25,7 @@ def walk(task: GroundTask, state: int, rng: random.Random, length: int) -> list[
     return names
 
 
-def executable_sequence(
-    task: GroundTask, plan: list[str] | None, rng: random.Random, length: int
-) -> list[str] | None:
+def executable_sequence(task: GroundTask, plan: list[str] | None, rng: random.Random, length: int) -> list[str] | None:
     """``length`` actions executable from the task's initial state: half of the time (when there is a
     plan from the state) a prefix of the plan, continued by a random walk where the plan is shorter;
     otherwise a random walk. None when a walk reaches a dead end."""
@@ -44,9 +42,7 @@ def executable_sequence(
     return None if rest is None else prefix + rest
 
 
-def with_inexecutable(
-    task: GroundTask, sequence: list[str], rng: random.Random
-) -> tuple[list[str], int] | None:
+def with_inexecutable(task: GroundTask, sequence: list[str], rng: random.Random) -> tuple[list[str], int] | None:
     """The sequence with its action at a random position replaced by one that is not executable
     there (same length), and that position; None when every action is executable at that point."""
     index = rng.randrange(len(sequence))

@@ -118,7 +118,10 @@ class LiftedWorld(World):
         schema, binding = found
         if not any(all(self._holds(lit, binding, facts) for lit in conj) for conj in schema.precondition):
             return None
-        ground = lambda lits: {canonical(l.predicate, tuple(binding.get(a, a) for a in l.args)) for l in lits}  # noqa: E731
+
+        def ground(literals: tuple[Literal, ...]) -> set[str]:
+            return {canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in literals}
+
         return frozenset((set(facts) - ground(schema.delete)) | ground(schema.add))
 
     def _matches(self, schema: Schema, conj: tuple[Literal, ...], facts: Facts) -> Iterator[dict[str, str]]:

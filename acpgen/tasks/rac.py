@@ -152,7 +152,7 @@ class SequenceChoice(ChoiceFormats):
         true: list[Any] = []
         false: list[Any] = []
         if about in ("holds", "holds_before", "holds_after", "all_hold"):
-            states, failed = world.run(list(q.sequence))
+            states = world.run(list(q.sequence))[0]
             facts = states[-1]
             if about == "holds_after":
                 after = world.step(facts, q.action or "")
@@ -196,9 +196,7 @@ class SequenceChoice(ChoiceFormats):
         if not true and not false:
             return None
         shared = {k: v for k, v in q.fields().items() if k != "variant"}
-        return Claims(
-            [SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared
-        )
+        return Claims([SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared)
 
     def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
         c = expect(claim, SequenceClaim)
@@ -271,7 +269,7 @@ class SequenceTask(Task):
         if q is None:
             return None
         value = rq.answer(CoreWorld(ctx.task), q)
-        if isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS or value is None:
+        if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
         return {**q.fields(), "answer": value}
 

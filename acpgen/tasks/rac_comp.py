@@ -1,4 +1,4 @@
-"""rac_comp: reasoning about actions, category "composite" — chained questions (facts or executable actions before the first inexecutable action) (see :mod:`acpgen.tasks.rac`)."""
+"""rac_comp: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
 
 from acpgen.tasks.rac import SequenceTask
 

@@ -1,4 +1,4 @@
-"""rac_effects: reasoning about actions, category "effects" — what one further action makes true or false after an action sequence (see :mod:`acpgen.tasks.rac`)."""
+"""rac_effects: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
 
 from acpgen.tasks.rac import SequenceTask
 

@@ -1,4 +1,4 @@
-"""rac_exec: reasoning about actions, category "executability" — the first inexecutable action of a sequence, or the actions executable after it (see :mod:`acpgen.tasks.rac`)."""
+"""rac_exec: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
 
 from acpgen.tasks.rac import SequenceTask
 

@@ -1,4 +1,4 @@
-"""rac_fluent: reasoning about actions, category "fluent" — the properties of one object after an action sequence (see :mod:`acpgen.tasks.rac`)."""
+"""rac_fluent: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
 
 from acpgen.tasks.rac import SequenceTask
 

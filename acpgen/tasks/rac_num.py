@@ -1,4 +1,4 @@
-"""rac_num: reasoning about actions, category "numerical" — counts of actions or facts after an action sequence (see :mod:`acpgen.tasks.rac`)."""
+"""rac_num: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
 
 from acpgen.tasks.rac import SequenceTask
 

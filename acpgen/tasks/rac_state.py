@@ -1,4 +1,4 @@
-"""rac_state: reasoning about actions, category "state" — the facts of the state after an action sequence (see :mod:`acpgen.tasks.rac`)."""
+"""rac_state: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
 
 from acpgen.tasks.rac import SequenceTask
 
