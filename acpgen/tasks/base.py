@@ -71,6 +71,8 @@ class Verdict:
     score: float
     status: Status
     reason: str
+    #: extra measures written beside the score (precision, recall and F1 of a set answer)
+    details: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def correct(cls, reason: str = "correct") -> Verdict:
