@@ -161,7 +161,17 @@ def run_options(func):
     help="Write every input line with score, status and reason to this JSONL file.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of a table.")
-@click.option("--recheck", is_flag=True, help="Re-prove every answer instead of trusting stored answer sets.")
+@click.option(
+    "--recheck",
+    is_flag=True,
+    help="Re-prove every answer, also for records acp proved itself (default: re-prove answers to any other record).",
+)
+@click.option(
+    "--trust-stored",
+    is_flag=True,
+    help="Trust every record's stored answer sets, acp's or not (the papers' reading; inherits the reference "
+    "data's provably wrong answers).",
+)
 @click.option(
     "--strict-just",
     is_flag=True,
@@ -175,6 +185,7 @@ def score(
     output: Path | None,
     as_json: bool,
     recheck: bool,
+    trust_stored: bool,
     strict_just: bool,
     jobs: int,
     planner_backend: str,
@@ -194,11 +205,23 @@ def score(
     \b
     Status per answer: scored (score 0 or 1), parse_error (score 0),
     undecided (a planner gave no answer even with a larger budget; not counted in accuracy).
+
+    \b
+    Exact by default: answers to records acp generated (and proved) are compared with their stored
+    answer sets; answers to any other record, such as the reference ACPBench data, are re-proven,
+    so its provably wrong stored answers are not inherited. --trust-stored reproduces the papers'
+    reading (stored sets trusted everywhere); --recheck re-proves everything.
     """
+    if recheck and trust_stored:
+        raise click.UsageError("--recheck and --trust-stored exclude each other")
     records = Dataset.load(dataset) if dataset else None
     items = [item for path in predictions for item in iter_predictions(path, records)]
     options = ScoreOptions(
-        recheck=recheck, strict_just=strict_just, max_states=max_states, limits=Limits(time=planner_timeout)
+        recheck=recheck,
+        trust_stored=trust_stored,
+        strict_just=strict_just,
+        max_states=max_states,
+        limits=Limits(time=planner_timeout),
     )
     setup = PlannerSetup(planner_backend, image, cache_dir)
     results = score_predictions(items, options, setup, jobs=jobs, progress=sys.stderr.isatty())

@@ -283,7 +283,7 @@ class SequenceTask(Task):
         return response
 
     def expected(self, ctx: RecordContext) -> Any:
-        if ctx.options.recheck:
+        if ctx.recheck:
             return rq.answer(CoreWorld(ctx.task), rq.Question.of_record(ctx.record))
         return ctx.answer
 
