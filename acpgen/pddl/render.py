@@ -99,7 +99,9 @@ def _never_hit_rule(predicate: str, types: tuple[str, ...]) -> str:
     return f"(:derived ({NEVER_HIT}) {marked})"
 
 
-def render_domain(lifted: LiftedTask, name: str | None = None, never_add: str | None = None) -> str:
+def render_domain(
+    lifted: LiftedTask, name: str | None = None, never_add: str | None = None, extra_rules: Sequence[str] = ()
+) -> str:
     """PDDL domain text of a :class:`LiftedTask`'s domain (unit costs, no action costs).
 
     ``never_add=predicate``: a static predicate ``acp-never-<predicate>`` of the same arity is
@@ -111,13 +113,14 @@ def render_domain(lifted: LiftedTask, name: str | None = None, never_add: str | 
     instance holds; every action requires it false, and so must the goal (``extra_goal`` of
     :func:`render_problem`: ``(not (acp-never-hit))``).
 
-    The domain's ``(:derived ...)`` rules are written as they were read.
+    The domain's ``(:derived ...)`` rules are written as they were read, then ``extra_rules`` (texts of
+    further ``(:derived ...)`` rules, whose predicates ``lifted.predicates`` must declare).
     """
     ordered = sorted(lifted.supertypes, key=lambda t: (len(lifted.supertypes[t]), t))  # parents first
     types = " ".join(f"{t} - {_parent(lifted.supertypes, t)}" for t in ordered if len(lifted.supertypes[t]) > 1)
     constants = " ".join(f"{c} - {lifted.objects[c]}" for c in sorted(lifted.constants))
     declared = dict(lifted.predicates)
-    rules = derived_rules_text(lifted.domain_text) if lifted.axioms else []
+    rules = (derived_rules_text(lifted.domain_text) if lifted.axioms else []) + list(extra_rules)
     never_derived = never_add is not None and never_add in lifted.derived_predicates
     if never_add is not None:
         declared[NEVER_PREFIX + never_add] = lifted.predicates[never_add]
