@@ -99,7 +99,7 @@ def planner_options(func):
     func = click.option(
         "--max-states",
         type=int,
-        default=20000,
+        default=ScoreOptions.max_states,
         show_default=True,
         help="Explore the reachable state space exhaustively when it has at most this many states.",
     )(func)
