@@ -27,6 +27,7 @@ UNSTACK_PUTDOWN = ["(unstack a b)", "(put-down a)"]  # afterwards: all three on 
 def record(task: str, variant: str, sequence: list[str], stored, **fields) -> dict:
     return {
         "id": 1,
+        "uid": "hand-made",  # with task: an acp record, whose stored answer the scorer compares with
         "task": task,
         "domain": "blocksworld",
         "PDDL_domain": DOMAIN,
@@ -43,9 +44,14 @@ def score(rec: dict, response: str):
     return score_one(RecordContext(rec), rec["task"], response)
 
 
+# Fluent types written out by hand: the template makes clear and handempty derived; a block is on one
+# thing and the hand holds one block (self-derived); ontable is base.
+TYPES = {"clear": "derived", "handempty": "derived", "holding": "self_derived", "on": "self_derived", "ontable": "base"}
+
+
 def worlds():
     task = GroundTask.from_strings(DOMAIN, PROBLEM)
-    return [CoreWorld(task), LiftedWorld(task.lifted)]
+    return [CoreWorld(task, TYPES), LiftedWorld(task.lifted, TYPES)]
 
 
 # ----- answers by hand, from both executions ------------------------------------------------------------
@@ -53,7 +59,7 @@ def worlds():
 def test_answers_match_hand_derivation(world):
     seq = tuple(UNSTACK_PUTDOWN)
     assert answer(world, Question("fluent", "true", seq, "all", "a")) == ["(clear a)", "(ontable a)"]
-    assert answer(world, Question("fluent", "false", seq, "base", "c")) == [
+    assert answer(world, Question("fluent", "false", seq, "self_derived", "c")) == [
         "(not (holding c))",
         "(not (on a c))",
         "(not (on b c))",
@@ -67,9 +73,11 @@ def test_answers_match_hand_derivation(world):
         "(pick-up c)",
     ]
     assert answer(world, Question("numerical", "executable", seq)) == 3
-    assert answer(world, Question("numerical", "true", seq, "base")) == 7  # 3 clear, 3 ontable, handempty
-    assert answer(world, Question("effects", "added", seq, "base", action="(pick-up b)")) == ["(holding b)"]
-    assert answer(world, Question("effects", "deleted", seq, "base", action="(pick-up b)")) == [
+    assert answer(world, Question("numerical", "true", seq, "fluents")) == 7  # 3 clear, 3 ontable, handempty
+    assert answer(world, Question("numerical", "true", seq, "derived")) == 4  # 3 clear, handempty
+    assert answer(world, Question("numerical", "true", seq, "base")) == 3  # 3 ontable
+    assert answer(world, Question("effects", "added", seq, "fluents", action="(pick-up b)")) == ["(holding b)"]
+    assert answer(world, Question("effects", "deleted", seq, "fluents", action="(pick-up b)")) == [
         "(clear b)",
         "(handempty)",
         "(ontable b)",
@@ -77,7 +85,7 @@ def test_answers_match_hand_derivation(world):
     # (stack b c) needs the hand to hold b: the second action is the first that cannot be performed
     bad = ("(unstack a b)", "(stack b c)", "(put-down a)")
     assert answer(world, Question("executability", "first", bad)) == "(stack b c)"
-    assert answer(world, Question("composite", "fluents_before", bad, "base", "a")) == ["(holding a)"]
+    assert answer(world, Question("composite", "fluents_before", bad, "self_derived", "a")) == ["(holding a)"]
     assert answer(world, Question("composite", "executable_before", bad)) == 3  # put-down a, stack a b, stack a c
     assert claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(not (on a b))"])
     assert not claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(on a b)"])
@@ -121,7 +129,7 @@ def test_near_misses_score_zero(response, recall, precision):
 
 def test_plural_grouping_and_negation_as_the_template_writes_them():
     stored = ["(clear a)", "(clear b)", "(clear c)", "(not (on a b))"]
-    rec = record("rac_state", "true", UNSTACK_PUTDOWN, stored, fluent_type="base")
+    rec = record("rac_state", "true", UNSTACK_PUTDOWN, stored, fluent_type="fluents")
     for response in (
         "a, b, and c are clear; a is not on b",
         "c, a and b are clear, and it is not the case that a is on b",
@@ -134,7 +142,7 @@ def test_plural_grouping_and_negation_as_the_template_writes_them():
 
 def test_false_fluents_may_be_listed_as_atoms():
     stored = ["(not (holding a))", "(not (on a b))"]
-    rec = record("rac_fluent", "false", UNSTACK_PUTDOWN, stored, object="a", fluent_type="base")
+    rec = record("rac_fluent", "false", UNSTACK_PUTDOWN, stored, object="a", fluent_type="self_derived")
     assert score(rec, "the hand is not holding a; a is not on b").score == 1.0
     assert score(rec, "(holding a) (on a b)").score == 1.0
     assert score(rec, "the hand is not holding a").score == 0.0
@@ -175,7 +183,7 @@ def test_stored_answers_score_one_in_english_and_pddl():
 
 def test_core_and_interpreter_agree_on_random_walks():
     task = GroundTask.from_strings(DOMAIN, PROBLEM)
-    core, lifted = CoreWorld(task), LiftedWorld(task.lifted)
+    core, lifted = CoreWorld(task, TYPES), LiftedWorld(task.lifted, TYPES)
     rng = random.Random(3)
     facts = core.init
     for _ in range(30):

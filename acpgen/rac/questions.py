@@ -10,11 +10,13 @@ them independently.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from acpgen.errors import DataError
-from acpgen.rac.fluents import fluent_types, literal_atom, mentions, negated, of_type
+from acpgen.pddl.model import split_canonical
+from acpgen.rac.literals import literal_atom, mentions, negated
 from acpgen.rac.world import Facts, World
 
 # kinds of free answers
@@ -40,6 +42,22 @@ BOOL_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 #: variants asked about a sequence with one inexecutable action
 WITH_INEXECUTABLE = {"first", "fluents_before", "executable_before", "holds_before"}
+#: the fluent types a question may be about (acpgen.pddl.fluents), one at a time; ``all``: every type at once,
+#: ``fluents``: every type but the static one (a mix of base, derived and self-derived fluents)
+FLUENT_TYPES = ("static", "base", "derived", "self_derived")
+MIXES = ("all", "fluents")
+
+
+def of_type(types: Mapping[str, str], atom: str, wanted: str) -> bool:
+    """Whether an atom's predicate has the fluent type ``wanted`` (or belongs to the mix ``wanted``)."""
+    kind = types.get(split_canonical(atom)[0])
+    if kind is None:
+        return False
+    if wanted == "all":
+        return True
+    if wanted == "fluents":
+        return kind != "static"
+    return kind == wanted
 
 
 @dataclass(frozen=True)
@@ -84,9 +102,8 @@ class Question:
 
 def _relevant(world: World, q: Question, wanted: str | None = None) -> list[str]:
     """The atoms a question is about: of its fluent type, mentioning its object (if any)."""
-    types = fluent_types(world.lifted)
     kind = wanted or q.fluent_type or "all"
-    return [a for a in world.atoms if of_type(types, a, kind) and (q.object is None or mentions(a, q.object))]
+    return [a for a in world.atoms if of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object))]
 
 
 def _literals(atoms: list[str], facts: Facts, polarity: str) -> list[str]:
@@ -137,7 +154,7 @@ def answer(world: World, q: Question) -> Any:
         final = _final(world, q)
         if v == "executable":
             return len(world.executable(final))
-        return len([a for a in _relevant(world, q, "base") if a in final])
+        return len([a for a in _relevant(world, q) if a in final])
     if c == "composite":
         state, _ = _before_first_failure(world, q)
         if v == "fluents_before":

@@ -24,11 +24,12 @@ from acpgen.errors import DataError
 from acpgen.oracle import Decision, Method
 from acpgen.pddl.model import LiftedTask
 from acpgen.pddl.tarski_io import read_strings
+from acpgen.planners import Status
 from acpgen.rac import questions as rq
-from acpgen.rac.fluents import QUESTION_FLUENT_TYPES, literal_atom, mentions
+from acpgen.rac.literals import literal_atom, mentions
 from acpgen.rac.sequences import LENGTHS, executable_sequence, with_inexecutable
 from acpgen.rac.world import CoreWorld, LiftedWorld
-from acpgen.tasks.base import OK, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
 from acpgen.tasks.claims import Claim, SequenceClaim, expect
 
@@ -37,11 +38,47 @@ if TYPE_CHECKING:  # acpgen.nl imports the task registry, which imports this mod
     from acpgen.nl.template import DomainTemplate
 
 MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
-_PROPERTIES = {"static": "properties that no action changes", "base": "properties that actions change"}
+_PROPERTIES = {
+    "static": "properties that no action changes",
+    "base": "properties that actions change directly",
+    "derived": "properties that follow from other properties",
+    "self_derived": "properties that can have only one value at a time",
+    "fluents": "properties that can change",
+}
+_TYPES_CACHE: dict[tuple[str, str], dict[str, str]] = {}
 
 
 def _properties(fluent_type: str | None) -> str:
     return _PROPERTIES.get(fluent_type or "", "properties")
+
+
+def fluent_types(ctx: RecordContext) -> dict[str, str]:
+    """Predicate -> fluent type of the record's domain (:func:`acpgen.pddl.fluents.classify`): the
+    translator's mutex groups of the record's own PDDL (a planner call, cached), and the ``fluent_types``
+    of the domain's template. Raises :class:`DataError` when the translator gives no answer."""
+    from acpgen.pddl.fluents import classify
+
+    key = (ctx.record["PDDL_domain"], ctx.record["PDDL_problem"])
+    if key not in _TYPES_CACHE:
+        result = ctx.oracle.planners.mutex_groups(*key, ctx.options.limits)
+        if result.status != Status.SOLVED:
+            raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator ({result.status})")
+        groups = [[a for a in group if ctx.task.is_valid_atom(a)] for group in result.groups]
+        template = template_of(ctx.record, ctx.task.lifted)
+        overrides = template.fluent_types if template is not None else None
+        source = str(template.path) if template is not None else "the template"
+        types = {p: t.value for p, t in classify(ctx.task.lifted, groups, overrides, source).items()}
+        if len(_TYPES_CACHE) > 512:
+            _TYPES_CACHE.clear()
+        _TYPES_CACHE[key] = types
+    return _TYPES_CACHE[key]
+
+
+def question_types(types: dict[str, str], dynamic: bool) -> list[str]:
+    """The fluent types a question may be about in a domain: each type it has, and the mixes
+    (``dynamic``: only types that actions change, for questions about changes)."""
+    present = [t for t in rq.FLUENT_TYPES if t in types.values() and not (dynamic and t == "static")]
+    return present + (["fluents"] if dynamic else list(rq.MIXES))
 
 
 def _objects(world: CoreWorld, fluent_type: str) -> list[str]:
@@ -61,27 +98,30 @@ def propose(ctx: RecordContext, item: QAItem, rng: random.Random, category: str,
         if replaced is None:
             return None
         sequence = replaced[0]
-    world = CoreWorld(task)
+    try:
+        world = CoreWorld(task, fluent_types(ctx))
+    except DataError:
+        return None
     fluent_type: str | None = None
     obj: str | None = None
     action: str | None = None
     if category in ("fluent", "state", "composite") and variant not in ("executable_before",):
-        fluent_type = rng.choice(QUESTION_FLUENT_TYPES)
+        fluent_type = rng.choice(question_types(world.types, dynamic=False))
         if category != "state":
             objects = _objects(world, fluent_type)
             if not objects:
                 return None
             obj = rng.choice(objects)
     elif category == "effects":
-        fluent_type = "base"
+        fluent_type = rng.choice(question_types(world.types, dynamic=True))
         options = world.executable(world.run(sequence)[0][-1])
         if not options:
             return None
         action = rng.choice(options)
     elif category == "numerical" and variant != "executable":
-        fluent_type = "base"
+        fluent_type = rng.choice(question_types(world.types, dynamic=False))
         if variant == "object_true":
-            objects = _objects(world, "base")
+            objects = _objects(world, fluent_type)
             obj = rng.choice(objects) if objects else None
             if obj is None:
                 return None
@@ -148,7 +188,7 @@ class SequenceChoice(ChoiceFormats):
         q = propose(ctx, item, rng, self.category, about)
         if q is None:
             return None
-        world = CoreWorld(ctx.task)
+        world = CoreWorld(ctx.task, fluent_types(ctx))
         true: list[Any] = []
         false: list[Any] = []
         if about in ("holds", "holds_before", "holds_after", "all_hold"):
@@ -202,7 +242,7 @@ class SequenceChoice(ChoiceFormats):
         c = expect(claim, SequenceClaim)
         q = rq.Question.of_record(ctx.record, variant=c.about)
         try:
-            value = rq.claim_holds(LiftedWorld(ctx.task.lifted), q, c.about, c.value)
+            value = rq.claim_holds(LiftedWorld(ctx.task.lifted, fluent_types(ctx)), q, c.about, c.value)
         except DataError as err:
             return Decision(None, Method.SIMULATOR, str(err))
         return Decision(value, Method.SIMULATOR)
@@ -249,6 +289,7 @@ def _values(record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[st
 class SequenceTask(Task):
     """A category of questions about an action sequence (see the module docstring)."""
 
+    family = "rac"
     context_parts = ()
     question_fields = ("sequence",)
 
@@ -268,7 +309,7 @@ class SequenceTask(Task):
         q = propose(ctx, item, rng, self.category, variant)
         if q is None:
             return None
-        value = rq.answer(CoreWorld(ctx.task), q)
+        value = rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
         return {**q.fields(), "answer": value}
@@ -284,7 +325,7 @@ class SequenceTask(Task):
 
     def expected(self, ctx: RecordContext) -> Any:
         if ctx.recheck:
-            return rq.answer(CoreWorld(ctx.task), rq.Question.of_record(ctx.record))
+            return rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), rq.Question.of_record(ctx.record))
         return ctx.answer
 
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
@@ -321,7 +362,11 @@ class SequenceTask(Task):
 
     def validate(self, ctx: RecordContext) -> Check:
         try:
-            proven = rq.answer(LiftedWorld(ctx.task.lifted), rq.Question.of_record(ctx.record))
+            types = fluent_types(ctx)
+        except DataError as err:
+            return Check(UNPROVEN, str(err))
+        try:
+            proven = rq.answer(LiftedWorld(ctx.task.lifted, types), rq.Question.of_record(ctx.record))
         except DataError as err:
             return Check(WRONG, str(err))
         stored = ctx.answer
