@@ -20,16 +20,16 @@ from acpgen.rac.literals import literal_atom, mentions, negated
 from acpgen.rac.world import Facts, World
 
 # kinds of free answers
-LITERALS, ACTIONS, ACTION, NUMBER = "literals", "actions", "action", "number"
+LITERALS, ACTIONS, NUMBER = "literals", "actions", "number"
 
 #: category -> free-answer variant -> answer kind
 GEN_VARIANTS: dict[str, dict[str, str]] = {
     "fluent": {"true": LITERALS, "false": LITERALS, "both": LITERALS},
     "state": {"true": LITERALS, "false": LITERALS},
-    "executability": {"first": ACTION, "executable": ACTIONS},
+    "executability": {"first": ACTIONS, "executable": ACTIONS},
     "effects": {"added": LITERALS, "deleted": LITERALS},
     "numerical": {"executable": NUMBER, "object_true": NUMBER, "true": NUMBER},
-    "composite": {"fluents_before": LITERALS, "executable_before": NUMBER},
+    "composite": {"fluents_before": LITERALS, "executable_before": ACTIONS},
 }
 #: category -> boolean variants (the claim's ``about``)
 BOOL_VARIANTS: dict[str, tuple[str, ...]] = {
@@ -135,14 +135,15 @@ def _after_action(world: World, q: Question) -> tuple[Facts, Facts]:
 
 
 def answer(world: World, q: Question) -> Any:
-    """The free answer: sorted literals or actions, an action (or None), or a number."""
+    """The free answer: sorted literals or actions, or a number (one type per category: a dataset
+    loader such as Hugging Face ``datasets`` needs one type per field of a file)."""
     c, v = q.category, q.variant
     if c in ("fluent", "state"):
         return _literals(_relevant(world, q), _final(world, q), v)
     if c == "executability":
-        if v == "first":
+        if v == "first":  # a set of one action: every free answer of a task has one type (a list here)
             _, failed = world.run(list(q.sequence))
-            return None if failed is None else q.sequence[failed]
+            return [] if failed is None else [q.sequence[failed]]
         return world.executable(_final(world, q))
     if c == "effects":
         before, after = _after_action(world, q)
@@ -159,7 +160,7 @@ def answer(world: World, q: Question) -> Any:
         state, _ = _before_first_failure(world, q)
         if v == "fluents_before":
             return _literals(_relevant(world, q), state, "true")
-        return len(world.executable(state))
+        return world.executable(state)
     raise DataError(f"unknown question category {c!r}")
 
 
@@ -177,7 +178,7 @@ def claim_holds(world: World, q: Question, about: str, value: Any) -> bool:
         final = _final(world, q)
         return all(literal_holds(final, lit) for lit in value)
     if about == "first":
-        return bool(answer(world, Question(q.category, "first", q.sequence)) == value)
+        return bool(answer(world, Question(q.category, "first", q.sequence)) == [value])
     if about == "executable" and q.category == "executability":
         return world.step(_final(world, q), value) is not None
     if about == "holds_after":

@@ -216,7 +216,7 @@ class SequenceChoice(ChoiceFormats):
                 picks = rng.sample(range(len(lits)), min(6, len(lits)))
                 true, false = [lits[i] for i in picks], [wrong[i] for i in picks]
         elif about == "first":
-            first = rq.answer(world, q)
+            first = rq.answer(world, q)[0]
             true, false = [first], sorted(set(q.sequence) - {first})
         elif about == "executable":
             if self.category == "executability":
@@ -342,11 +342,6 @@ class SequenceTask(Task):
         if not reading.items and not reading.none:
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")
-        if kind == rq.ACTION:
-            given = reading.items[0] if reading.items else None
-            if given == (expected.lower() if expected else None):
-                return Verdict.correct()
-            return Verdict.wrong(f"expected {expected}, got {given or 'None'}")
         items = self._normalise(ctx.record["variant"], reading.items)
         return set_verdict(items, {str(e).lower() for e in expected}, reading.unread)
 
