@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from acpgen.answers import ParseError, answer_section
 from acpgen.config import QAConfig
-from acpgen.errors import DataError
+from acpgen.errors import DataError, PddlError
 from acpgen.oracle import Decision, Method
 from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.ramifications import variant_domain, variant_problem
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Status
 from acpgen.rac import questions as rq
@@ -42,7 +43,7 @@ _PROPERTIES = {
     "static": "properties that no action changes",
     "base": "properties that actions change directly",
     "derived": "properties that follow from other properties",
-    "self_derived": "properties that can have only one value at a time",
+    "self_derived": "single-valued properties (one value at a time)",
     "fluents": "properties that can change",
 }
 _TYPES_CACHE: dict[tuple[str, str], dict[str, str]] = {}
@@ -152,6 +153,7 @@ def _template(domain: str, directory: Path) -> DomainTemplate | None:
 def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
     """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
     when the domain has none (answers are then read in PDDL syntax only)."""
+    from acpgen.nl.ramified import template_for
     from acpgen.nl.template import TemplateError, templates_dir
 
     domain = record.get("domain")
@@ -159,10 +161,30 @@ def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | 
     if template is None:
         return None
     try:
+        template = template_for(template, lifted)
         template.check(lifted)
-    except TemplateError:
+    except (TemplateError, PddlError):
         return None
     return template
+
+
+def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, dict[str, Any]]:
+    """The task a question is about, and the record fields that say so: for a domain whose template has
+    ``ramifications:`` rules, half of the questions (drawn with ``rng``) are about the ramification variant
+    (:mod:`acpgen.pddl.ramifications`: the record's PDDL becomes the variant's, the context states the rules);
+    the others, and every question of another domain, about the record's own task."""
+    from acpgen.nl.ramified import rules_of
+
+    template = template_of(ctx.record, ctx.task.lifted)
+    if template is None or not template.ramifications or rng.random() < 0.5:
+        return ctx, {"ramifications": False}
+    rules = rules_of(template)
+    pddl = {
+        "PDDL_domain": variant_domain(ctx.task.lifted, rules, template.path),
+        "PDDL_problem": variant_problem(ctx.task, rules),
+    }
+    variant = RecordContext({**ctx.record, **pddl}, ctx.options, ctx.oracle.planners)
+    return variant, {**pddl, "ramifications": True}
 
 
 def describer_of(record: dict[str, Any]) -> Describer | None:
@@ -185,6 +207,7 @@ class SequenceChoice(ChoiceFormats):
 
     def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         about = rng.choice(rq.BOOL_VARIANTS[self.category])
+        ctx, pddl = asked_about(ctx, rng)
         q = propose(ctx, item, rng, self.category, about)
         if q is None:
             return None
@@ -235,7 +258,7 @@ class SequenceChoice(ChoiceFormats):
             raise DataError(f"unknown claim {about!r}")
         if not true and not false:
             return None
-        shared = {k: v for k, v in q.fields().items() if k != "variant"}
+        shared = {**{k: v for k, v in q.fields().items() if k != "variant"}, **pddl}
         return Claims([SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared)
 
     def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
@@ -306,13 +329,14 @@ class SequenceTask(Task):
         self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
     ) -> dict[str, Any] | None:
         variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
+        ctx, pddl = asked_about(ctx, rng)
         q = propose(ctx, item, rng, self.category, variant)
         if q is None:
             return None
         value = rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
-        return {**q.fields(), "answer": value}
+        return {**q.fields(), **pddl, "answer": value}
 
     def kind(self, record: dict[str, Any]) -> str:
         return rq.GEN_VARIANTS[self.category][record["variant"]]
