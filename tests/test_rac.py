@@ -218,13 +218,22 @@ def test_generated_records_validate_and_score(tmp_path):
                     "candidates_per_task": 10,
                     "tasks": ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"],
                 },
-                "domains": {"ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]}},
+                "domains": {
+                    "ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]},
+                    "blocksworld": {"problems": 1, "sizes": [{"blocks": 3}]},
+                },
             }
         )
     )
     runner = CliRunner()
-    assert runner.invoke(cli, ["generate", "--config", str(config), "--domain", "ferry"]).exit_code == 0
-    data = tmp_path / "out" / "ferry"
+    for domain in ("ferry", "blocksworld"):
+        assert runner.invoke(cli, ["generate", "--config", str(config), "--domain", domain]).exit_code == 0
+    data = tmp_path / "out"
+    records = [
+        json.loads(line) for path in sorted(data.glob("*/*.gen.jsonl")) for line in path.read_text().splitlines()
+    ]
+    assert {r["ramifications"] for r in records} == {True, False}  # both domains' templates have rules
+    assert any("Some properties are not changed by the actions" in r["context"] for r in records if r["ramifications"])
     assert runner.invoke(cli, ["validate", str(data)]).exit_code == 0
     preds = tmp_path / "preds.jsonl"
     assert runner.invoke(cli, ["reference-answers", str(data), "-o", str(preds)]).exit_code == 0
@@ -232,3 +241,78 @@ def test_generated_records_validate_and_score(tmp_path):
     assert runner.invoke(cli, ["score", str(preds), "--dataset", str(data), "-o", str(scores)]).exit_code == 0
     lines = [json.loads(line) for line in scores.read_text().splitlines()]
     assert lines and all(line["score"] == 1.0 for line in lines)
+
+
+# ----- ramification variants: derived fluents evaluated by the interpreter's own fixpoint -------------------
+def variant_pddl() -> tuple[str, str]:
+    from acpgen.nl.ramified import rules_of
+    from acpgen.nl.template import load_template
+    from acpgen.pddl.ramifications import variant_domain, variant_problem
+
+    base = GroundTask.from_strings(DOMAIN, PROBLEM)
+    rules = rules_of(load_template("blocksworld"))
+    return variant_domain(base.lifted, rules), variant_problem(base, rules)
+
+
+def brute_force_derived(base_atoms: set[str], blocks: tuple[str, ...]) -> set[str]:
+    """The blocksworld rules written out by hand (templates/blocksworld.yaml), four levels deep:
+    clear, handempty -> alone -> spread -> idle."""
+    holding = {b for b in blocks if f"(holding {b})" in base_atoms}
+    clear = {b for b in blocks if b not in holding and not any(f"(on {o} {b})" in base_atoms for o in blocks)}
+    alone = {b for b in clear if f"(ontable {b})" in base_atoms}
+    out = {f"(clear {b})" for b in clear} | {f"(alone {b})" for b in alone}
+    if not holding:
+        out.add("(handempty)")
+    if all(b in alone or b in holding for b in blocks):
+        out.add("(spread)")
+        if not holding:
+            out.add("(idle)")
+    return out
+
+
+def test_interpreter_derives_the_rules_like_a_brute_force_evaluation_and_the_core():
+    domain, problem = variant_pddl()
+    task = GroundTask.from_strings(domain, problem)
+    types = {p: "derived" for p in ("clear", "handempty", "alone", "spread", "idle")}
+    types.update(on="self_derived", holding="self_derived", ontable="base")
+    core, lifted = CoreWorld(task, types), LiftedWorld(task.lifted, types)
+    derived = {"clear", "handempty", "alone", "spread", "idle"}
+    rng = random.Random(5)
+    facts, seen = lifted.init, set()
+    assert facts == core.init
+    for step in range(40):
+        base = {a for a in facts if a[1:].split()[0].rstrip(")") not in derived}
+        assert {a for a in facts if a not in base} == brute_force_derived(base, ("a", "b", "c"))
+        seen |= facts - base
+        assert core.executable(facts) == lifted.executable(facts)
+        # first to the state where every block stands alone (idle holds), then a random walk
+        action = UNSTACK_PUTDOWN[step] if step < len(UNSTACK_PUTDOWN) else rng.choice(lifted.executable(facts))
+        facts, other = lifted.step(facts, action), core.step(facts, action)
+        assert facts == other
+    assert {"(idle)", "(spread)", "(alone a)"} <= seen  # the deepest rules fired on the walk
+
+
+def test_variant_record_answers_by_hand_score_one_in_english_and_pddl():
+    domain, problem = variant_pddl()
+    # after unstacking a and putting it down, every block stands alone and the hand is idle
+    rec = {
+        **record("rac_fluent", "true", UNSTACK_PUTDOWN, ["(alone a)", "(clear a)"], object="a", fluent_type="derived"),
+        "PDDL_domain": domain,
+        "PDDL_problem": problem,
+        "ramifications": True,
+    }
+    assert TASKS["rac_fluent"].validate(RecordContext(rec)).verdict == "ok"
+    responses = TASKS["rac_fluent"].to_responses(rec)
+    assert len(responses) == 2 and "a is alone" in responses[1]
+    assert [score(rec, r).score for r in responses] == [1.0, 1.0]
+    assert score(rec, "a is clear and a is alone").score == 1.0
+    assert score(rec, "a is clear").score == 0.0
+    wrong = {**rec, "answer": ["(clear a)"]}
+    assert TASKS["rac_fluent"].validate(RecordContext(wrong)).verdict == "wrong"
+    state = {**record("rac_state", "true", UNSTACK_PUTDOWN, ["(idle)", "(spread)"], fluent_type="derived")}
+    state.update(PDDL_domain=domain, PDDL_problem=problem, ramifications=True)
+    assert TASKS["rac_state"].validate(RecordContext(state)).verdict == "wrong"  # clear, alone, handempty too
+    state["answer"] = sorted(
+        ["(idle)", "(spread)", "(handempty)"] + [f"({p} {b})" for p in ("alone", "clear") for b in "abc"]
+    )
+    assert TASKS["rac_state"].validate(RecordContext(state)).verdict == "ok"
