@@ -14,6 +14,7 @@ and F1 reported beside the 0/1 score.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,7 +76,7 @@ def fluent_types(ctx: RecordContext) -> dict[str, str]:
     return _TYPES_CACHE[key]
 
 
-def question_types(types: dict[str, str], dynamic: bool) -> list[str]:
+def question_types(types: Mapping[str, str], dynamic: bool) -> list[str]:
     """The fluent types a question may be about in a domain: each type it has, and the mixes
     (``dynamic``: only types that actions change, for questions about changes)."""
     present = [t for t in rq.FLUENT_TYPES if t in types.values() and not (dynamic and t == "static")]
