@@ -1,4 +1,4 @@
-"""Ramification variants (acpgen.pddl.ramifications) of blocksworld, ferry and grippers, from their templates."""
+"""Ramification variants (acpgen.pddl.ramifications) of the domains, from their templates."""
 
 from __future__ import annotations
 
@@ -20,7 +20,13 @@ SIZES = {
     "blocksworld": {"blocks": 3},
     "ferry": {"locations": 2, "cars": 2},
     "grippers": {"robots": 1, "rooms": 2, "balls": 3},
+    "logistics": {"cities": 2, "city_size": 2, "packages": 2, "airplanes": 1},
+    "visitall": {"x": 3, "y": 3, "holes": 0},
+    "satellite": {"satellites": 1, "instruments": 2, "modes": 2, "targets": 2, "observations": 1},
+    "swap": {"agents": 3, "index": 0},
 }
+#: domains whose PDDL states no fluent that follows from the others: their rules only add derived fluents
+NOTHING_TO_RESTATE = {"logistics", "visitall", "swap"}
 
 
 def base_task(domain: str, seed: int = 5) -> GroundTask:
@@ -37,7 +43,8 @@ def rules_of(domain: str):
 @pytest.mark.parametrize("domain", list(SIZES))
 def test_template_rules_fire_and_agree_with_the_effects(domain):
     rules = rules_of(domain)
-    assert restated(rules, base_task(domain).lifted)  # every variant restates at least one fluent
+    # every variant restates at least one fluent, except where the domain has none to restate
+    assert bool(restated(rules, base_task(domain).lifted)) == (domain not in NOTHING_TO_RESTATE)
     check_rules([base_task(domain, seed) for seed in (1, 2)], rules, f"templates/{domain}.yaml")
 
 
@@ -63,6 +70,8 @@ def test_progression_agrees_on_base_fluents_along_random_walks(domain):
 def test_fast_downward_plans_the_restating_variant_like_the_base(domain):
     base = base_task(domain)
     rules = [r for r in rules_of(domain) if r.predicate in base.lifted.predicates]
+    if domain in NOTHING_TO_RESTATE:  # the restating variant is the base itself: plan the full variant instead
+        rules = rules_of(domain)
     planners, limits = Planners(), Limits(time=30.0, memory_mb=2048)
     want = planners.optimal(base.lifted.domain_text, render_problem(base, base.init), limits)
     got = planners.optimal(variant_domain(base.lifted, rules), variant_problem(base, rules), limits)
