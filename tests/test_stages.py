@@ -160,7 +160,7 @@ def test_qa_questions_validate_and_their_answers_score_one(reference_run):
     from acpgen.planners import PlannerSetup
     from acpgen.records import Dataset, Prediction, reference_predictions
     from acpgen.scoring import score_predictions
-    from acpgen.tasks import TASKS, ScoreOptions
+    from acpgen.tasks import ScoreOptions
     from acpgen.verify import validate_records
 
     qa = reference_run / "ferry" / "qa"
