@@ -63,6 +63,10 @@ class _FactIndex:
         return list(min(buckets, key=len))
 
 
+def _position(entry: tuple[int, GroundAction]) -> int:
+    return entry[0]
+
+
 class GroundTask:
     """A grounded planning task; states are ints whose set bits are the true atoms."""
 
@@ -356,35 +360,48 @@ class GroundTask:
 
         Only the actions triggered by a fluent atom of the state are tested: each action is
         indexed under its least shared positive precondition atom (see :meth:`_triggers`).
+        This is the innermost loop of exploration and random walks, hence the inlined tests.
         """
         by_atom, always = self._triggers
-        candidates = list(always)
-        for bit in bits(state & ~self.static_mask):
-            candidates.extend(by_atom.get(bit, ()))
-        return sorted((c for c in candidates if c[1].applicable(state)), key=lambda c: c[0])
+        found = [(i, action) for i, action in always if action.applicable(state)]
+        mask = state & ~self.static_mask
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            entries = by_atom.get(low)
+            if entries:
+                for i, action, pos, neg in entries:
+                    if state & pos == pos and not state & neg:
+                        found.append((i, action))
+        found.sort(key=_position)
+        return found
 
     def applicable(self, state: int) -> list[GroundAction]:
         """Applicable ground actions in ``state``, sorted by name."""
         return [action for _, action in self.successors(state)]
 
     @cached_property
-    def _triggers(self) -> tuple[dict[int, list[tuple[int, GroundAction]]], list[tuple[int, GroundAction]]]:
-        """Actions keyed by one positive precondition atom each; ``always``: disjunctive or atom-free ones."""
+    def _triggers(
+        self,
+    ) -> tuple[dict[int, list[tuple[int, GroundAction, int, int]]], list[tuple[int, GroundAction]]]:
+        """Actions with one precondition disjunct keyed by one positive precondition atom each (by
+        its bit mask, with the disjunct's masks); ``always``: disjunctive or atom-free ones."""
         share: dict[int, int] = {}
         for action in self.actions:
             for pos, _ in action.precondition:
                 for bit in bits(pos):
                     share[bit] = share.get(bit, 0) + 1
-        by_atom: dict[int, list[tuple[int, GroundAction]]] = {}
+        by_atom: dict[int, list[tuple[int, GroundAction, int, int]]] = {}
         always: list[tuple[int, GroundAction]] = []
         for i, action in enumerate(self.actions):
             if not action.precondition:
                 continue
-            pos = action.precondition[0][0]
+            pos, neg = action.precondition[0]
             if len(action.precondition) > 1 or not pos:
                 always.append((i, action))
             else:
-                by_atom.setdefault(min(bits(pos), key=lambda b: (share[b], b)), []).append((i, action))
+                key = 1 << min(bits(pos), key=lambda b: (share[b], b))
+                by_atom.setdefault(key, []).append((i, action, pos, neg))
         return by_atom, always
 
     def state_atoms(self, state: int) -> list[str]:
