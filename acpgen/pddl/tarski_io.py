@@ -12,6 +12,7 @@ Anything else raises :class:`PddlError` naming the construct.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import threading
@@ -38,6 +39,7 @@ from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
 from acpgen.errors import PddlError
 from acpgen.pddl.axioms import check_effects, stratify
 from acpgen.pddl.model import EQUALITY, Axiom, LiftedTask, Literal, Schema, declared_domain_name
+from acpgen.pddl.problem_reader import read_problem
 
 _BUILTIN_SORTS = {"Real", "Integer", "Natural", "number", "Boolean"}
 _DNF_LIMIT = 256
@@ -92,7 +94,51 @@ def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text")
     return lifted
 
 
+# Domains parsed on their own (with an empty problem), by their text: the base of the fast reading of
+# problems (:mod:`acpgen.pddl.problem_reader`); None for a domain that must always go through tarski.
+_DOMAINS: OrderedDict[str, LiftedTask | None] = OrderedDict()
+_DOMAINS_SIZE = 32
+
+
+def _domain_alone(domain_text: str) -> LiftedTask | None:
+    with _PARSED_LOCK:
+        if domain_text in _DOMAINS:
+            _DOMAINS.move_to_end(domain_text)
+            return _DOMAINS[domain_text]
+    name = declared_domain_name(domain_text)
+    domain: LiftedTask | None = None
+    if name is not None:
+        empty = f"(define (problem acp-domain-check) (:domain {name}) (:init) (:goal (and)))"
+        try:
+            domain = _parse_with_tarski(domain_text, empty, "the domain")
+        except PddlError:
+            domain = None  # the full reading reports the error with its source
+        if domain is not None and (domain.axioms or domain.domain_name != name.lower()):
+            domain = None  # universal quantifiers of rules range over the problem's objects: tarski reads those
+    with _PARSED_LOCK:
+        _DOMAINS[domain_text] = domain
+        while len(_DOMAINS) > _DOMAINS_SIZE:
+            _DOMAINS.popitem(last=False)
+    return domain
+
+
 def _parse(domain_text: str, problem_text: str, source: str) -> LiftedTask:
+    """The problem read by the fast reader on top of the domain parsed once, where it can; else tarski."""
+    domain = _domain_alone(domain_text)
+    if domain is not None:
+        part = read_problem(problem_text, domain)
+        if part is not None:
+            return dataclasses.replace(
+                domain,
+                problem_name=part.name,
+                objects={**domain.objects, **part.objects},
+                init=part.init,
+                goal=part.goal,
+            )
+    return _parse_with_tarski(domain_text, problem_text, source)
+
+
+def _parse_with_tarski(domain_text: str, problem_text: str, source: str) -> LiftedTask:
     reader = PDDLReader(raise_on_error=True, strict_with_requirements=False)
     derived: list[tuple[str, list[Any], Formula]] = []
     visitor = reader.parser
