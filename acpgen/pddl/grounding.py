@@ -121,6 +121,8 @@ class GroundTask:
             facts.add(pred, args)
         found: dict[str, GroundAction] = {}
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]] = {}
+        joined: dict[tuple[str, int], tuple[int, ...]] = {}  # (schema, disjunct) -> fact counts at its last join
+        tried: set[tuple[str, tuple[str, ...]]] = set()  # (schema, arguments) instantiated already
         changed = True
         while changed:
             changed = False
@@ -128,7 +130,13 @@ class GroundTask:
                 for pred, args in self._ground_axiom(k, axiom, facts, rules):
                     changed |= facts.add(pred, args)
             for schema in self.lifted.schemas.values():
-                for conjunction in schema.precondition:
+                for c, conjunction in enumerate(schema.precondition):
+                    # The join depends only on the facts of its positive predicates: with none new
+                    # since its last run it finds nothing new, so it is skipped.
+                    sizes = tuple(facts.size(lit.predicate) for lit in conjunction if lit.positive)
+                    if joined.get((schema.name, c)) == sizes:
+                        continue
+                    joined[(schema.name, c)] = sizes
                     new_facts = []
                     # Sorted: the join walks hash sets, and instantiating assigns atom bit positions,
                     # which must not depend on the process's hash seed.
@@ -136,10 +144,11 @@ class GroundTask:
                         tuple(b[v] for v, _ in schema.params) for b in self._bindings(schema, conjunction, facts)
                     )
                     for args in bindings:
+                        if (schema.name, args) in tried:
+                            continue
+                        tried.add((schema.name, args))
                         binding = dict(zip((v for v, _ in schema.params), args))
                         name = canonical(schema.name, args)
-                        if name in found:
-                            continue
                         action = self._instantiate(schema, args)
                         if not action.precondition:
                             continue
