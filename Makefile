@@ -78,3 +78,7 @@ report-demo: $(STAMP)  ## acp report of two made-up models (dev answers, a pertu
 
 clean:  ## remove build artefacts and outputs (keeps .venv)
 	rm -rf $(OUT) .pytest_cache build *.egg-info
+
+.PHONY: bench-reward
+bench-reward: $(STAMP)  ## latency of acpgen.score per task on warm generated records (median, p99; target 5 ms)
+	$(BIN)/python benchmarks/bench_reward.py --cache $(OUT)/bench-reward

@@ -3,8 +3,9 @@
 The functions here are thin: :func:`generate` runs the stages of `acp generate` (``acpgen.pipeline``)
 into a cache folder and reads back what the export stage wrote, so its records are byte for byte
 those of the command line for the same settings; :func:`score` is the scorer of `acp score` with
-the planners built once per process (``acpgen.scoring.shared_planners``). Nothing else is kept
-between calls.
+the planners built once per process (``acpgen.scoring.shared_planners``). Besides them, a process
+keeps the ground tasks of the last 512 records it scored (keyed by their PDDL text), so that scoring
+a record again is a look-up: grounding is most of the cost of a score.
 
 >>> import acpgen
 >>> record = {"id": 1, "group": "applicable_actions_gen", "answer": ["(noop a)"],
@@ -18,9 +19,13 @@ Score(score=1.0, status='scored', reason='correct', precision=1.0, recall=1.0)
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import os
 import shutil
 import tempfile
+import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -30,7 +35,9 @@ from typing import Any
 from acpgen.answers import ParseError
 from acpgen.config import FORMATS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError
+from acpgen.pddl.grounding import GroundTask
 from acpgen.pipeline import run_domain, stages_up_to
+from acpgen.planners import Planners
 from acpgen.records import dataset_files, read_json_items, record_task
 from acpgen.scoring import shared_planners
 from acpgen.stages.base import StageReport
@@ -128,9 +135,53 @@ def score(record: dict, response: str | None, recheck: bool = False, *, strict_j
         measures = _set_measures(name, record, None)
         return _as_score(Verdict.parse_error(str(err)), measures)
     options = ScoreOptions(recheck=recheck, strict_just=strict_just)
+    ground = _GROUNDED.get(record)
     with shared_planners() as planners:
-        verdict = task.score(RecordContext(record, options, planners), answer)
+        verdict = task.score(_Context(record, options, planners, ground), answer)
     return _as_score(verdict, _set_measures(name, record, answer) if verdict.status != "undecided" else None)
+
+
+class _GroundedTasks:
+    """The ground tasks of the records scored last in this process (at most ``size``), keyed by the
+    digest of their PDDL texts: grounding is most of the time of a score, and a training loop scores
+    the same records again and again. The cache holds nothing a score depends on but the PDDL."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._tasks: OrderedDict[bytes, GroundTask] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, record: dict) -> GroundTask:
+        domain, problem = str(record["PDDL_domain"]), str(record["PDDL_problem"])
+        key = hashlib.sha256(f"{len(domain)}:{domain}{problem}".encode()).digest()
+        with self._lock:
+            if key in self._tasks:
+                self._tasks.move_to_end(key)
+                return self._tasks[key]
+        task = GroundTask.from_strings(domain, problem, f"record {record.get('id')}")
+        with self._lock:
+            self._tasks[key] = task
+            while len(self._tasks) > self.size:
+                self._tasks.popitem(last=False)
+        return task
+
+
+    def after_fork_in_child(self) -> None:
+        """A forked child gets its own lock (the parent's may have been held by another thread)."""
+        self._lock = threading.Lock()
+
+
+_GROUNDED = _GroundedTasks()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_GROUNDED.after_fork_in_child)
+
+
+class _Context(RecordContext):
+    """A record's scoring context with its ground task already made."""
+
+    def __init__(self, record: dict, options: ScoreOptions, planners: Planners, task: GroundTask):
+        super().__init__(record, options, planners)
+        self.__dict__["task"] = task  # RecordContext.task is a cached property: this is its value
 
 
 def _as_score(verdict: Verdict, measures: tuple[float, float] | None = None) -> Score:

@@ -169,3 +169,23 @@ def test_readme_api_examples_run(monkeypatch):
     namespace: dict = {}
     for block in blocks:
         exec(compile(block, "README.md (Python API)", "exec"), namespace)
+
+
+def test_ground_tasks_are_kept_by_pddl_text_and_bounded():
+    records = [r for r in acpgen.load(DEV) if r["group"] == "reachable_atom_gen"][:3]
+    cache = api._GroundedTasks(size=2)
+    first = cache.get(records[0])
+    assert cache.get(dict(records[0], id=99, answer=["x"])) is first  # only the PDDL text counts
+    cache.get(records[1])
+    cache.get(records[2])  # evicts records[0], the least recently used
+    assert cache.get(records[0]) is not first
+    # A score with the kept ground task equals a score from a fresh grounding (`acp score`).
+    from acpgen.scoring import score_answer
+
+    for record in records:
+        for response in (acpgen.reference_answer(record), "(at c0 l9)"):
+            fresh = score_answer(record, "reach", response)
+            assert (acpgen.score(record, response).score, acpgen.score(record, response).reason) == (
+                fresh.score,
+                fresh.reason,
+            )
