@@ -35,6 +35,7 @@ from typing import Any
 from acpgen.answers import ParseError
 from acpgen.config import FORMATS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError
+from acpgen.levels import at_level
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pipeline import run_domain, stages_up_to
 from acpgen.planners import Planners
@@ -165,7 +166,6 @@ class _GroundedTasks:
                 self._tasks.popitem(last=False)
         return task
 
-
     def after_fork_in_child(self) -> None:
         """A forked child gets its own lock (the parent's may have been held by another thread)."""
         self._lock = threading.Lock()
@@ -270,7 +270,9 @@ def generate(
     ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more). ``cache_dir``:
     the output folder the stages write to and resume from (default: a temporary folder removed
     when the generator is closed); planner results are cached under ``<cache_dir>/planner-cache``.
-    ``level``: a difficulty level 1-5 (see ``levels`` in ``pipeline.yaml``). Fewer than ``n``
+    ``level``: a difficulty level 1-5 (`acpgen.levels`: the level's share of the domain's sizes, states
+    at the level's distance from the goal); the records then end with ``level`` and ``features``
+    (:func:`features`). Fewer than ``n``
     records (the states cannot give more) warn with :class:`GenerationShortfall`.
     """
     settings = _generation_config(config, domain, task, n, seed, level, format, representation)
@@ -288,6 +290,9 @@ def generate(
             )
             path = export_file(out / name, task, format)
             records = read_json_items(path) if path.exists() else []
+            if level is not None:
+                states = _states_by_id(out / name / "states.jsonl")
+                records = [_with_level(r, level, states.get(str(r.get("state")), {})) for r in records]
             if len(records) < n:
                 why = "; ".join(f for r in reports for f in r.failed) or "no reason reported"
                 warnings.warn(f"{name}: {len(records)} of {n} {task} {format} records ({why})", GenerationShortfall, 2)
@@ -295,6 +300,38 @@ def generate(
     finally:
         if temporary:
             shutil.rmtree(out, ignore_errors=True)
+
+
+def _states_by_id(path: Path) -> dict[str, dict]:
+    return {s["id"]: s for s in read_json_items(path)} if path.exists() else {}
+
+
+def features(record: dict, state: dict | None = None) -> dict:
+    """What makes a record's question hard: the problem's objects, the task's propositions (ground
+    fluent atoms), the atoms true in the state, its applicable actions, and from the state's line of
+    ``states.jsonl`` (where given) the remaining length of the stored plan through it (None for a
+    rollout state) and the size of the reachable state space (None: not computed by the pipeline).
+
+    >>> features({"id": 1, "group": "applicable_actions_gen", "answer": [], "PDDL_domain": DOMAIN,
+    ...           "PDDL_problem": PROBLEM})["applicable"]
+    1
+    """
+    _kind(record)
+    task = _GROUNDED.get(record)
+    state = state or {}
+    return {
+        "objects": len(task.lifted.objects),
+        "propositions": len(task.fluent_atoms()),
+        "state_atoms": len(task.state_atoms(task.init & ~task.static_mask)),
+        "applicable": len(task.applicable(task.init)),
+        "plan_length": state.get("plan_cost_to_go"),
+        "reachable_states": state.get("reachable_states"),
+    }
+
+
+def _with_level(record: dict, level: int, state: dict) -> dict:
+    """The record with its level and its `features` appended (after every exported field)."""
+    return {**record, "level": level, "features": features(record, state)}
 
 
 def _generation_config(
@@ -320,5 +357,5 @@ def _generation_config(
     export = dataclasses.replace(base.export, representation=representation or base.export.representation)
     settings = base.with_overrides(seed=seed, qa=qa, export=export)
     if level is not None:
-        raise ConfigError("level: difficulty levels are not configured yet")
+        settings = at_level(settings, [domain] if isinstance(domain, str) else list(domain), level)
     return settings

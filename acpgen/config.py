@@ -50,6 +50,9 @@ class StatesConfig:
     rollouts_per_state: int = 1
     rollout_length: int = 5
     max_per_problem: int = 200
+    # Only states whose remaining plan length lies in [low, high] (high None: no bound); set by a
+    # difficulty level (`acpgen.levels`), None keeps every state.
+    goal_distance: tuple[int, int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class PipelineConfig:
     export: ExportConfig = field(default_factory=ExportConfig)
     dataset: DatasetConfig = field(default_factory=DatasetConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
+    levels: dict[int, dict] = field(default_factory=dict)  # difficulty levels, read by `acpgen.levels`
 
     def domain(self, name: str) -> DomainConfig:
         if name not in self.domains:

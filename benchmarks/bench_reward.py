@@ -37,7 +37,7 @@ def generated(config: str, domains: list[str], per_task: int, cache: Path, forma
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -55,7 +55,9 @@ def main() -> None:
     else:
         domains = [d.strip() for d in args.domains.split(",") if d.strip()]
         records = generated(args.config, domains, args.per_task, args.cache, args.formats.split(","))
-    answers = [(r, acpgen.reference_answer(r), WRONG[(record_task(r) or "").partition(".")[2] or "gen"]) for r in records]
+    answers = [
+        (r, acpgen.reference_answer(r), WRONG[(record_task(r) or "").partition(".")[2] or "gen"]) for r in records
+    ]
     for record, right, _ in answers:  # warm-up
         acpgen.score(record, right)
     times: dict[str, list[float]] = defaultdict(list)

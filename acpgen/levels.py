@@ -1,0 +1,105 @@
+"""Difficulty levels 1-5: which of a domain's problem sizes, and how far from the goal the states are.
+
+A domain's ``sizes`` in ``pipeline.yaml`` are listed from small to large. Level L takes the sizes whose
+position lies in the level's share of that list (``sizes: [from, to]``, fractions of the list; at
+least one size) and only the states whose remaining plan length (the steps of the stored plan through
+the state still to go; the optimal distance on an optimal plan) lies in ``distance: [low, high]``
+(``high`` null: no bound). The ``levels`` section of ``pipeline.yaml`` sets the ranges; without it
+the defaults below apply. Asking for no level changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from acpgen.config import PipelineConfig
+from acpgen.errors import ConfigError
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Level:
+    """The share of a domain's size list and the range of distances to the goal of one level."""
+
+    sizes: tuple[float, float]
+    distance: tuple[int, int | None]
+
+    def size_indices(self, count: int) -> list[int]:
+        """Positions of the level's sizes in a list of ``count`` sizes (never empty)."""
+        start = min(count - 1, math.floor(self.sizes[0] * count))
+        stop = max(start + 1, math.ceil(self.sizes[1] * count - 1e-9))
+        return list(range(start, min(stop, count)))
+
+
+DEFAULT_LEVELS: dict[int, Level] = {
+    1: Level((0.0, 0.2), (1, 2)),
+    2: Level((0.2, 0.4), (3, 4)),
+    3: Level((0.4, 0.6), (5, 7)),
+    4: Level((0.6, 0.8), (8, 11)),
+    5: Level((0.8, 1.0), (12, None)),
+}
+
+
+def levels_of(config: PipelineConfig) -> dict[int, Level]:
+    """The levels of a configuration (its ``levels`` section over the defaults), checked."""
+    levels = dict(DEFAULT_LEVELS)
+    for key, raw in (config.levels or {}).items():
+        where = f"levels.{key}"
+        if key not in LEVELS:
+            raise ConfigError(f"{where}: a level is one of {', '.join(map(str, LEVELS))}")
+        levels[key] = _level(raw, where)
+    return levels
+
+
+def _level(raw: Any, where: str) -> Level:
+    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance"}:
+        raise ConfigError(f"{where}: expected a mapping with the keys sizes and distance, got {raw!r}")
+    default = DEFAULT_LEVELS[1]
+    sizes = raw.get("sizes", default.sizes)
+    distance = raw.get("distance", default.distance)
+    ok_sizes = (
+        isinstance(sizes, (list, tuple)) and len(sizes) == 2 and 0 <= sizes[0] < sizes[1] <= 1
+    )  # fractions of the size list
+    if not ok_sizes:
+        raise ConfigError(
+            f"{where}.sizes: [from, to] with 0 <= from < to <= 1 (shares of the size list), not {sizes!r}"
+        )
+    low, high = distance if isinstance(distance, (list, tuple)) and len(distance) == 2 else (None, None)
+    if not isinstance(low, int) or low < 0 or not (high is None or (isinstance(high, int) and high >= low)):
+        raise ConfigError(
+            f"{where}.distance: [low, high] with 0 <= low <= high (high null: no bound), not {distance!r}"
+        )
+    return Level((float(sizes[0]), float(sizes[1])), (low, high))
+
+
+def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
+    """The configuration of ``level`` for ``domains``: each domain keeps only the level's sizes, and the
+    states stage keeps only states at the level's distance from the goal."""
+    if level not in LEVELS:
+        raise ConfigError(f"level {level!r}: choose 1 (easiest) to 5 (hardest)")
+    spec = levels_of(config)[level]
+    chosen = dict(config.domains)
+    for name in domains:
+        entry = config.domain(name)
+        sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes)))
+        chosen[name] = dataclasses.replace(entry, sizes=sizes)
+    states = dataclasses.replace(config.states, goal_distance=spec.distance)
+    return dataclasses.replace(config, domains=chosen, states=states)
+
+
+def describe(config: PipelineConfig, domain: str) -> list[dict]:
+    """Per level of ``domain``: its sizes and its distance range (for tables and documentation)."""
+    sizes = config.domain(domain).sizes
+    levels = levels_of(config)
+    return [
+        {
+            "level": n,
+            "sizes": [sizes[i] for i in levels[n].size_indices(len(sizes))],
+            "distance": levels[n].distance,
+        }
+        for n in LEVELS
+    ]
