@@ -82,3 +82,7 @@ clean:  ## remove build artefacts and outputs (keeps .venv)
 .PHONY: bench-reward
 bench-reward: $(STAMP)  ## latency of acpgen.score per task on warm generated records (median, p99; target 5 ms)
 	$(BIN)/python benchmarks/bench_reward.py --cache $(OUT)/bench-reward
+
+.PHONY: bench-levels
+bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
+	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)

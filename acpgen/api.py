@@ -36,6 +36,7 @@ from acpgen.answers import ParseError
 from acpgen.config import FORMATS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError
 from acpgen.levels import at_level
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pipeline import run_domain, stages_up_to
 from acpgen.planners import Planners
@@ -306,26 +307,29 @@ def _states_by_id(path: Path) -> dict[str, dict]:
     return {s["id"]: s for s in read_json_items(path)} if path.exists() else {}
 
 
-def features(record: dict, state: dict | None = None) -> dict:
+def features(record: dict, state: dict | None = None, max_states: int = 20000) -> dict:
     """What makes a record's question hard: the problem's objects, the task's propositions (ground
-    fluent atoms), the atoms true in the state, its applicable actions, and from the state's line of
-    ``states.jsonl`` (where given) the remaining length of the stored plan through it (None for a
-    rollout state) and the size of the reachable state space (None: not computed by the pipeline).
+    fluent atoms), the atoms true in the state, its applicable actions, the size of the state space
+    reachable from the state and the optimal plan length from it (both None when more than
+    ``max_states`` states are reachable), and from the state's line of ``states.jsonl`` (where given)
+    the remaining length of the stored plan through the state (None for a rollout state).
 
     >>> features({"id": 1, "group": "applicable_actions_gen", "answer": [], "PDDL_domain": DOMAIN,
-    ...           "PDDL_problem": PROBLEM})["applicable"]
-    1
+    ...           "PDDL_problem": PROBLEM})
+    {'objects': 2, 'propositions': 2, 'state_atoms': 0, 'applicable': 1, 'reachable_states': 2, \
+'optimal_plan_length': 1, 'plan_length': None}
     """
     _kind(record)
     task = _GROUNDED.get(record)
-    state = state or {}
+    space = explore(task, task.init, max_states)
     return {
         "objects": len(task.lifted.objects),
         "propositions": len(task.fluent_atoms()),
         "state_atoms": len(task.state_atoms(task.init & ~task.static_mask)),
         "applicable": len(task.applicable(task.init)),
-        "plan_length": state.get("plan_cost_to_go"),
-        "reachable_states": state.get("reachable_states"),
+        "reachable_states": len(space.states) if space.complete else None,
+        "optimal_plan_length": space.optimal_cost() if space.complete else None,
+        "plan_length": (state or {}).get("plan_cost_to_go"),
     }
 
 
