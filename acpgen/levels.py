@@ -29,9 +29,10 @@ class Level:
     distance: tuple[int, int | None]
 
     def size_indices(self, count: int) -> list[int]:
-        """Positions of the level's sizes in a list of ``count`` sizes (never empty)."""
-        start = min(count - 1, math.floor(self.sizes[0] * count))
-        stop = max(start + 1, math.ceil(self.sizes[1] * count - 1e-9))
+        """Positions of the level's sizes in a list of ``count`` sizes (never empty; levels share a size
+        only when a domain has fewer than five sizes)."""
+        start = min(count - 1, math.floor(self.sizes[0] * count + 1e-9))
+        stop = max(start + 1, math.floor(self.sizes[1] * count + 1e-9))
         return list(range(start, min(stop, count)))
 
 

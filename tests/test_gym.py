@@ -60,3 +60,13 @@ def test_too_large_a_size_and_bad_settings_are_errors(tmp_path):
         reasoning_gym.create_dataset("acp_nexta", size=2, format="bool", config=TINY)
     with pytest.raises(acpgen.errors.ConfigError, match="choose from"):
         reasoning_gym.create_dataset("acp_app", size=2, format="yaml", config=TINY)
+
+
+def test_a_level_reaches_the_records(tmp_path):
+    data = reasoning_gym.create_dataset(
+        "acp_app", size=2, seed=5, level=1, domains=("ferry",), config=TINY, cache_dir=str(tmp_path)
+    )
+    records = [entry["metadata"]["record"] for entry in data]
+    assert [r["level"] for r in records] == [1, 1]
+    assert all(1 <= r["features"]["plan_length"] <= 2 for r in records)
+    assert all(data.score_answer(entry["answer"], entry) == 1.0 for entry in data)

@@ -28,6 +28,15 @@ def test_every_size_belongs_to_a_level_and_levels_go_from_small_to_large():
     # 5 sizes: one each; 10 sizes: two each
     assert [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(5) for n in LEVELS] == [[0], [1], [2], [3], [4]]
     assert Level(DEFAULT_LEVELS[5].sizes, (0, None)).size_indices(10) == [8, 9]
+    # 7 sizes: a partition; 3 sizes: neighbouring levels share
+    assert [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(7) for n in LEVELS] == [
+        [0],
+        [1],
+        [2, 3],
+        [4],
+        [5, 6],
+    ]
+    assert [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(3) for n in LEVELS] == [[0], [0], [1], [1], [2]]
 
 
 def test_pipeline_yaml_states_the_default_levels():
