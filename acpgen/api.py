@@ -35,8 +35,8 @@ from typing import Any
 from acpgen.answers import ParseError
 from acpgen.config import FORMATS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError
+from acpgen.features import MAX_STATES, state_features
 from acpgen.levels import at_level
-from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pipeline import run_domain, stages_up_to
 from acpgen.planners import Planners
@@ -273,7 +273,7 @@ def generate(
     when the generator is closed); planner results are cached under ``<cache_dir>/planner-cache``.
     ``level``: a difficulty level 1-5 (`acpgen.levels`: the level's share of the domain's sizes, states
     at the level's distance from the goal); the records then end with ``level`` and ``features``
-    (:func:`features`). Fewer than ``n``
+    (:func:`features`), as `acp generate --level` writes them. Fewer than ``n``
     records (the states cannot give more) warn with :class:`GenerationShortfall`.
     """
     settings = _generation_config(config, domain, task, n, seed, level, format, representation)
@@ -291,9 +291,6 @@ def generate(
             )
             path = export_file(out / name, task, format)
             records = read_json_items(path) if path.exists() else []
-            if level is not None:
-                states = _states_by_id(out / name / "states.jsonl")
-                records = [_with_level(r, level, states.get(str(r.get("state")), {})) for r in records]
             if len(records) < n:
                 why = "; ".join(f for r in reports for f in r.failed) or "no reason reported"
                 warnings.warn(f"{name}: {len(records)} of {n} {task} {format} records ({why})", GenerationShortfall, 2)
@@ -303,16 +300,11 @@ def generate(
             shutil.rmtree(out, ignore_errors=True)
 
 
-def _states_by_id(path: Path) -> dict[str, dict]:
-    return {s["id"]: s for s in read_json_items(path)} if path.exists() else {}
-
-
-def features(record: dict, state: dict | None = None, max_states: int = 20000) -> dict:
-    """What makes a record's question hard: the problem's objects, the task's propositions (ground
-    fluent atoms), the atoms true in the state, its applicable actions, the size of the state space
-    reachable from the state and the optimal plan length from it (both None when more than
-    ``max_states`` states are reachable), and from the state's line of ``states.jsonl`` (where given)
-    the remaining length of the stored plan through the state (None for a rollout state).
+def features(record: dict, state: dict | None = None, max_states: int = MAX_STATES) -> dict:
+    """The features of a record's state (`acpgen.features.state_features`; records of a level carry
+    them): objects, propositions, state atoms, applicable actions, reachable states and optimal plan
+    length (None beyond ``max_states`` states), and the remaining plan length from ``state``, the
+    state's line of ``states.jsonl``, where given.
 
     >>> features({"id": 1, "group": "applicable_actions_gen", "answer": [], "PDDL_domain": DOMAIN,
     ...           "PDDL_problem": PROBLEM})
@@ -320,22 +312,7 @@ def features(record: dict, state: dict | None = None, max_states: int = 20000) -
 'optimal_plan_length': 1, 'plan_length': None}
     """
     _kind(record)
-    task = _GROUNDED.get(record)
-    space = explore(task, task.init, max_states)
-    return {
-        "objects": len(task.lifted.objects),
-        "propositions": len(task.fluent_atoms()),
-        "state_atoms": len(task.state_atoms(task.init & ~task.static_mask)),
-        "applicable": len(task.applicable(task.init)),
-        "reachable_states": len(space.states) if space.complete else None,
-        "optimal_plan_length": space.optimal_cost() if space.complete else None,
-        "plan_length": (state or {}).get("plan_cost_to_go"),
-    }
-
-
-def _with_level(record: dict, level: int, state: dict) -> dict:
-    """The record with its level and its `features` appended (after every exported field)."""
-    return {**record, "level": level, "features": features(record, state)}
+    return state_features(_GROUNDED.get(record), state, max_states)
 
 
 def _generation_config(

@@ -78,6 +78,7 @@ class ExportConfig:
     """Stage 5: natural-language text and the exported records."""
 
     representation: str = "nl"  # nl, pddl or pddl+nl: what a record's context contains
+    level: int | None = None  # set by a difficulty level (acpgen.levels): records then carry level and features
 
 
 @dataclass(frozen=True)

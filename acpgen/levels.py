@@ -78,8 +78,9 @@ def _level(raw: Any, where: str) -> Level:
 
 
 def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
-    """The configuration of ``level`` for ``domains``: each domain keeps only the level's sizes, and the
-    states stage keeps only states at the level's distance from the goal."""
+    """The configuration of ``level`` for ``domains``: each domain keeps only the level's sizes, the
+    states stage keeps only states at the level's distance from the goal, and the exported records
+    end with ``level`` and ``features``."""
     if level not in LEVELS:
         raise ConfigError(f"level {level!r}: choose 1 (easiest) to 5 (hardest)")
     spec = levels_of(config)[level]
@@ -89,7 +90,8 @@ def at_level(config: PipelineConfig, domains: list[str], level: int) -> Pipeline
         sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes)))
         chosen[name] = dataclasses.replace(entry, sizes=sizes)
     states = dataclasses.replace(config.states, goal_distance=spec.distance)
-    return dataclasses.replace(config, domains=chosen, states=states)
+    export = dataclasses.replace(config.export, level=level)
+    return dataclasses.replace(config, domains=chosen, states=states, export=export)
 
 
 def describe(config: PipelineConfig, domain: str) -> list[dict]:

@@ -32,6 +32,8 @@ class GenFields(TypedDict, total=False):
     representation: str
     plan: list[str]  # val, just
     action: str  # prog
+    level: int  # records of a difficulty level only (acpgen.levels)
+    features: dict[str, int | None]  # with level: acpgen.features.state_features
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -74,6 +76,8 @@ class ChoiceFields(TypedDict, total=False):
     variant: str  # which question text (val properties, just single/pair)
     claim: dict[str, Any]  # bool: one claim (acpgen.tasks.claims)
     options: list[dict[str, Any]]  # mcq: four claims
+    level: int  # records of a difficulty level only (acpgen.levels)
+    features: dict[str, int | None]  # with level: acpgen.features.state_features
 
 
 class QARecord(TypedDict, total=False):

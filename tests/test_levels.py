@@ -92,7 +92,8 @@ def test_level_records_equal_the_cli_and_carry_level_and_features(tmp_path):
     assert states and all(s["source"] == "plan" and 1 <= s["plan_cost_to_go"] <= 2 for s in states)
     expected = _lines(tmp_path / "cli" / "ferry" / "app.gen.jsonl")
     got = list(acpgen.generate("ferry", "app", n=2, level=1, config=TINY, cache_dir=tmp_path / "api"))
-    assert [{k: v for k, v in r.items() if k not in ("level", "features")} for r in got] == expected
+    assert got == expected
+    assert all(list(r)[-2:] == ["level", "features"] for r in _lines(tmp_path / "cli" / "ferry" / "reach.bool.jsonl"))
     by_id = {s["id"]: s for s in states}
     for record in got:
         assert list(record)[-2:] == ["level", "features"] and record["level"] == 1
