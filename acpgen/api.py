@@ -47,7 +47,8 @@ from acpgen.stages.export import export_file
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, split_kind
 from acpgen.tasks.choice import score_response, to_response
 
-# A two-action toy domain for the examples of this module's docstrings (see `_doctest_globals`).
+# A one-action toy domain for the examples of this module's docstrings (tests/test_api.py passes them
+# as DOMAIN and PROBLEM).
 _DOCTEST_DOMAIN = """(define (domain toy) (:requirements :strips :typing) (:types thing)
  (:predicates (here ?x - thing) (done ?x - thing))
  (:action noop :parameters (?x - thing) :precondition (here ?x) :effect (done ?x)))"""
@@ -271,6 +272,7 @@ def generate(
     ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more). ``cache_dir``:
     the output folder the stages write to and resume from (default: a temporary folder removed
     when the generator is closed); planner results are cached under ``<cache_dir>/planner-cache``.
+    Run one `generate` at a time per cache folder (calls with their own folders may run at once).
     ``level``: a difficulty level 1-5 (`acpgen.levels`: the level's share of the domain's sizes, states
     at the level's distance from the goal); the records then end with ``level`` and ``features``
     (:func:`features`), as `acp generate --level` writes them. Fewer than ``n``
