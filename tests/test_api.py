@@ -189,3 +189,17 @@ def test_ground_tasks_are_kept_by_pddl_text_and_bounded():
                 fresh.score,
                 fresh.reason,
             )
+
+
+def test_reference_answer_is_the_first_line_acp_reference_answers_writes(tmp_path):
+    out = tmp_path / "preds.jsonl"
+    result = CliRunner().invoke(cli, ["reference-answers", str(DEV), "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    first: dict[tuple[str, str], str] = {}
+    for line in _lines(out):
+        first.setdefault((line["task"], str(line["id"])), line["response"])
+    records = acpgen.load(DEV)
+    assert len(first) == len(records)
+    for record in records:
+        kind = api._kind(record)
+        assert acpgen.reference_answer(record) == first[(kind, str(record["id"]))]
