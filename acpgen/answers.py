@@ -52,6 +52,7 @@ NONE = "None"
 __all__ = [
     "NONE",
     "ParseError",
+    "answer_section",
     "parse_action",
     "parse_action_list",
     "parse_action_or_none",
@@ -120,6 +121,12 @@ def _prepare(text: str, plan_heading: bool = False) -> str:
     if plan_heading:
         text = _after_marker(text, _PLAN_HEADING)
     return text.strip()
+
+
+def answer_section(text: str) -> str:
+    """The answer section of a response (reasoning, markdown and text before the final-answer marker
+    removed), for readers of answers that the grammar does not cover (free English answers)."""
+    return _prepare(text)
 
 
 # --------------------------------------------------------------------------- grammar and tree

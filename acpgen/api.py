@@ -106,11 +106,15 @@ def _set_measures(task_name: str, record: dict, answer: Any) -> tuple[float, flo
     return precision, recall
 
 
-def score(record: dict, response: str | None, recheck: bool = False, *, strict_just: bool = False) -> Score:
+def score(
+    record: dict, response: str | None, recheck: bool = False, *, trust_stored: bool = False, strict_just: bool = False
+) -> Score:
     """Score one model response against one record (any acp or reference record, any format).
 
-    ``recheck``: re-prove the answer instead of trusting the record's stored answer sets (as
-    `acp score --recheck`). A record that is not one raises :class:`acpgen.errors.DataError`, a
+    Stored answer sets of records acp proved itself decide where they can; answers to other records
+    (reference data) are re-proven, as `acp score` does. ``recheck``: re-prove every answer (`acp
+    score --recheck`); ``trust_stored``: trust every stored set (`--trust-stored`); ``strict_just``:
+    `--strict-just`. A record that is not one raises :class:`acpgen.errors.DataError`, a
     record whose PDDL cannot be read :class:`acpgen.errors.PddlError`; a response from which no
     answer can be read (or None) scores 0 with status ``parse_error``. Safe to call from
     several threads (calls that need a planner take turns) and in forked processes.
@@ -137,7 +141,7 @@ def score(record: dict, response: str | None, recheck: bool = False, *, strict_j
     except ParseError as err:
         measures = _set_measures(name, record, None)
         return _as_score(Verdict.parse_error(str(err)), measures)
-    options = ScoreOptions(recheck=recheck, strict_just=strict_just)
+    options = ScoreOptions(recheck=recheck, trust_stored=trust_stored, strict_just=strict_just)
     ground = _GROUNDED.get(record)
     with shared_planners() as planners:
         verdict = task.score(_Context(record, options, planners, ground), answer)
@@ -188,6 +192,8 @@ class _Context(RecordContext):
 
 def _as_score(verdict: Verdict, measures: tuple[float, float] | None = None) -> Score:
     precision, recall = measures if measures is not None else (None, None)
+    if "precision" in verdict.details:  # tasks that measure their set answers themselves (rac_*)
+        precision, recall = verdict.details["precision"], verdict.details.get("recall")
     return Score(float(verdict.score), str(verdict.status), verdict.reason, precision, recall)
 
 
@@ -284,7 +290,7 @@ def generate(
     out = Path(tempfile.mkdtemp(prefix="acp-generate-")) if temporary else Path(cache_dir)  # type: ignore[arg-type]
     try:
         settings = settings.with_overrides(out=str(out))
-        planners = dataclasses.replace(settings.planner.setup(), cache_dir=out / "planner-cache").build()
+        planners = settings.planner.setup(out).build()
         for name in names:
             settings.domain(name)
             reports: list[StageReport] = []

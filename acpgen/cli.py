@@ -24,7 +24,7 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_domain, read_strings
-from acpgen.pipeline import fell_short, run_domain, stages_up_to
+from acpgen.pipeline import fell_short, run_domains, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import Summary, score_predictions
@@ -100,7 +100,7 @@ def planner_options(func):
     func = click.option(
         "--max-states",
         type=int,
-        default=20000,
+        default=ScoreOptions.max_states,
         show_default=True,
         help="Explore the reachable state space exhaustively when it has at most this many states.",
     )(func)
@@ -162,7 +162,17 @@ def run_options(func):
     help="Write every input line with score, status and reason to this JSONL file.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of a table.")
-@click.option("--recheck", is_flag=True, help="Re-prove every answer instead of trusting stored answer sets.")
+@click.option(
+    "--recheck",
+    is_flag=True,
+    help="Re-prove every answer, also for records acp proved itself (default: re-prove answers to any other record).",
+)
+@click.option(
+    "--trust-stored",
+    is_flag=True,
+    help="Trust every record's stored answer sets, acp's or not (the papers' reading; inherits the reference "
+    "data's provably wrong answers).",
+)
 @click.option(
     "--strict-just",
     is_flag=True,
@@ -176,6 +186,7 @@ def score(
     output: Path | None,
     as_json: bool,
     recheck: bool,
+    trust_stored: bool,
     strict_just: bool,
     jobs: int,
     planner_backend: str,
@@ -195,11 +206,23 @@ def score(
     \b
     Status per answer: scored (score 0 or 1), parse_error (score 0),
     undecided (a planner gave no answer even with a larger budget; not counted in accuracy).
+
+    \b
+    Exact by default: answers to records acp generated (and proved) are compared with their stored
+    answer sets; answers to any other record, such as the reference ACPBench data, are re-proven,
+    so its provably wrong stored answers are not inherited. --trust-stored reproduces the papers'
+    reading (stored sets trusted everywhere); --recheck re-proves everything.
     """
+    if recheck and trust_stored:
+        raise click.UsageError("--recheck and --trust-stored exclude each other")
     records = Dataset.load(dataset) if dataset else None
     items = [item for path in predictions for item in iter_predictions(path, records)]
     options = ScoreOptions(
-        recheck=recheck, strict_just=strict_just, max_states=max_states, limits=Limits(time=planner_timeout)
+        recheck=recheck,
+        trust_stored=trust_stored,
+        strict_just=strict_just,
+        max_states=max_states,
+        limits=Limits(time=planner_timeout),
     )
     setup = PlannerSetup(planner_backend, image, cache_dir)
     results = score_predictions(items, options, setup, jobs=jobs, progress=sys.stderr.isatty())
@@ -376,25 +399,24 @@ def generate(
     names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
     if level is not None:
         config = at_level(config, names, level)
-    planners = config.planner.setup().build()
     reports: list[StageReport] = []
 
     def report(stage_report: StageReport) -> None:
         echo_report(stage_report)
         reports.append(stage_report)
 
-    for name in names:
-        counts = run_domain(
-            config,
-            name,
-            planners,
-            stages=stages_up_to(stage),
-            jobs=jobs,
-            progress=sys.stderr.isatty(),
-            report=report,
-            force=frozenset(force),
-            source=source,
-        )
+    runs = run_domains(
+        config,
+        names,
+        config.planner.setup(config.out),
+        stages=stages_up_to(stage),
+        jobs=jobs,
+        progress=sys.stderr.isatty(),
+        report=report,
+        force=frozenset(force),
+        source=source,
+    )
+    for name, counts in runs:
         click.echo(
             f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
             f"{counts['questions']} questions"

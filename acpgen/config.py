@@ -26,10 +26,15 @@ class PlannerConfig:
     image: str | None = None
     time_limit: float = 60.0
     memory_mb: int = 4096
+    #: planner results kept on disk, relative to ``out`` (shared by the stages, the self-check and
+    #: later runs); null: in memory only (``ACP_CACHE_DIR`` then still applies)
+    cache: str | None = "planner-cache"
 
-    def setup(self) -> PlannerSetup:
-        """How worker processes build the planners of this configuration."""
-        return PlannerSetup(self.backend, Path(self.image) if self.image else None)
+    def setup(self, out: str | Path | None = None) -> PlannerSetup:
+        """How worker processes build the planners of this configuration (with the cache folder
+        under ``out``, when given and the cache is on)."""
+        cache_dir = Path(out) / self.cache if out is not None and self.cache else None
+        return PlannerSetup(self.backend, Path(self.image) if self.image else None, cache_dir)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from acpgen import __version__
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
-from acpgen.pipeline import fell_short, run_domain
+from acpgen.pipeline import fell_short, run_domains
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, Prediction, reference_predictions
 from acpgen.scoring import score_predictions
@@ -212,16 +212,17 @@ def build_dataset(
     start = time.perf_counter()
     domains = list(config.domains)
     check_sizes(config, domains)
-    setup = config.planner.setup()
-    planners = setup.build()
+    setup = config.planner.setup(config.out)
     reports = []
 
     def keep(stage_report) -> None:
         reports.append(stage_report)
         report(stage_report)
 
-    for name in domains:
-        run_domain(config, name, planners, stages=list(STAGES), jobs=jobs, progress=progress, report=keep, force=force)
+    for _ in run_domains(
+        config, domains, setup, stages=list(STAGES), jobs=jobs, progress=progress, report=keep, force=force
+    ):
+        pass
     failures = [f"{r.domain} {r.stage}: {failure}" for r in reports for failure in r.failed]
     seconds = {"generate": time.perf_counter() - start}
     assembly = assemble(config, domains)

@@ -231,9 +231,9 @@ class Oracle:
         return found
 
     def _relaxed_landmark(self, atom_bit: int) -> bool:
-        """Sound test: without the actions adding the atom, the goal is not even relaxed-reachable."""
+        """Sound test: without the actions (or rules) adding the atom, the goal is not even relaxed-reachable."""
         without = [a for a in self.relaxed[1] if not a.add & atom_bit]
-        reached, _ = relaxed_reachable(self.task, self.state, without)
+        reached, _ = relaxed_reachable(self.task, self.state, without, underivable=atom_bit)
         return reached & self.task.goal_pos != self.task.goal_pos
 
     @cached_property

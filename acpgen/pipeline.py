@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from tqdm import tqdm
 
 from acpgen.config import PipelineConfig
 from acpgen.domains import DomainSource
-from acpgen.planners import Planners
+from acpgen.planners import Planners, PlannerSetup
 from acpgen.stages import STAGES, StageContext, StageReport, count_artefacts
 
 
@@ -42,6 +45,65 @@ def run_domain(
     for name in stages:
         report(STAGES[name](ctx))
     return count_artefacts(ctx)
+
+
+def _domain_unit(args: tuple) -> tuple[list[StageReport], dict[str, int]]:
+    """One domain's stages in a worker process: its reports and artefact counts."""
+    config, domain, setup, stages, force = args
+    reports: list[StageReport] = []
+    counts = run_domain(
+        config, domain, setup.build(), stages=stages, jobs=1, progress=False, report=reports.append, force=force
+    )
+    return reports, counts
+
+
+def run_domains(
+    config: PipelineConfig,
+    domains: list[str],
+    setup: PlannerSetup,
+    *,
+    stages: list[str],
+    jobs: int = 1,
+    progress: bool = True,
+    report: Callable[[StageReport], None] = lambda r: None,
+    force: frozenset[str] = frozenset(),
+    source: DomainSource | None = None,
+) -> Iterator[tuple[str, dict[str, int]]]:
+    """Run ``stages`` for each domain; yields (domain, its artefact counts) in the order of
+    ``domains``, after passing each of its stage reports to ``report`` (as each stage ends when
+    the domains run one after the other; when its domain ends otherwise).
+
+    With several domains and ``jobs`` > 1 the domains are the units of a pool of ``jobs`` worker
+    processes (each domain's stages in one worker, one after the other), so that no core waits
+    for the slowest problem or question of a stage while another domain has work; with one
+    domain, its stages spread their own work over ``jobs`` workers. Either way each domain's
+    artefacts are the same bytes: they depend on the seed and config, not on the schedule.
+    """
+    if jobs > 1 and len(domains) > 1 and source is None:
+        bar = tqdm(total=len(domains), desc="domains", disable=not progress)
+        with ProcessPoolExecutor(max_workers=min(jobs, len(domains))) as pool:
+            units = [(config, d, setup, stages, force) for d in domains]
+            for domain, (reports, counts) in zip(domains, pool.map(_domain_unit, units)):
+                bar.update()
+                for stage_report in reports:
+                    report(stage_report)
+                yield domain, counts
+        bar.close()
+        return
+    planners = setup.build()
+    for domain in domains:
+        counts = run_domain(
+            config,
+            domain,
+            planners,
+            stages=stages,
+            jobs=jobs,
+            progress=progress,
+            report=report,
+            force=force,
+            source=source,
+        )
+        yield domain, counts
 
 
 def fell_short(reports: list[StageReport]) -> str | None:

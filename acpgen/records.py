@@ -70,7 +70,7 @@ def record_task(record: dict) -> str | None:
 
 # Files of acp's own output folders that hold no records (a domain folder OUT/D can be read directly).
 _ARTEFACTS = ("export.json", "manifest.json", "states.jsonl")
-_ARTEFACT_DIRS = ("plans", "states", "problems", "lm_eval", "stamps")
+_ARTEFACT_DIRS = ("plans", "states", "problems", "lm_eval", "stamps", "planner-cache")
 
 
 def _is_artefact(relative: Path) -> bool:

@@ -31,7 +31,13 @@ class GenFields(TypedDict, total=False):
     uid: str
     representation: str
     plan: list[str]  # val, just
-    action: str  # prog
+    action: str  # prog; rac_effects: the further action
+    sequence: list[str]  # rac_*: the action sequence
+    variant: str  # rac_*: which question text
+    category: str  # rac_*: fluent, state, executability, effects, numerical, composite
+    fluent_type: str | None  # rac_*: static, base or all (None: the question is about actions)
+    sequence_length: int  # rac_*
+    object: str  # rac_fluent, rac_num, rac_comp: the object asked about
     level: int  # records of a difficulty level only (acpgen.levels)
     features: dict[str, int | None]  # with level: acpgen.features.state_features
 
@@ -76,6 +82,10 @@ class ChoiceFields(TypedDict, total=False):
     variant: str  # which question text (val properties, just single/pair)
     claim: dict[str, Any]  # bool: one claim (acpgen.tasks.claims)
     options: list[dict[str, Any]]  # mcq: four claims
+    category: str  # rac_*
+    fluent_type: str | None  # rac_*
+    sequence_length: int  # rac_*
+    object: str  # rac_*
     level: int  # records of a difficulty level only (acpgen.levels)
     features: dict[str, int | None]  # with level: acpgen.features.state_features
 

@@ -60,6 +60,7 @@ class Scored:
             status=self.verdict.status,
             reason=self.verdict.reason,
         )
+        line.update(self.verdict.details)
         return line
 
 

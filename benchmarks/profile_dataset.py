@@ -174,7 +174,7 @@ def main() -> None:
     report = Report(out / "profile.md")
     recorder = Recorder()
     recorder.install()
-    setup = config.planner.setup()
+    setup = config.planner.setup(config.out)
     planners = setup.build()
     contexts = [StageContext(d, config, Path(config.out), planners, jobs=1, progress=False) for d in names]
     gen_only = dataclasses.replace(config, qa=dataclasses.replace(config.qa, formats=("gen",)))

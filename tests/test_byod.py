@@ -328,11 +328,11 @@ UNSUPPORTED = {
         "(:action a :parameters (?x - t) :precondition (> (total-cost) 1) :effect (q ?x))",
         "uses a numeric comparison",
     ),
-    "derived predicate": (
+    "unstratified derived predicate": (
         ":derived-predicates",
         "",
-        "(:derived (q ?x - t) (p ?x)) (:action a :parameters (?x - t) :precondition (p ?x) :effect (not (p ?x)))",
-        "derived predicates",
+        "(:derived (q ?x - t) (not (q ?x))) (:action a :parameters (?x - t) :precondition (p ?x) :effect (not (p ?x)))",
+        "the rules are not stratified",
     ),
     "universal precondition": (
         ":universal-preconditions",

@@ -137,8 +137,9 @@ def test_registering_a_task_reaches_every_index(throwaway_task):
 
 
 def test_unregistering_leaves_the_built_in_registry():
-    assert list(TASKS) == ["app", "prog", "reach", "areach", "val", "just", "land", "nexta"]
-    assert len(CHOICE_GROUPS) == 14 and len(KINDS) == 22
+    rac = ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"]
+    assert list(TASKS) == ["app", "prog", "reach", "areach", "val", "just", "land", "nexta", *rac]
+    assert len(CHOICE_GROUPS) == 26 and len(KINDS) == 40
     assert all(isinstance(task, Task) for task in TASKS.values())
 
 
@@ -173,7 +174,10 @@ def test_claims_read_from_reference_records_round_trip():
 
     seen = 0
     for kind in (k for k in KINDS if "." in k):
-        records = json.loads((FIXTURES / "acpbench-dev" / f"{kind}.json").read_text())
+        path = FIXTURES / "acpbench-dev" / f"{kind}.json"
+        if not path.exists():  # tasks the reference has no questions of (reasoning about actions)
+            continue
+        records = json.loads(path.read_text())
         for record in records[:3]:
             converted = to_record(kind, record)
             for stored in [converted["claim"]] if "claim" in converted else converted["options"]:

@@ -30,7 +30,6 @@ from acpgen.planners import (
     make_backend,
     run_tool,
 )
-from acpgen.planners import run as run_module
 from acpgen.planners.backends import Backend
 from acpgen.planners.outcomes import classify
 from acpgen.planners.parse import canonical, landmark_graph
@@ -307,9 +306,9 @@ def test_cache_hit_runs_no_subprocess(tmp_path, monkeypatch):
     assert first.status == Status.SOLVED and not first.cached
 
     def no_subprocess(*args, **kwargs):
-        raise AssertionError("run_tool called on a cache hit")
+        raise AssertionError("a planner ran on a cache hit")
 
-    monkeypatch.setattr(run_module, "run_tool", no_subprocess)
+    monkeypatch.setattr(Planners, "_run", no_subprocess)
     again = Planners(LocalBackend(), PlanCache(cache_dir)).optimal(FERRY, FERRY_P01, LIMITS)  # from disk
     assert again.cached and again.plans == first.plans and again.costs == first.costs
     assert not list(cache_dir.rglob(".*.tmp"))  # atomic writes leave no temporary files
@@ -318,13 +317,13 @@ def test_cache_hit_runs_no_subprocess(tmp_path, monkeypatch):
 def test_errors_are_not_cached(monkeypatch):
     planners = Planners(LocalBackend(), PlanCache(None, env=False))
     calls = []
-    real = run_module.run_tool
+    real = Planners._run
 
     def counting(*args, **kwargs):
         calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(run_module, "run_tool", counting)
+    monkeypatch.setattr(Planners, "_run", counting)
     for _ in range(2):
         assert planners.solve("(define (domain", FERRY_P01, LIMITS).status == Status.ERROR
     assert len(calls) == 2 and len(planners.cache) == 0

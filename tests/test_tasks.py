@@ -50,8 +50,8 @@ def reference_lines() -> list[Prediction]:
     return out
 
 
-def test_every_stored_answer_scores_one():
-    results = score_predictions(reference_lines(), ScoreOptions(), progress=False)
+def test_every_stored_answer_scores_one_when_stored_answers_are_trusted():
+    results = score_predictions(reference_lines(), ScoreOptions(trust_stored=True), progress=False)
     assert {r.prediction.task for r in results} == set(GEN_TASKS)
     failures = [(r.prediction.task, r.prediction.record["id"], r.verdict) for r in results if r.verdict.score != 1]
     assert failures == []
@@ -82,8 +82,9 @@ def test_reach_none_is_wrong_where_an_atom_is_unreachable(rid):
     witness = WRONG_REACH_NONE[rid]
     query = lifted_query(ctx.task, ctx.task.init, 1 << ctx.task.atom_id(witness))
     assert Planners().solve(query.domain, query.problem, Limits(time=60)).status == Status.UNSOLVABLE
-    assert verdict("reach", record, "None").score == 1  # trusting the stored answer, as the paper does
+    assert verdict("reach", record, "None", trust_stored=True).score == 1  # trusting it, as the paper does
     assert verdict("reach", record, "None", recheck=True).score == 0
+    assert verdict("reach", record, "None").score == 0  # exact by default: not acp's record, so re-proven
     assert verdict("reach", record, WRONG_REACH_NONE[rid], recheck=True).score == 1
 
 
@@ -102,12 +103,13 @@ def test_land_none_is_wrong_where_a_landmark_exists(rid):
     assert not ctx.task.init & (1 << ctx.task.atom_id(witness))
     achievers = _achievers(ctx, goal_atom)
     assert achievers and all(a.add & (1 << ctx.task.atom_id(witness)) for a in achievers)
-    assert verdict("land", record, "None").score == 1
+    assert verdict("land", record, "None", trust_stored=True).score == 1
     assert verdict("land", record, "None", recheck=True).score == 0
-    # The reference lists the witness as a non-landmark: trusted by default, overturned by --recheck.
+    assert verdict("land", record, "None").score == 0  # exact by default for records acp did not prove
+    # The reference lists the witness as a non-landmark: trusted under --trust-stored, overturned otherwise.
     assert witness in record["answer"]["no"]
-    assert verdict("land", record, witness).score == 0
-    assert verdict("land", record, witness, recheck=True).score == 1
+    assert verdict("land", record, witness, trust_stored=True).score == 0
+    assert verdict("land", record, witness).score == 1
 
 
 # ----- near misses ---------------------------------------------------------------------------

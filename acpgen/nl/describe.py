@@ -317,4 +317,5 @@ class Describer:
     def question(self, task: Task, record: dict, representation: str) -> str:
         """The task's open-ended question for a record; actions in PDDL syntax when the context is PDDL only."""
         values = task.question_values(record, self, pddl_actions=representation == "pddl")
-        return substitute(self.template.questions[task.name], values)
+        key = task.name + (f".{record['variant']}" if record.get("variant") else "")
+        return substitute(self.template.questions[key], values)

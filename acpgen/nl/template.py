@@ -14,9 +14,10 @@ import hashlib
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -110,6 +111,8 @@ class DomainTemplate:
     static_intro: str = ""
     layout: str = ""  # optional sentence after the size, e.g. the naming scheme of grid cells
     wrong_actions: tuple[WrongAction, ...] = ()
+    fluent_types: dict[str, str] = field(default_factory=dict)  # predicate -> fluent type (acpgen.pddl.fluents)
+    ramifications: tuple[dict[str, Any], ...] = ()  # rules of the ramification variant (acpgen.pddl.ramifications)
 
     def check(self, lifted: LiftedTask) -> None:
         """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
@@ -336,6 +339,8 @@ def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[s
         "actions",
         "questions",
         "wrong_actions",
+        "fluent_types",
+        "ramifications",
     }
     if unknown:
         raise TemplateError(f"{path}: unknown key(s) {sorted(unknown)}")
@@ -358,6 +363,12 @@ def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[s
                 f"{path}: wrong_actions[{number}] text uses {sorted(used)} but types name {sorted(wrong.types)}"
             )
         wrong_actions.append(wrong)
+    fluent_types = data.get("fluent_types") or {}
+    if not isinstance(fluent_types, dict):
+        raise TemplateError(f"{path}: fluent_types must map predicates to fluent types (predicate: derived)")
+    ramifications = data.get("ramifications") or []
+    if not isinstance(ramifications, list) or not all(isinstance(r, dict) for r in ramifications):
+        raise TemplateError(f"{path}: ramifications must be a list of rules (mappings); see templates/README.md")
     merged_questions = {**questions, **(data.get("questions") or {})}
     flat = {**task_questions(), **_flatten(merged_questions)}
     missing = [key for key in required_questions() if key not in flat]
@@ -374,6 +385,8 @@ def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[s
         static_intro=" ".join(str(data.get("static") or "").split()),
         layout=" ".join(str(data.get("layout") or "").split()),
         wrong_actions=tuple(wrong_actions),
+        fluent_types={str(k).lower(): str(v) for k, v in fluent_types.items()},
+        ramifications=tuple(ramifications),
     )
 
 

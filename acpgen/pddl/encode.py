@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import split_canonical
-from acpgen.pddl.render import NEVER_PREFIX, render_domain, render_problem
+from acpgen.pddl.render import NEVER_HIT, NEVER_PREFIX, render_domain, render_problem
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,10 @@ def lifted_never_achieved(task: GroundTask, state: int, atom_bit: int) -> Encodi
     predicate, args = split_canonical(task.atoms.names[atom_bit.bit_length() - 1])
     domain = render_domain(task.lifted, never_add=predicate)
     marker = "(" + " ".join([NEVER_PREFIX + predicate, *args]) + ")"
-    problem = render_problem(task, state, "acp-landmark", goal=(task.goal_pos, task.goal_neg), extra_init=(marker,))
+    extra_goal = (f"(not ({NEVER_HIT}))",) if predicate in task.lifted.derived_predicates else ()
+    problem = render_problem(
+        task, state, "acp-landmark", goal=(task.goal_pos, task.goal_neg), extra_init=(marker,), extra_goal=extra_goal
+    )
     return Encoding(domain, problem)
 
 

@@ -5,6 +5,11 @@ initial state (every action that can ever be applied is among them). Any other t
 ground action or atom can still be named: :meth:`GroundTask.action` and
 :meth:`GroundTask.atom_id` ground it on demand, so answers are matched against all type-correct
 groundings, not only the relaxed-reachable ones.
+
+A task with derived predicates (axioms) grounds its rules alongside the actions (a rule is grounded
+when its body is reachable in the delete relaxation) and keeps every state closed under them: the
+initial state and each successor carry exactly the derived atoms the rules give (see
+:mod:`acpgen.pddl.axioms`). Tasks without axioms are grounded exactly as before.
 """
 
 from __future__ import annotations
@@ -15,8 +20,11 @@ from functools import cached_property
 from pathlib import Path
 
 from acpgen.errors import PddlError
+from acpgen.pddl.axioms import AxiomEvaluator
 from acpgen.pddl.model import (
     AtomTable,
+    Axiom,
+    DerivingAction,
     GroundAction,
     LiftedTask,
     Literal,
@@ -71,7 +79,11 @@ class GroundTask:
         self.static_mask = self.atoms.mask(canonical(p, a) for p, a in lifted.init if p in self.static_predicates)
         self.goal_pos, self.goal_neg, self.goal_satisfiable = self._goal(lifted.goal)
         self._actions: dict[str, GroundAction] = {}
+        self.axioms: AxiomEvaluator | None = None  # the ground rules; None without derived predicates
+        self.derived_mask = 0  # bits of the derived atoms
         self.actions: list[GroundAction] = self._relaxed_grounding()
+        if self.axioms is not None:
+            self.init = self.axioms.close(self.init)
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
@@ -104,9 +116,13 @@ class GroundTask:
         for pred, args in self._init_facts:
             facts.add(pred, args)
         found: dict[str, GroundAction] = {}
+        rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]] = {}
         changed = True
         while changed:
             changed = False
+            for k, axiom in enumerate(self.lifted.axioms):
+                for pred, args in self._ground_axiom(k, axiom, facts, rules):
+                    changed |= facts.add(pred, args)
             for schema in self.lifted.schemas.values():
                 for conjunction in schema.precondition:
                     new_facts = []
@@ -127,10 +143,53 @@ class GroundTask:
                         new_facts += [(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add]
                     for pred, args in new_facts:
                         changed |= facts.add(pred, args)
+        if self.lifted.axioms:
+            self._set_axioms(rules)
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
 
-    def _bindings(self, schema: Schema, conjunction: Iterable[Literal], facts: _FactIndex) -> Iterator[dict[str, str]]:
+    def _ground_axiom(
+        self,
+        k: int,
+        axiom: Axiom,
+        facts: _FactIndex,
+        rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]],
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """Ground rules of ``axiom`` whose body is relaxed-reachable from ``facts``; returns their head facts."""
+        heads = []
+        for conjunction in axiom.body:
+            bindings = sorted(tuple(b[v] for v, _ in axiom.params) for b in self._bindings(axiom, conjunction, facts))
+            for args in bindings:
+                key = (k, args)
+                if key in rules:
+                    continue
+                binding = dict(zip((v for v, _ in axiom.params), args))
+                head_args = tuple(binding[v] for v in axiom.head)
+                ground = self._ground_body(axiom.body, binding)
+                rules[key] = [
+                    (1 << self.atoms.id(canonical(axiom.predicate, head_args)), pos, neg) for pos, neg in ground
+                ]
+                if ground:
+                    heads.append((axiom.predicate, head_args))
+        return heads
+
+    def _set_axioms(self, rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]]) -> None:
+        """The evaluator of the ground rules, by stratum (rules in grounding order within a stratum)."""
+        stratum_of = {p: i for i, preds in enumerate(self.lifted.strata) for p in preds}
+        by_stratum: list[list[tuple[int, int, int]]] = [[] for _ in self.lifted.strata]
+        for (k, _), ground in rules.items():
+            by_stratum[stratum_of[self.lifted.axioms[k].predicate]].extend(dict.fromkeys(ground))
+        derived = self.lifted.derived_predicates
+        self.derived_mask = self.atoms.mask(name for name in self.atoms.names if split_canonical(name)[0] in derived)
+        self.axioms = AxiomEvaluator(by_stratum, self.derived_mask)
+
+    def close(self, state: int) -> int:
+        """``state`` with its derived atoms evaluated by the rules (the state itself without axioms)."""
+        return state if self.axioms is None else self.axioms.close(state)
+
+    def _bindings(
+        self, schema: Schema | Axiom, conjunction: Iterable[Literal], facts: _FactIndex
+    ) -> Iterator[dict[str, str]]:
         """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``.
 
         A join that always extends with the literal having the most bound arguments, looking up
@@ -175,7 +234,7 @@ class GroundTask:
 
         yield from extend(positives, {})
 
-    def _complete(self, schema: Schema, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+    def _complete(self, schema: Schema | Axiom, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         free = [(v, t) for v, t in schema.params if v not in binding]
         for values in itertools.product(*(self._by_type.get(t, ()) for _, t in free)):
             full = dict(binding)
@@ -190,8 +249,23 @@ class GroundTask:
 
     def _instantiate(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
         binding = {v: a for (v, _), a in zip(schema.params, args)}
+        disjuncts = self._ground_body(schema.precondition, binding)
+        add = self.atoms.mask(
+            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add
+        )
+        delete = self.atoms.mask(
+            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.delete
+        )
+        if self.lifted.axioms:
+            return DerivingAction(canonical(schema.name, args), disjuncts, add, delete, self.close)
+        return GroundAction(canonical(schema.name, args), disjuncts, add, delete)
+
+    def _ground_body(
+        self, dnf: tuple[tuple[Literal, ...], ...], binding: dict[str, str]
+    ) -> tuple[tuple[int, int], ...]:
+        """Disjuncts (positive mask, negative mask) of a formula under ``binding``; static literals evaluated."""
         disjuncts = []
-        for conjunction in schema.precondition:
+        for conjunction in dnf:
             pos = neg = 0
             holds = True
             for lit in conjunction:
@@ -210,13 +284,7 @@ class GroundTask:
                     break
             if holds and not pos & neg:
                 disjuncts.append((pos, neg))
-        add = self.atoms.mask(
-            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add
-        )
-        delete = self.atoms.mask(
-            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.delete
-        )
-        return GroundAction(canonical(schema.name, args), tuple(dict.fromkeys(disjuncts)), add, delete)
+        return tuple(dict.fromkeys(disjuncts))
 
     # ----- lookup of named atoms and actions ----------------------------------------------
     def action(self, name: str) -> GroundAction | None:

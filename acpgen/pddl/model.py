@@ -8,7 +8,7 @@ single spaces; a nullary atom is ``(name)``. Plan length is the cost of a plan e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 EQUALITY = "="
@@ -43,6 +43,20 @@ def declared_requirements(domain_text: str) -> str:
     """The domain's ``:requirements`` flags, space-separated as declared ("" when it declares none)."""
     match = re.search(r"\(\s*:requirements\s+([^()]*)\)", without_comments(domain_text), flags=re.IGNORECASE)
     return " ".join(match.group(1).split()) if match else ""
+
+
+def derived_rules_text(domain_text: str) -> list[str]:
+    """The ``(:derived ...)`` blocks of a domain, verbatim (comments removed), in file order."""
+    text = without_comments(domain_text)
+    blocks = []
+    for match in re.finditer(r"\(\s*:derived\b", text, flags=re.IGNORECASE):
+        depth = 0
+        for end in range(match.start(), len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                blocks.append(" ".join(text[match.start() : end + 1].split()))
+                break
+    return blocks
 
 
 def canonical(name: str, args: tuple[str, ...] | list[str] = ()) -> str:
@@ -80,6 +94,25 @@ class Schema:
     delete: tuple[Literal, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Axiom:
+    """A derived-predicate rule ``(:derived (predicate ?x ...) body)``.
+
+    ``params`` are the rule's variables: the head's ``arity`` variables first, then the variables of
+    the body's existential quantifiers (renamed apart). ``body`` is in disjunctive normal form, like a
+    precondition; universal quantifiers are already expanded over the problem's objects.
+    """
+
+    predicate: str
+    params: tuple[tuple[str, str], ...]  # (variable, type): head variables, then existential ones
+    arity: int
+    body: tuple[tuple[Literal, ...], ...]  # disjunction of conjunctions
+
+    @property
+    def head(self) -> tuple[str, ...]:
+        return tuple(v for v, _ in self.params[: self.arity])
+
+
 @dataclass(frozen=True)
 class LiftedTask:
     """A parsed domain + problem: everything needed to ground, in acp's vocabulary."""
@@ -94,6 +127,13 @@ class LiftedTask:
     goal: tuple[Literal, ...]  # a conjunction of ground literals
     constants: frozenset[str] = frozenset()  # objects declared in the domain
     domain_text: str = ""  # the domain as read, reused verbatim for planner queries
+    axioms: tuple[Axiom, ...] = ()  # derived-predicate rules, in the order of the domain file
+    strata: tuple[tuple[str, ...], ...] = ()  # derived predicates by stratum, lowest first
+
+    @property
+    def derived_predicates(self) -> frozenset[str]:
+        """Predicates defined by axioms (never in an action effect)."""
+        return frozenset(a.predicate for a in self.axioms)
 
     def objects_of(self, type_name: str) -> tuple[str, ...]:
         """Objects whose declared type is ``type_name`` or one of its subtypes, sorted."""
@@ -101,8 +141,9 @@ class LiftedTask:
 
     @property
     def static_predicates(self) -> frozenset[str]:
-        """Predicates no action adds or deletes."""
+        """Predicates no action adds or deletes and no axiom defines."""
         changed = {lit.predicate for s in self.schemas.values() for lit in (*s.add, *s.delete)}
+        changed.update(a.predicate for a in self.axioms)
         return frozenset(p for p in self.predicates if p not in changed)
 
 
@@ -125,6 +166,20 @@ class GroundAction:
 
     def apply(self, state: int) -> int:
         return (state & ~self.delete) | self.add
+
+
+@dataclass(frozen=True, slots=True)
+class DerivingAction(GroundAction):
+    """A ground action of a task with axioms: after the effects, the derived atoms are evaluated again.
+
+    ``close`` maps a state to the same state with its derived atoms recomputed (see
+    :mod:`acpgen.pddl.axioms`). Tasks without axioms use plain :class:`GroundAction` objects.
+    """
+
+    close: Callable[[int], int] = field(default=lambda state: state, compare=False, repr=False)
+
+    def apply(self, state: int) -> int:
+        return self.close((state & ~self.delete) | self.add)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import LiftedTask, Literal
+from acpgen.pddl.model import LiftedTask, Literal, derived_rules_text
 
 
 def problem_text(
@@ -48,10 +48,12 @@ def render_problem(
     requirements: str | None = None,
     goal: tuple[int, int] | None = None,
     extra_init: tuple[str, ...] = (),
+    extra_goal: tuple[str, ...] = (),
 ) -> str:
     """PDDL problem with ``state`` as ``:init`` and the task's goal (or ``goal``: positive, negative masks).
 
-    ``extra_init``: atoms of helper predicates added to ``:init`` (see :func:`render_domain`).
+    ``extra_init``/``extra_goal``: literals of helper predicates added to ``:init`` and the goal (see
+    :func:`render_domain`). Derived atoms are left out of ``:init``: the planner derives them again.
     """
     lifted = task.lifted
     pos, neg = goal if goal is not None else (task.goal_pos, task.goal_neg)
@@ -59,8 +61,8 @@ def render_problem(
         name or lifted.problem_name,
         lifted.domain_name,
         {obj: type_name for obj, type_name in lifted.objects.items() if obj not in lifted.constants},
-        [*task.state_atoms(state), *extra_init],
-        sorted(task.atoms.atoms(pos)) + [f"(not {a})" for a in sorted(task.atoms.atoms(neg))],
+        [*task.state_atoms(state & ~task.derived_mask), *extra_init],
+        sorted(task.atoms.atoms(pos)) + [f"(not {a})" for a in sorted(task.atoms.atoms(neg))] + list(extra_goal),
         requirements,
         typed=set(lifted.supertypes) != {"object"},
     )
@@ -79,6 +81,7 @@ def _joined(connective: str, parts: list[str]) -> str:
 
 
 NEVER_PREFIX = "acp-never-"
+NEVER_HIT = "acp-never-hit"  # derived: a marked atom of a derived predicate holds (see render_domain)
 
 
 def _parent(supertypes: dict[str, tuple[str, ...]], type_name: str) -> str:
@@ -87,27 +90,50 @@ def _parent(supertypes: dict[str, tuple[str, ...]], type_name: str) -> str:
     return max(ancestors, key=lambda a: (len(supertypes.get(a, (a,))), a))
 
 
-def render_domain(lifted: LiftedTask, name: str | None = None, never_add: str | None = None) -> str:
+def _never_hit_rule(predicate: str, types: tuple[str, ...]) -> str:
+    """``acp-never-hit`` holds while an instance of ``predicate`` marked by ``acp-never-<predicate>`` holds."""
+    variables = [f"?x{i}" for i in range(len(types))]
+    marked = f"(and ({' '.join([NEVER_PREFIX + predicate, *variables])}) ({' '.join([predicate, *variables])}))"
+    if variables:
+        marked = f"(exists ({' '.join(f'{v} - {t}' for v, t in zip(variables, types))}) {marked})"
+    return f"(:derived ({NEVER_HIT}) {marked})"
+
+
+def render_domain(
+    lifted: LiftedTask, name: str | None = None, never_add: str | None = None, extra_rules: Sequence[str] = ()
+) -> str:
     """PDDL domain text of a :class:`LiftedTask`'s domain (unit costs, no action costs).
 
     ``never_add=predicate``: a static predicate ``acp-never-<predicate>`` of the same arity is
     declared, and every action adding an instance of ``predicate`` requires that instance not to
     be marked by it. Marking one ground atom in the problem's init (see :func:`render_problem`)
     removes exactly the groundings that would add it: the "p never achieved" landmark test in
-    lifted form, so the translator's invariant synthesis still sees the original schemas.
+    lifted form, so the translator's invariant synthesis still sees the original schemas. For a
+    derived ``predicate`` (no action adds it) a derived atom ``acp-never-hit`` holds while the marked
+    instance holds; every action requires it false, and so must the goal (``extra_goal`` of
+    :func:`render_problem`: ``(not (acp-never-hit))``).
+
+    The domain's ``(:derived ...)`` rules are written as they were read, then ``extra_rules`` (texts of
+    further ``(:derived ...)`` rules, whose predicates ``lifted.predicates`` must declare).
     """
     ordered = sorted(lifted.supertypes, key=lambda t: (len(lifted.supertypes[t]), t))  # parents first
     types = " ".join(f"{t} - {_parent(lifted.supertypes, t)}" for t in ordered if len(lifted.supertypes[t]) > 1)
     constants = " ".join(f"{c} - {lifted.objects[c]}" for c in sorted(lifted.constants))
     declared = dict(lifted.predicates)
+    rules = (derived_rules_text(lifted.domain_text) if lifted.axioms else []) + list(extra_rules)
+    never_derived = never_add is not None and never_add in lifted.derived_predicates
     if never_add is not None:
         declared[NEVER_PREFIX + never_add] = lifted.predicates[never_add]
+        if never_derived:
+            declared[NEVER_HIT] = ()
+            rules.append(_never_hit_rule(never_add, lifted.predicates[never_add]))
     predicates = " ".join(
         "(" + " ".join([p, *(f"?x{i} - {t}" for i, t in enumerate(args))]) + ")" for p, args in sorted(declared.items())
     )
     lines = [
         f"(define (domain {name or lifted.domain_name})",
-        "    (:requirements :typing :negative-preconditions :disjunctive-preconditions :equality)",
+        "    (:requirements :typing :negative-preconditions :disjunctive-preconditions :equality"
+        + (" :existential-preconditions :universal-preconditions :derived-predicates)" if rules else ")"),
         f"    (:types {types})" if types else "",
         f"    (:constants {constants})" if constants else "",
         f"    (:predicates {predicates})",
@@ -119,11 +145,14 @@ def render_domain(lifted: LiftedTask, name: str | None = None, never_add: str | 
                 if lit.predicate == never_add:
                     marker = " ".join([NEVER_PREFIX + never_add, *lit.args])
                     precondition = f"(and {precondition} (not ({marker})))"
+            if never_derived:
+                precondition = f"(and {precondition} (not ({NEVER_HIT})))"
         effects = [_literal(lit) for lit in schema.add] + [f"(not {_literal(lit)})" for lit in schema.delete]
         params = " ".join(f"{v} - {t}" for v, t in schema.params)
         lines.append(
             f"    (:action {schema.name} :parameters ({params})\n"
             f"        :precondition {precondition}\n        :effect {_joined('and', effects)})"
         )
+    lines += [f"    {rule}" for rule in rules]
     lines.append(")")
     return "\n".join(line for line in lines if line) + "\n"

@@ -40,19 +40,32 @@ def is_plan(task: GroundTask, state: int, names: list[str]) -> bool:
 
 
 def relaxed_reachable(
-    task: GroundTask, state: int, actions: list[GroundAction] | None = None
+    task: GroundTask, state: int, actions: list[GroundAction] | None = None, underivable: int = 0
 ) -> tuple[int, list[GroundAction]]:
     """Atoms and actions reachable from ``state`` when delete effects are ignored.
 
     Negative preconditions are treated as satisfiable (an over-approximation), so anything
     outside the returned sets is provably unreachable. ``actions`` restricts the actions used.
+    Derived atoms are reached by the task's rules with their negative literals ignored likewise;
+    the rules for the atoms of ``underivable`` are left out.
     """
     reached = state
     pending = [a for a in (task.actions if actions is None else actions) if a.precondition]
     fired: list[GroundAction] = []
+    rules = [] if task.axioms is None else [r for r in task.axioms.rules if not r[0] & underivable]
     progress_made = True
     while progress_made:
         progress_made = False
+        if rules:
+            rest_rules = []
+            for head, pos, neg in rules:
+                if reached & pos == pos:
+                    if head & ~reached:
+                        reached |= head
+                        progress_made = True
+                else:
+                    rest_rules.append((head, pos, neg))
+            rules = rest_rules
         rest = []
         for action in pending:
             if any(reached & pos == pos for pos, _ in action.precondition):

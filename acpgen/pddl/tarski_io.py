@@ -4,16 +4,21 @@ Supported fragment (everything the 13 reference domains use): typing with subtyp
 equality and its negation, negative and disjunctive preconditions (any nesting of and/or/not,
 normalised to disjunctive normal form), unconditional add/delete effects, conjunctive goals of
 literals, and an ``:action-costs`` declaration, which is ignored (plan length is the cost).
+Derived predicates (``:derived``, which tarski does not read: acp reads their rules through tarski's
+parse tree) may use and/or/not, equality and existential and universal quantifiers over typed
+variables; they must be stratified (see :mod:`acpgen.pddl.axioms`).
 Anything else raises :class:`PddlError` naming the construct.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from tarski.errors import TarskiError
 from tarski.fstrips import Action, AddEffect, DelEffect, FunctionalEffect, Problem, UniversalEffect
@@ -31,7 +36,8 @@ from tarski.syntax import (
 from tarski.syntax.formulas import Atom, BuiltinPredicateSymbol
 
 from acpgen.errors import PddlError
-from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema, declared_domain_name
+from acpgen.pddl.axioms import check_effects, stratify
+from acpgen.pddl.model import EQUALITY, Axiom, LiftedTask, Literal, Schema, declared_domain_name
 
 _BUILTIN_SORTS = {"Real", "Integer", "Natural", "number", "Boolean"}
 _DNF_LIMIT = 256
@@ -88,6 +94,16 @@ def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text")
 
 def _parse(domain_text: str, problem_text: str, source: str) -> LiftedTask:
     reader = PDDLReader(raise_on_error=True, strict_with_requirements=False)
+    derived: list[tuple[str, list[Any], Formula]] = []
+    visitor = reader.parser
+
+    def visit_derived(ctx: Any) -> None:  # tarski's own visitor refuses (:derived ...); read the rule's parts
+        params = visitor.visit(ctx.possibly_typed_variable_list())
+        with visitor.push_variables(params, root=True):
+            body = visitor.visit(ctx.goalDesc())
+        derived.append((ctx.NAME().getText().lower(), params, body))
+
+    visitor.visitDerivedDef = visit_derived
     try:
         reader.parse_domain_string(domain_text)
         constants = frozenset(c.name.lower() for c in reader.problem.language.constants())
@@ -96,10 +112,16 @@ def _parse(domain_text: str, problem_text: str, source: str) -> LiftedTask:
         raise PddlError(f"{source}: cannot parse PDDL ({type(err).__name__}: {err})") from err
     except Exception as err:
         raise PddlError(f"{source}: malformed PDDL ({type(err).__name__}: {err})") from err
-    return _convert(problem, source, constants, domain_text)
+    return _convert(problem, source, constants, domain_text, derived)
 
 
-def _convert(problem: Problem, source: str, constants: frozenset[str], domain_text: str) -> LiftedTask:
+def _convert(
+    problem: Problem,
+    source: str,
+    constants: frozenset[str],
+    domain_text: str,
+    derived: list[tuple[str, list[Any], Formula]],
+) -> LiftedTask:
     lang = problem.language
     supertypes: dict[str, tuple[str, ...]] = {}
     for sort in lang.sorts:
@@ -123,7 +145,17 @@ def _convert(problem: Problem, source: str, constants: frozenset[str], domain_te
     for action in problem.actions.values():
         schema = _schema(action, source)
         schemas[schema.name] = schema
+    axioms = tuple(_axiom(name, params, body, source, objects, supertypes) for name, params, body in derived)
+    derived_names = frozenset(a.predicate for a in axioms)
+    check_effects(schemas.values(), derived_names, source)
+    strata = stratify(axioms, source)
     init = frozenset(_ground_atom(a) for a in problem.init.as_atoms() if isinstance(a, Atom))
+    in_init = sorted({pred for pred, _ in init if pred in derived_names})
+    if in_init:
+        raise PddlError(
+            f"{source}: the problem's :init lists atoms of the derived predicates {', '.join(in_init)}; "
+            "derived atoms are computed from the rules, remove them from :init"
+        )
     goal_dnf = _dnf(problem.goal, source, "the goal")
     if len(goal_dnf) != 1:
         raise PddlError(f"{source}: disjunctive goals are not supported")
@@ -138,7 +170,46 @@ def _convert(problem: Problem, source: str, constants: frozenset[str], domain_te
         goal=goal_dnf[0],
         constants=constants,
         domain_text=domain_text,
+        axioms=axioms,
+        strata=strata,
     )
+
+
+def _axiom(
+    name: str,
+    params: list[Any],
+    body: Formula,
+    source: str,
+    objects: dict[str, str],
+    supertypes: dict[str, tuple[str, ...]],
+) -> Axiom:
+    """A ``(:derived ...)`` rule: existential variables become rule variables, universal ones are expanded."""
+    head = [(v.symbol.lower(), v.sort.name) for v in params]
+    quantifiers = _Quantifiers(head, objects, supertypes)
+    dnf = _dnf(body, source, f"the rule of derived predicate {name}", quantifiers=quantifiers)
+    return Axiom(name, tuple(quantifiers.variables), len(head), dnf)
+
+
+class _Quantifiers:
+    """Quantifiers of a rule body: an existential one (under an even number of negations) gets fresh rule
+    variables; a universal one is a conjunction over the problem's objects of the variable's type."""
+
+    def __init__(self, head: list[tuple[str, str]], objects: dict[str, str], supertypes: dict[str, tuple[str, ...]]):
+        self.variables = list(head)
+        self.objects = objects
+        self.supertypes = supertypes
+        self.rename: dict[str, str] = {}
+
+    def fresh(self, variable: str, type_name: str) -> str:
+        taken = {v for v, _ in self.variables}
+        name, k = variable, 1
+        while name in taken:
+            name, k = f"{variable}-{k}", k + 1
+        self.variables.append((name, type_name))
+        return name
+
+    def objects_of(self, type_name: str) -> list[str]:
+        return sorted(o for o, t in self.objects.items() if type_name in self.supertypes.get(t, (t,)))
 
 
 def _schema(action: Action, source: str) -> Schema:
@@ -174,21 +245,27 @@ def _term(term: Term) -> str:
     return str(name).lower()
 
 
-def _literal(atom: Atom, positive: bool) -> Literal:
+def _literal(atom: Atom, positive: bool, rename: dict[str, str] | None = None) -> Literal:
+    args = tuple(_term(t) for t in atom.subterms)
+    if rename:
+        args = tuple(rename.get(a, a) for a in args)
     symbol = atom.predicate.symbol
     if symbol == BuiltinPredicateSymbol.EQ:
-        return Literal(EQUALITY, tuple(_term(t) for t in atom.subterms), positive)
+        return Literal(EQUALITY, args, positive)
     if symbol == BuiltinPredicateSymbol.NE:
-        return Literal(EQUALITY, tuple(_term(t) for t in atom.subterms), not positive)
-    return Literal(str(atom.predicate.name).lower(), tuple(_term(t) for t in atom.subterms), positive)
+        return Literal(EQUALITY, args, not positive)
+    return Literal(str(atom.predicate.name).lower(), args, positive)
 
 
 def _ground_atom(atom: Atom) -> tuple[str, tuple[str, ...]]:
     return str(atom.predicate.name).lower(), tuple(_term(t) for t in atom.subterms)
 
 
-def _dnf(formula: Formula, source: str, where: str, positive: bool = True) -> tuple[tuple[Literal, ...], ...]:
-    """Disjunctive normal form of a quantifier-free formula, negations pushed to the atoms."""
+def _dnf(
+    formula: Formula, source: str, where: str, positive: bool = True, quantifiers: _Quantifiers | None = None
+) -> tuple[tuple[Literal, ...], ...]:
+    """Disjunctive normal form of a formula, negations pushed to the atoms; quantifiers only with ``quantifiers``
+    (the body of a derived predicate's rule)."""
     if isinstance(formula, Tautology):
         return ((),) if positive else ()
     if isinstance(formula, Contradiction):
@@ -202,11 +279,11 @@ def _dnf(formula: Formula, source: str, where: str, positive: bool = True) -> tu
             raise PddlError(
                 f"{source}: {where} uses a numeric comparison ({formula}); numeric fluents are not supported"
             )
-        return ((_literal(formula, positive),),)
+        return ((_literal(formula, positive, quantifiers.rename if quantifiers else None),),)
     if isinstance(formula, CompoundFormula):
         if formula.connective == Connective.Not:
-            return _dnf(formula.subformulas[0], source, where, not positive)
-        parts = [_dnf(sub, source, where, positive) for sub in formula.subformulas]
+            return _dnf(formula.subformulas[0], source, where, not positive, quantifiers)
+        parts = [_dnf(sub, source, where, positive, quantifiers) for sub in formula.subformulas]
         conjunctive = (formula.connective == Connective.And) == positive
         if not conjunctive:
             return tuple(itertools.chain.from_iterable(parts))
@@ -214,10 +291,37 @@ def _dnf(formula: Formula, source: str, where: str, positive: bool = True) -> tu
         if len(product) > _DNF_LIMIT:
             raise PddlError(f"{source}: precondition of {where} is too large in disjunctive normal form")
         return tuple(_dedupe(c) for c in product)
+    if isinstance(formula, QuantifiedFormula) and quantifiers is not None:
+        return _quantified_dnf(formula, source, where, positive, quantifiers)
     if isinstance(formula, QuantifiedFormula):
         kind = "a universal (forall)" if formula.quantifier == Quantifier.Forall else "an existential (exists)"
         raise PddlError(f"{source}: {where} uses {kind} quantifier, which acp does not support: {formula}")
     raise PddlError(f"{source}: {where} uses an unsupported construct ({type(formula).__name__}: {formula})")
+
+
+def _quantified_dnf(
+    formula: QuantifiedFormula, source: str, where: str, positive: bool, quantifiers: _Quantifiers
+) -> tuple[tuple[Literal, ...], ...]:
+    saved = dict(quantifiers.rename)
+    variables = [(v.symbol.lower(), v.sort.name) for v in formula.variables]
+    existential = (formula.quantifier == Quantifier.Exists) == positive
+    try:
+        if existential:  # exists x. f == f with a fresh rule variable for x
+            for var, type_name in variables:
+                quantifiers.rename[var] = quantifiers.fresh(var, type_name)
+            return _dnf(formula.formula, source, where, positive, quantifiers)
+        # forall x. f == the conjunction of f over the objects of x's type (under negation: not exists)
+        parts = []
+        for values in itertools.product(*(quantifiers.objects_of(t) for _, t in variables)):
+            quantifiers.rename.update((var, value) for (var, _), value in zip(variables, values))
+            parts.append(_dnf(formula.formula, source, where, positive, quantifiers))
+        if math.prod(len(p) for p in parts) > _DNF_LIMIT:
+            raise PddlError(f"{source}: {where} is too large in disjunctive normal form (a universal quantifier)")
+        product = [tuple(itertools.chain.from_iterable(combo)) for combo in itertools.product(*parts)]
+        return tuple(_dedupe(c) for c in product)
+    finally:
+        quantifiers.rename.clear()
+        quantifiers.rename.update(saved)
 
 
 def _dedupe(conjunction: Iterable[Literal]) -> tuple[Literal, ...]:

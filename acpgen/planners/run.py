@@ -128,6 +128,7 @@ def run_tool(
     wall_limit: float | None = None,
     output_cap: int = OUTPUT_CAP,
     env: dict[str, str] | None = None,
+    stdin_path: Path | None = None,
 ) -> ToolRun:
     """Run ``cmd`` in ``cwd`` under CPU, memory and wall-clock limits; never leave processes behind.
 
@@ -138,17 +139,22 @@ def run_tool(
     given (the files are kept), else to anonymous temporary files; the texts in the result are
     capped at ``output_cap`` characters. Raises :class:`ToolError` only when the command cannot
     be started at all; every other failure is reported in the returned :class:`ToolRun`.
+    ``stdin_path``: a file to read standard input from (default: none).
     """
     cmd = tuple(str(part) for part in cmd)
     budget = watchdog_seconds(time_limit) if wall_limit is None else wall_limit
     limits = _limits(time_limit, memory_mb)
-    with _output(stdout_path, cwd) as out, _output(stderr_path, cwd) as err:
+    with (
+        _output(stdout_path, cwd) as out,
+        _output(stderr_path, cwd) as err,
+        open(stdin_path, "rb") if stdin_path is not None else contextlib.nullcontext(subprocess.DEVNULL) as inp,
+    ):
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
                 cmd,
                 cwd=cwd,
-                stdin=subprocess.DEVNULL,
+                stdin=inp,
                 stdout=out,
                 stderr=err,
                 start_new_session=True,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from acpgen.planners import run as _run
+from acpgen.planners import warm
 from acpgen.planners.backends import (
     FAST_DOWNWARD,
     FORBIDITERATIVE,
@@ -459,8 +460,10 @@ class Planners:
             for token, value in values.items():
                 arg = arg.replace(token, value)
             args.append(arg)
-        cmd = self.backend.command(tool, args, workdir)
         memory = limits.memory_mb if self.backend.limits_memory else None
+        if tool == FAST_DOWNWARD and isinstance(self.backend, LocalBackend) and warm.enabled():
+            return warm.run(args, workdir, memory)
+        cmd = self.backend.command(tool, args, workdir)
         return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir)
 
     def _lookup(self, key: str, kind: type[_Result]) -> _Result | None:

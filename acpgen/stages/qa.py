@@ -344,7 +344,7 @@ def run(ctx: StageContext) -> StageReport:
         else:
             todo.append((t, f))
     bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
-    setup = ctx.config.planner.setup()
+    setup = ctx.config.planner.setup(ctx.config.out)
     if ctx.jobs > 1:
         worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source)
         with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:

@@ -15,6 +15,12 @@ from acpgen.tasks import (
     landmarks,
     next_action,
     progression,
+    rac_comp,
+    rac_effects,
+    rac_exec,
+    rac_fluent,
+    rac_num,
+    rac_state,
     reachability,
     validation,
 )
@@ -40,6 +46,12 @@ _MODULES = (
     justification,
     landmarks,
     next_action,
+    rac_fluent,
+    rac_state,
+    rac_exec,
+    rac_effects,
+    rac_num,
+    rac_comp,
 )
 TASKS: dict[str, Task] = {}
 BY_GROUP: dict[str, Task] = {}

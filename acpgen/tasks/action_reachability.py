@@ -125,7 +125,7 @@ class ActionReachability(Task):
         action = ctx.task.action(answer)
         if action is None:
             return Verdict.wrong(f"unknown_action: {answer}")
-        if not ctx.options.recheck:
+        if not ctx.recheck:
             if answer in stored:
                 return Verdict.correct("stored unreachable action")
             if not stored:

@@ -82,7 +82,7 @@ class Applicability(Task):
         unknown = unknown_actions(ctx.task, answer)
         if unknown:
             return Verdict.wrong(f"unknown_action: {unknown[0]}")
-        expected = applicable_names(ctx) if ctx.options.recheck else set(lowered(ctx.answer))
+        expected = applicable_names(ctx) if ctx.recheck else set(lowered(ctx.answer))
         given = set(answer)
         if given == expected:
             return Verdict.correct()

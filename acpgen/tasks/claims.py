@@ -93,6 +93,15 @@ class AnyRemovalClaim(Claim):
     remove_any: list[list[int]]
 
 
+@dataclass(frozen=True)
+class SequenceClaim(Claim):
+    """Reasoning about actions (acpgen.tasks.rac): after the record's action sequence, the claim
+    ``about`` holds of ``value`` (a literal, a list of literals, an action or a number)."""
+
+    about: str
+    value: Any = None
+
+
 C = TypeVar("C", bound=Claim)
 
 _KINDS: tuple[type[Claim], ...] = (
@@ -104,6 +113,7 @@ _KINDS: tuple[type[Claim], ...] = (
     PropertyClaim,
     RemovalClaim,
     AnyRemovalClaim,
+    SequenceClaim,
 )
 # A claim's kind is told by its first field, which no other kind has.
 _FIRST_FIELD = {fields(kind)[0].name: kind for kind in _KINDS}

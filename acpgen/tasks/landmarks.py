@@ -115,7 +115,7 @@ class Landmarks(Task):
             return Verdict.wrong(f"static_atom: {answer} is not one of the propositions asked about")
         if is_trivial(ctx, answer):
             return Verdict.wrong("trivial landmark (holds in the state or the goal)")
-        if not ctx.options.recheck:
+        if not ctx.recheck:
             if answer in yes:
                 return Verdict.correct("stored landmark")
             if answer in no:

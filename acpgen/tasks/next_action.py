@@ -46,14 +46,14 @@ class NextAction(Task):
         if action is None:
             return Verdict.wrong(f"unknown_action: {answer}")
         stored = ctx.answer
-        if not ctx.options.recheck:
+        if not ctx.recheck:
             if answer in set(lowered(stored["yes"])):
                 return Verdict.correct("stored optimal action")
             if answer in set(lowered(stored["no"])):
                 return Verdict.wrong("stored non-optimal action")
         if not action.applicable(ctx.task.init):
             return Verdict.wrong("not applicable")
-        if stored.get("opt") not in (None, "") and not ctx.options.recheck:
+        if stored.get("opt") not in (None, "") and not ctx.recheck:
             opt = int(stored["opt"])
         else:
             current = ctx.oracle.optimal_cost()

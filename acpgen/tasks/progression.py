@@ -43,7 +43,7 @@ def effects(ctx: RecordContext, name: str) -> tuple[set[str], set[str]]:
 def expected_effects(ctx: RecordContext) -> tuple[set[str], set[str]] | None:
     """The correct (pos, neg); None when no applicable action has the stored effects."""
     stored = (set(lowered(ctx.answer["pos"])), set(lowered(ctx.answer["neg"])))
-    if not ctx.options.recheck:
+    if not ctx.recheck:
         return stored
     if ctx.record.get("action"):
         return effects(ctx, ctx.record["action"].lower())

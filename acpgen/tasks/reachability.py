@@ -119,7 +119,7 @@ class Reachability(Task):
             return Verdict.wrong(f"unknown_atom: {answer}")
         if ctx.task.is_static_atom(answer):
             return Verdict.wrong(f"static_atom: {answer} is not one of the propositions asked about")
-        if not ctx.options.recheck:
+        if not ctx.recheck:
             if answer in stored:
                 return Verdict.correct("stored unreachable atom")
             if not stored:

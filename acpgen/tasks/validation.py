@@ -167,7 +167,7 @@ class Validation(Task):
         return parse_index(response)
 
     def score(self, ctx: RecordContext, answer: int | None) -> Verdict:
-        if ctx.options.recheck:
+        if ctx.recheck:
             expected = first_inapplicable(ctx)
         else:
             expected = None if int(ctx.answer) < 0 else int(ctx.answer)

@@ -1,0 +1,85 @@
+"""Fluent types of a domain's predicates: static, base, derived, self-derived (ActionReasoningBench's split).
+
+* ``static``: no action changes it and no rule defines it;
+* ``derived``: defined by ``(:derived ...)`` rules (a ramification: it changes because others do);
+* ``self_derived``: changed by actions, and a mutex group of Fast Downward's translator holds two of its
+  atoms that differ in one argument only: the predicate takes at most one value per object (``at(car, l)``:
+  a car is at one location at a time; ``holding(x)``: the hand holds one block);
+* ``base``: every other predicate an action changes.
+
+What the PDDL does not say, the domain template may: its optional ``fluent_types:`` map reclassifies a
+predicate that actions change (e.g. blocksworld's ``clear`` as ``derived``: it follows from ``on`` and
+``holding``, although the domain states it as an effect). The type of a static or rule-defined predicate
+follows from the PDDL and cannot be overridden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from enum import Enum
+
+from acpgen.errors import PddlError
+from acpgen.pddl.model import LiftedTask, split_canonical
+
+
+class FluentType(str, Enum):
+    STATIC = "static"
+    BASE = "base"
+    DERIVED = "derived"
+    SELF_DERIVED = "self_derived"
+
+
+def single_valued_predicates(mutex_groups: Iterable[Sequence[str]]) -> frozenset[str]:
+    """Predicates with two atoms in one mutex group that differ in exactly one argument."""
+    found = set()
+    for group in mutex_groups:
+        atoms = [split_canonical(a) for a in group]
+        by_predicate: dict[str, list[tuple[str, ...]]] = {}
+        for pred, args in atoms:
+            by_predicate.setdefault(pred, []).append(args)
+        for pred, argument_lists in by_predicate.items():
+            if pred in found:
+                continue
+            for i, first in enumerate(argument_lists):
+                if any(sum(a != b for a, b in zip(first, other)) == 1 for other in argument_lists[i + 1 :]):
+                    found.add(pred)
+                    break
+    return frozenset(found)
+
+
+def classify(
+    lifted: LiftedTask,
+    mutex_groups: Iterable[Sequence[str]] = (),
+    overrides: Mapping[str, str] | None = None,
+    source: str = "the template",
+) -> dict[str, FluentType]:
+    """The fluent type of every predicate of ``lifted`` (equality left out), sorted by predicate.
+
+    ``mutex_groups``: the translator's groups for one or more problems of the domain (canonical atoms);
+    ``overrides``: the template's ``fluent_types`` map; ``source`` names it in errors.
+    """
+    single = single_valued_predicates(mutex_groups)
+    out: dict[str, FluentType] = {}
+    for pred in sorted(lifted.predicates):
+        if pred in lifted.derived_predicates:
+            out[pred] = FluentType.DERIVED
+        elif pred in lifted.static_predicates:
+            out[pred] = FluentType.STATIC
+        else:
+            out[pred] = FluentType.SELF_DERIVED if pred in single else FluentType.BASE
+    allowed = {t.value for t in FluentType} - {FluentType.STATIC.value}
+    for pred, value in (overrides or {}).items():
+        pred = pred.lower()
+        if pred not in out:
+            raise PddlError(f"{source}: fluent_types names '{pred}', which is no predicate of the domain")
+        if value not in allowed:
+            raise PddlError(
+                f"{source}: fluent_types gives '{pred}' the type '{value}'; use one of {', '.join(sorted(allowed))}"
+            )
+        if out[pred] in (FluentType.STATIC, FluentType.DERIVED) and value != out[pred].value:
+            raise PddlError(
+                f"{source}: fluent_types makes '{pred}' {value}, but the domain makes it {out[pred].value} "
+                "(no action changes it, or rules define it); remove the entry"
+            )
+        out[pred] = FluentType(value)
+    return out

@@ -1,0 +1,197 @@
+"""Fast Downward without its start-up cost: a warm translator and the search binary called directly.
+
+A call through Fast Downward's driver starts two Python interpreters (the driver, then the
+translator) and imports the translator each time; on the small tasks acp asks about, that start-up
+is most of the call (about 0.3 s against 10-20 ms of translating and searching). :func:`run`
+does what the driver does for acp's two kinds of call -- translate, then ``downward --search S``
+on the translator's ``output.sas`` (or translate only) -- with the same translator and search
+binary of the up-fast-downward wheel, the same limits and the driver's exit codes, but the
+translation runs in a fork of a long-lived process that has imported the translator once
+(``translator_server.py``; one per acp process and thread, started on first use).
+
+The answers are those of the driver: same translator code, same search binary, same options. Only
+the cost differs. Setting ``ACP_FD_DRIVER=1`` in the environment turns this off (every call then
+goes through the driver, as the Apptainer backend always does).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from acpgen.errors import ToolError
+from acpgen.planners import run as _run
+
+log = logging.getLogger(__name__)
+
+ENV_VAR = "ACP_FD_DRIVER"
+SERVER = Path(__file__).with_name("translator_server.py")
+TRANSLATE_CRITICAL_ERROR = 30
+DRIVER_INPUT_ERROR = 36
+SAS_FILE = "output.sas"
+TRANSLATE_LOG = "translate.log"
+
+
+def enabled() -> bool:
+    """Whether Fast Downward calls of the local backend go through :func:`run`."""
+    return os.environ.get(ENV_VAR, "") in ("", "0")
+
+
+def bin_dir() -> Path:
+    """The wheel's ``builds/release/bin``: the ``downward`` binary and the translator package."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        raise ToolError("Python package 'up_fast_downward' is not installed (pip install acpgen installs it)")
+    return Path(next(iter(spec.submodule_search_locations))) / "downward" / "builds" / "release" / "bin"
+
+
+class _Server:
+    """One translator server process, owned by one process and thread."""
+
+    def __init__(self, python: str) -> None:
+        self.owner = os.getpid()
+        self.proc = subprocess.Popen(
+            [python, "-B", str(SERVER), str(bin_dir())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            text=True,
+            bufsize=1,
+        )
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.proc.poll() is None
+
+    def close(self) -> None:
+        if self.owner != os.getpid():
+            return  # a forked copy: the parent's server is not ours to stop
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+    def _line(self, timeout: float | None) -> dict | None:
+        """The server's next answer, or None when ``timeout`` seconds pass first."""
+        assert self.proc.stdout is not None
+        if timeout is not None:
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, timeout))
+            if not ready:
+                return None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise BrokenPipeError("translator server ended")
+        return json.loads(line)
+
+    def translate(self, request: dict, wall_limit: float) -> tuple[int, float, bool]:
+        """(exit code or -signal, CPU seconds, whether the wall-clock watchdog fired)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        started = self._line(None)
+        assert started is not None
+        deadline = time.monotonic() + wall_limit
+        answer = self._line(wall_limit)
+        fired = answer is None
+        if fired:
+            log.info("watchdog: translator exceeded %.1fs wall-clock, killing it", wall_limit)
+            _run._kill_group(started["pid"], signal.SIGKILL)
+            answer = self._line(max(5.0, deadline - time.monotonic()))
+            if answer is None:
+                raise BrokenPipeError("translator server does not answer")
+        status = int(answer["status"])
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        return code, float(answer["cpu"]), fired
+
+
+_local = threading.local()
+
+
+def _server() -> _Server:
+    server = getattr(_local, "server", None)
+    if server is None or not server.alive():
+        server = _Server(sys.executable)
+        _local.server = server
+    return server
+
+
+def translate(workdir: Path, args: list[str], cpu: int, memory_mb: int | None) -> tuple[int, float, bool, str]:
+    """Run the translator with ``args`` in ``workdir``: (exit code, CPU s, timed out, its output)."""
+    request = {"cwd": str(workdir), "args": args, "cpu": cpu, "memory_mb": memory_mb, "log": TRANSLATE_LOG}
+    for attempt in range(2):
+        try:
+            code, used, fired = _server().translate(request, _run.watchdog_seconds(cpu))
+            break
+        except (BrokenPipeError, OSError, ValueError) as exc:  # the server died: start another, once
+            getattr(_local, "server", None) and _local.server.close()
+            _local.server = None
+            if attempt:
+                raise ToolError(f"the warm Fast Downward translator failed: {exc}") from exc
+    output = (workdir / TRANSLATE_LOG).read_text(encoding="utf-8", errors="replace")
+    return code, used, fired, output
+
+
+def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
+    """Run a Fast Downward command line (driver arguments, as acp writes them) like the driver.
+
+    Understood: ``--overall-time-limit Ns``, ``--overall-memory-limit NM``, ``--plan-file F``,
+    ``--translate`` (translate only), two input files, and ``--search S``.
+    """
+    start = time.monotonic()
+    seconds, plan_file, translate_only, inputs, search = 0, "sas_plan", False, [], None
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--overall-time-limit":
+            seconds = int(rest.pop(0).rstrip("s"))
+        elif arg == "--overall-memory-limit":
+            rest.pop(0)  # the memory limit arrives as ``memory_mb``
+        elif arg == "--plan-file":
+            plan_file = rest.pop(0)
+        elif arg == "--translate":
+            translate_only = True
+        elif arg == "--search":
+            search = rest.pop(0)
+        elif not arg.startswith("--"):
+            inputs.append(arg)
+        else:
+            raise ToolError(f"warm Fast Downward: unexpected argument {arg!r} (set {ENV_VAR}=1 to use the driver)")
+    cmd = ("fast-downward", *args)
+    if len(inputs) != 2 or (search is None) != translate_only:
+        return _run.ToolRun(cmd, DRIVER_INPUT_ERROR, "", "bad arguments", time.monotonic() - start, False)
+    code, used, fired, output = translate(workdir, [*inputs, "--sas-file", SAS_FILE], seconds, memory_mb)
+    if code == 1:
+        code = TRANSLATE_CRITICAL_ERROR
+    if code != 0 or fired or translate_only:
+        return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
+    # The driver gives the search what is left of the overall limit, rounded down.
+    left = math.floor(max(0.0, seconds - used))
+    binary = bin_dir() / "downward"
+    search_run = _run.run_tool(
+        [str(binary), "--search", search, "--internal-plan-file", plan_file],
+        time_limit=max(left - 1, 0),
+        memory_mb=memory_mb,
+        cwd=workdir,
+        stdin_path=workdir / SAS_FILE,
+    )
+    return _run.ToolRun(
+        cmd,
+        search_run.returncode,
+        output + search_run.stdout,
+        search_run.stderr,
+        time.monotonic() - start,
+        search_run.timed_out,
+    )

@@ -1,0 +1,160 @@
+"""Two independent executions of action sequences, for generating answers and re-proving them.
+
+:class:`CoreWorld` runs on acp's grounded task (atom bit masks, the relaxed grounding);
+:class:`LiftedWorld` is a separate, deliberately simple interpreter over the lifted schemas: a
+state is a set of ground atoms, an action is checked by substituting its arguments into the
+schema's precondition, and the executable actions of a state are found by matching the positive
+preconditions against the state's atoms. Both answer the same questions (:class:`World`), so a
+stored answer computed by one is re-proven by the other.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from functools import cached_property
+
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema, canonical, split_canonical
+from acpgen.pddl.semantics import execute
+
+Facts = frozenset[str]
+
+
+class World(ABC):
+    """The semantics the questions need, over states given as sets of canonical atoms (static ones included)."""
+
+    lifted: LiftedTask
+
+    @property
+    @abstractmethod
+    def init(self) -> Facts: ...
+
+    @abstractmethod
+    def step(self, facts: Facts, action: str) -> Facts | None:
+        """The state after ``action``; None when it is not executable (or names no action)."""
+
+    @abstractmethod
+    def executable(self, facts: Facts) -> list[str]:
+        """Every ground action executable in the state, sorted."""
+
+    def run(self, sequence: list[str]) -> tuple[list[Facts], int | None]:
+        """The states along the sequence from the initial state (up to the first inexecutable
+        action) and that action's position (None when every action is executable)."""
+        states = [self.init]
+        for index, action in enumerate(sequence):
+            after = self.step(states[-1], action)
+            if after is None:
+                return states, index
+            states.append(after)
+        return states, None
+
+    @cached_property
+    def atoms(self) -> list[str]:
+        """Every type-correct ground atom of the task, sorted."""
+        out = []
+        for predicate, types in sorted(self.lifted.predicates.items()):
+            if predicate == EQUALITY:
+                continue
+            for args in itertools.product(*(self.lifted.objects_of(t) for t in types)):
+                out.append(canonical(predicate, args))
+        return out
+
+
+class CoreWorld(World):
+    """acp's grounded semantics (:class:`acpgen.pddl.grounding.GroundTask`)."""
+
+    def __init__(self, task: GroundTask):
+        self.task = task
+        self.lifted = task.lifted
+
+    @property
+    def init(self) -> Facts:
+        return frozenset(self.task.atoms.atoms(self.task.init))
+
+    def step(self, facts: Facts, action: str) -> Facts | None:
+        mask = self.task.mask_of(facts)
+        run = execute(self.task, mask, [action])
+        return frozenset(self.task.atoms.atoms(run.state)) if run.applicable else None
+
+    def executable(self, facts: Facts) -> list[str]:
+        return sorted(a.name for a in self.task.applicable(self.task.mask_of(facts)))
+
+
+class LiftedWorld(World):
+    """A separate interpreter over the lifted schemas (no grounding, no bit masks)."""
+
+    def __init__(self, lifted: LiftedTask):
+        self.lifted = lifted
+
+    @property
+    def init(self) -> Facts:
+        return frozenset(canonical(p, args) for p, args in self.lifted.init)
+
+    def _binding(self, action: str) -> tuple[Schema, dict[str, str]] | None:
+        try:
+            name, args = split_canonical(action.lower())
+        except IndexError:
+            return None
+        schema = self.lifted.schemas.get(name)
+        if schema is None or len(args) != len(schema.params):
+            return None
+        if any(a not in self.lifted.objects_of(t) for a, (_, t) in zip(args, schema.params)):
+            return None
+        return schema, {v: a for (v, _), a in zip(schema.params, args)}
+
+    @staticmethod
+    def _holds(literal: Literal, binding: dict[str, str], facts: Facts) -> bool:
+        args = tuple(binding.get(a, a) for a in literal.args)
+        if literal.predicate == EQUALITY:
+            return (args[0] == args[1]) == literal.positive
+        return (canonical(literal.predicate, args) in facts) == literal.positive
+
+    def step(self, facts: Facts, action: str) -> Facts | None:
+        found = self._binding(action)
+        if found is None:
+            return None
+        schema, binding = found
+        if not any(all(self._holds(lit, binding, facts) for lit in conj) for conj in schema.precondition):
+            return None
+
+        def ground(literals: tuple[Literal, ...]) -> set[str]:
+            return {canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in literals}
+
+        return frozenset((set(facts) - ground(schema.delete)) | ground(schema.add))
+
+    def _matches(self, schema: Schema, conj: tuple[Literal, ...], facts: Facts) -> Iterator[dict[str, str]]:
+        """Bindings of the schema's parameters under which the conjunction holds."""
+        by_predicate: dict[str, list[tuple[str, ...]]] = {}
+        for atom in facts:
+            name, args = split_canonical(atom)
+            by_predicate.setdefault(name, []).append(args)
+        positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
+
+        def extend(index: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+            if index == len(positive):
+                yield binding
+                return
+            literal = positive[index]
+            for args in by_predicate.get(literal.predicate, ()):
+                new = dict(binding)
+                if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(literal.args, args)):
+                    yield from extend(index + 1, new)
+
+        for partial in extend(0, {}):
+            free = [(v, t) for v, t in schema.params if v not in partial]
+            for values in itertools.product(*(self.lifted.objects_of(t) for _, t in free)):
+                binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
+                if all(binding[v] in self.lifted.objects_of(t) for v, t in schema.params) and all(
+                    self._holds(lit, binding, facts) for lit in conj
+                ):
+                    yield binding
+
+    def executable(self, facts: Facts) -> list[str]:
+        found = set()
+        for schema in self.lifted.schemas.values():
+            for conj in schema.precondition:
+                for binding in self._matches(schema, conj, facts):
+                    found.add(canonical(schema.name, tuple(binding[v] for v, _ in schema.params)))
+        return sorted(found)

@@ -1,0 +1,387 @@
+"""Reasoning about actions and change (ActionReasoningBench's six categories) as acp tasks.
+
+One :class:`SequenceTask` per category (``rac_fluent``, ``rac_state``, ``rac_exec``,
+``rac_effects``, ``rac_num``, ``rac_comp``; one module each registers it). A question starts from
+the record's state (the ``:init`` of its PDDL problem, which its context describes) and asks
+about a sequence of 1 to 19 actions (a plan prefix or a seeded random walk; for executability and
+composite questions one action is replaced by an inexecutable one). Answers are computed on acp's
+grounded task and re-proven by a separate interpreter over the lifted schemas
+(:mod:`acpgen.rac.world`); free answers are read in PDDL or in the template's English
+(:mod:`acpgen.rac.reader`) and compared with the stored answer exactly, with precision, recall
+and F1 reported beside the 0/1 score.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acpgen.answers import ParseError, answer_section
+from acpgen.config import QAConfig
+from acpgen.errors import DataError
+from acpgen.oracle import Decision, Method
+from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.tarski_io import read_strings
+from acpgen.rac import questions as rq
+from acpgen.rac.fluents import QUESTION_FLUENT_TYPES, literal_atom, mentions
+from acpgen.rac.sequences import LENGTHS, executable_sequence, with_inexecutable
+from acpgen.rac.world import CoreWorld, LiftedWorld
+from acpgen.tasks.base import OK, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
+from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
+from acpgen.tasks.claims import Claim, SequenceClaim, expect
+
+if TYPE_CHECKING:  # acpgen.nl imports the task registry, which imports this module
+    from acpgen.nl.describe import Describer
+    from acpgen.nl.template import DomainTemplate
+
+MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
+_PROPERTIES = {"static": "properties that no action changes", "base": "properties that actions change"}
+
+
+def _properties(fluent_type: str | None) -> str:
+    return _PROPERTIES.get(fluent_type or "", "properties")
+
+
+def _objects(world: CoreWorld, fluent_type: str) -> list[str]:
+    """Objects named by some atom of the fluent type."""
+    atoms = rq._relevant(world, rq.Question("fluent", "true", (), fluent_type))
+    return sorted({o for o in world.lifted.objects if any(mentions(a, o) for a in atoms)})
+
+
+def propose(ctx: RecordContext, item: QAItem, rng: random.Random, category: str, variant: str) -> rq.Question | None:
+    """The structured question of a category and variant about the record's state, or None."""
+    task = ctx.task
+    sequence = executable_sequence(task, item.suffix, rng, rng.choice(LENGTHS))
+    if sequence is None:
+        return None
+    if variant in rq.WITH_INEXECUTABLE:
+        replaced = with_inexecutable(task, sequence, rng)
+        if replaced is None:
+            return None
+        sequence = replaced[0]
+    world = CoreWorld(task)
+    fluent_type: str | None = None
+    obj: str | None = None
+    action: str | None = None
+    if category in ("fluent", "state", "composite") and variant not in ("executable_before",):
+        fluent_type = rng.choice(QUESTION_FLUENT_TYPES)
+        if category != "state":
+            objects = _objects(world, fluent_type)
+            if not objects:
+                return None
+            obj = rng.choice(objects)
+    elif category == "effects":
+        fluent_type = "base"
+        options = world.executable(world.run(sequence)[0][-1])
+        if not options:
+            return None
+        action = rng.choice(options)
+    elif category == "numerical" and variant != "executable":
+        fluent_type = "base"
+        if variant == "object_true":
+            objects = _objects(world, "base")
+            obj = rng.choice(objects) if objects else None
+            if obj is None:
+                return None
+    return rq.Question(category, variant, tuple(sequence), fluent_type, obj, action)
+
+
+def _english_literal(words: Words, literal: str) -> str:
+    atom, positive = literal_atom(literal)
+    text = words.atom(atom)
+    if positive:
+        return text
+    for verb, negative in ((" is ", " is not "), (" are ", " are not ")):
+        if verb in f" {text} ":
+            return f" {text} ".replace(verb, negative, 1)[1:-1]
+    return f"it is not the case that {text}"
+
+
+@cache
+def _template(domain: str, directory: Path) -> DomainTemplate | None:
+    from acpgen.nl.template import TemplateError, load_template
+
+    try:
+        return load_template(domain, directory)
+    except (TemplateError, OSError):
+        return None
+
+
+def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
+    """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
+    when the domain has none (answers are then read in PDDL syntax only)."""
+    from acpgen.nl.template import TemplateError, templates_dir
+
+    domain = record.get("domain")
+    template = _template(str(domain), templates_dir()) if domain else None
+    if template is None:
+        return None
+    try:
+        template.check(lifted)
+    except TemplateError:
+        return None
+    return template
+
+
+def describer_of(record: dict[str, Any]) -> Describer | None:
+    from acpgen.nl.describe import Describer
+
+    lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"record {record.get('id')}")
+    template = template_of(record, lifted)
+    return None if template is None else Describer(template, lifted)
+
+
+class SequenceChoice(ChoiceFormats):
+    """Boolean and multiple-choice questions: one claim about the sequence (``SequenceClaim``)."""
+
+    def __init__(self, category: str, groups: str):
+        self.category = category
+        self.bool_group = f"{groups}_bool"  # type: ignore[misc]
+        self.mcq_group = f"{groups}_mcq"  # type: ignore[misc]
+        self.bool_variants = rq.BOOL_VARIANTS[category]  # type: ignore[misc]
+        self.mcq_variants = rq.BOOL_VARIANTS[category]  # type: ignore[misc]
+
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
+        about = rng.choice(rq.BOOL_VARIANTS[self.category])
+        q = propose(ctx, item, rng, self.category, about)
+        if q is None:
+            return None
+        world = CoreWorld(ctx.task)
+        true: list[Any] = []
+        false: list[Any] = []
+        if about in ("holds", "holds_before", "holds_after", "all_hold"):
+            states = world.run(list(q.sequence))[0]
+            facts = states[-1]
+            if about == "holds_after":
+                after = world.step(facts, q.action or "")
+                if after is None:
+                    return None
+                facts = after
+            atoms = rq._relevant(world, q)
+            if about == "holds_after":  # the action's effects first: they are what the question is about
+                changed = [a for a in atoms if (a in facts) != (a in states[-1])]
+                atoms = changed + rng.sample(atoms, min(6, len(atoms)))
+            lits = [a if a in facts else rq.negated(a) for a in atoms]
+            wrong = [rq.negated(a) if a in facts else a for a in atoms]
+            if about == "all_hold":
+                if len(lits) < 3:
+                    return None
+                for _ in range(4):
+                    chosen = rng.sample(range(len(lits)), 3)
+                    true.append(sorted(lits[i] for i in chosen))
+                    false.append(sorted([lits[i] for i in chosen[:2]] + [wrong[chosen[2]]]))
+            else:
+                picks = rng.sample(range(len(lits)), min(6, len(lits)))
+                true, false = [lits[i] for i in picks], [wrong[i] for i in picks]
+        elif about == "first":
+            first = rq.answer(world, q)
+            true, false = [first], sorted(set(q.sequence) - {first})
+        elif about == "executable":
+            if self.category == "executability":
+                final = world.run(list(q.sequence))[0][-1]
+                options = world.executable(final)
+                true = rng.sample(options, min(4, len(options)))
+                blocked = [a.name for a in ctx.task.actions if a.name not in set(options)]
+                false = rng.sample(blocked, min(4, len(blocked)))
+            else:
+                count = rq.answer(world, q)
+                true, false = [count], [count + d for d in (-2, -1, 1, 2, 3) if count + d >= 0]
+        elif about == "object_true":
+            count = rq.answer(world, q)
+            true, false = [count], [count + d for d in (-2, -1, 1, 2, 3) if count + d >= 0]
+        else:
+            raise DataError(f"unknown claim {about!r}")
+        if not true and not false:
+            return None
+        shared = {k: v for k, v in q.fields().items() if k != "variant"}
+        return Claims([SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared)
+
+    def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
+        c = expect(claim, SequenceClaim)
+        q = rq.Question.of_record(ctx.record, variant=c.about)
+        try:
+            value = rq.claim_holds(LiftedWorld(ctx.task.lifted), q, c.about, c.value)
+        except DataError as err:
+            return Decision(None, Method.SIMULATOR, str(err))
+        return Decision(value, Method.SIMULATOR)
+
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
+        c = expect(claim, SequenceClaim)
+        values = _values(record, describer, pddl_actions=False)
+        if isinstance(c.value, list):
+            from acpgen.nl.template import join_names
+
+            values["value"] = join_names([_english_literal(describer, lit) for lit in c.value])
+        elif isinstance(c.value, int):
+            values["value"] = str(c.value)
+        elif c.about in ("first", "executable"):
+            values["value"] = describer.action(c.value)
+        else:
+            values["value"] = _english_literal(describer, c.value)
+        return values
+
+    def variant(self, claim: Claim) -> str:
+        return expect(claim, SequenceClaim).about
+
+    def read_reference(
+        self, fmt: str, question: str, options: list[str], match: Matcher
+    ) -> tuple[list[Claim], dict[str, Any]]:
+        raise DataError("the reference ACPBench has no reasoning-about-actions questions")
+
+
+def _values(record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
+    """Placeholder values shared by the free-answer and boolean texts."""
+    show = (lambda a: a) if pddl_actions else words.action
+    values = {
+        "sequence": ", ".join(show(a) for a in record["sequence"]),
+        "length": str(len(record["sequence"])),
+        "properties": _properties(record.get("fluent_type")),
+    }
+    if record.get("object"):
+        values["object"] = record["object"]
+    if record.get("action"):
+        values["action"] = show(record["action"])
+    return values
+
+
+class SequenceTask(Task):
+    """A category of questions about an action sequence (see the module docstring)."""
+
+    context_parts = ()
+    question_fields = ("sequence",)
+
+    def __init__(self, category: str, name: str, groups: str, description: str, instruction: str):
+        self.category = category
+        self.name = name  # type: ignore[misc]
+        self.gen_group = f"{groups}_gen"  # type: ignore[misc]
+        self.description = description  # type: ignore[misc]
+        self.instruction = instruction  # type: ignore[misc]
+        self.choice = SequenceChoice(category, groups)  # type: ignore[misc]
+
+    # ----- generation ---------------------------------------------------------------------------
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
+        variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
+        q = propose(ctx, item, rng, self.category, variant)
+        if q is None:
+            return None
+        value = rq.answer(CoreWorld(ctx.task), q)
+        if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
+            return None
+        return {**q.fields(), "answer": value}
+
+    def kind(self, record: dict[str, Any]) -> str:
+        return rq.GEN_VARIANTS[self.category][record["variant"]]
+
+    # ----- scoring ----------------------------------------------------------------------------
+    def parse(self, response: str) -> str:
+        if not answer_section(response).strip():
+            raise ParseError("empty answer")
+        return response
+
+    def expected(self, ctx: RecordContext) -> Any:
+        if ctx.recheck:
+            return rq.answer(CoreWorld(ctx.task), rq.Question.of_record(ctx.record))
+        return ctx.answer
+
+    def score(self, ctx: RecordContext, answer: str) -> Verdict:
+        from acpgen.rac.reader import Reader, read_number
+
+        kind, expected = self.kind(ctx.record), self.expected(ctx)
+        if kind == rq.NUMBER:
+            number = read_number(answer)
+            if number is None:
+                return Verdict.parse_error("no number in the answer")
+            return Verdict.correct() if number == int(expected) else Verdict.wrong(f"expected {expected}, got {number}")
+        reader = Reader(ctx.task.lifted, template_of(ctx.record, ctx.task.lifted))
+        reading = reader.literals(answer) if kind == rq.LITERALS else reader.actions(answer)
+        if not reading.items and not reading.none:
+            what = "fluent" if kind == rq.LITERALS else "action"
+            return Verdict.parse_error(f"the answer names no known {what}")
+        if kind == rq.ACTION:
+            given = reading.items[0] if reading.items else None
+            if given == (expected.lower() if expected else None):
+                return Verdict.correct()
+            return Verdict.wrong(f"expected {expected}, got {given or 'None'}")
+        items = self._normalise(ctx.record["variant"], reading.items)
+        return set_verdict(items, {str(e).lower() for e in expected}, reading.unread)
+
+    @staticmethod
+    def _normalise(variant: str, items: list[str]) -> set[str]:
+        """Literals as the question asks for them: listing an atom when asked for the false ones names
+        it as false; effects are atoms (made true, or made false) whatever the polarity written."""
+        if variant == "false":
+            return {i if not literal_atom(i)[1] else rq.negated(i) for i in items}
+        if variant in ("added", "deleted"):
+            return {literal_atom(i)[0] for i in items}
+        return set(items)
+
+    def validate(self, ctx: RecordContext) -> Check:
+        try:
+            proven = rq.answer(LiftedWorld(ctx.task.lifted), rq.Question.of_record(ctx.record))
+        except DataError as err:
+            return Check(WRONG, str(err))
+        stored = ctx.answer
+        if isinstance(stored, list):
+            stored = sorted(str(s).lower() for s in stored)
+        elif isinstance(stored, str):
+            stored = stored.lower()
+        if proven == stored:
+            return Check(OK)
+        return Check(WRONG, f"the separate interpreter gives {proven}, stored {stored}")
+
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
+        """The stored answer in PDDL syntax, and in the template's English when the domain has one."""
+        answer, kind = record["answer"], self.kind(record)
+        if kind == rq.NUMBER:
+            return [str(answer)]
+        items = answer if isinstance(answer, list) else [answer]
+        responses = [" ".join(items)]
+        describer = describer_of(record) if "PDDL_domain" in record else None
+        if describer is not None:
+            if kind == rq.LITERALS:
+                positive = [literal_atom(i)[0] for i in items if literal_atom(i)[1]]
+                negative = [i for i in items if not literal_atom(i)[1]]
+                clauses = describer.clauses(positive) + [_english_literal(describer, i) for i in negative]
+                responses.append("; ".join(clauses) + ".")
+            else:
+                responses.append("; ".join(describer.action(i) for i in items) + ".")
+        return responses
+
+    # ----- text and export -------------------------------------------------------------------------
+    def question_keys(self) -> list[str]:
+        keys = [f"{self.name}.{v}" for v in rq.GEN_VARIANTS[self.category]]
+        return keys + self.choice_formats().question_keys(self.name)
+
+    def question_values(self, record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
+        return _values(record, words, pddl_actions)
+
+    def export_answer(self, answer: Any, case: ActionCase) -> Any:
+        if self.category == "executability":
+            return [case(a) for a in answer] if isinstance(answer, list) else case(answer)
+        return answer
+
+    def answer_elements(self, answer: Any) -> set[Any] | None:
+        return None
+
+    def stored_elements(self, record: dict[str, Any]) -> set[Any] | None:
+        return None
+
+
+def set_verdict(given: set[str], expected: set[str], unread: list[str]) -> Verdict:
+    """Exact match of two sets, with precision, recall and F1 in the verdict's details."""
+    common = len(given & expected)
+    precision = common / len(given) if given else float(not expected)
+    recall = common / len(expected) if expected else float(not given)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    details = {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
+    note = f"; {len(unread)} part(s) read as nothing: {unread[0]!r}" if unread else ""
+    if given == expected:
+        return Verdict(1.0, Verdict.correct().status, "correct" + note, details)
+    missing, extra = sorted(expected - given), sorted(given - expected)
+    reason = f"{len(missing)} missing{f' (e.g. {missing[0]})' if missing else ''}, {len(extra)} wrong"
+    reason += f"{f' (e.g. {extra[0]})' if extra else ''}{note}"
+    return Verdict(0.0, Verdict.wrong("").status, reason, details)

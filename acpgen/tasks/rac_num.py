@@ -1,0 +1,11 @@
+"""rac_num: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
+
+from acpgen.tasks.rac import SequenceTask
+
+TASK = SequenceTask(
+    "numerical",
+    "rac_num",
+    "numerical_rac",
+    "counts of actions or facts after an action sequence",
+    "Give only the number.",
+)

@@ -1,0 +1,222 @@
+"""Reasoning about actions (acpgen/tasks/rac.py): answers derived by hand on a 3-block problem, the
+reader of free answers in PDDL and in the template's English, and the second route."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from acpgen.pddl.grounding import GroundTask
+from acpgen.rac.questions import Question, answer, claim_holds
+from acpgen.rac.world import CoreWorld, LiftedWorld
+from acpgen.scoring import score_one
+from acpgen.tasks import TASKS, RecordContext
+
+DOMAIN = (Path(__file__).parent.parent / "domains" / "blocksworld" / "domain.pddl").read_text()
+# a on b, b and c on the table, a and c clear, hand empty
+PROBLEM = """(define (problem tiny) (:domain blocksworld-4ops)
+  (:objects a b c)
+  (:init (on a b) (ontable b) (ontable c) (clear a) (clear c) (handempty))
+  (:goal (and (on c a))))"""
+UNSTACK_PUTDOWN = ["(unstack a b)", "(put-down a)"]  # afterwards: all three on the table and clear, hand empty
+
+
+def record(task: str, variant: str, sequence: list[str], stored, **fields) -> dict:
+    return {
+        "id": 1,
+        "task": task,
+        "domain": "blocksworld",
+        "PDDL_domain": DOMAIN,
+        "PDDL_problem": PROBLEM,
+        "category": TASKS[task].category,  # type: ignore[attr-defined]
+        "variant": variant,
+        "sequence": sequence,
+        "answer": stored,
+        **fields,
+    }
+
+
+def score(rec: dict, response: str):
+    return score_one(RecordContext(rec), rec["task"], response)
+
+
+def worlds():
+    task = GroundTask.from_strings(DOMAIN, PROBLEM)
+    return [CoreWorld(task), LiftedWorld(task.lifted)]
+
+
+# ----- answers by hand, from both executions ------------------------------------------------------------
+@pytest.mark.parametrize("world", worlds(), ids=["core", "lifted"])
+def test_answers_match_hand_derivation(world):
+    seq = tuple(UNSTACK_PUTDOWN)
+    assert answer(world, Question("fluent", "true", seq, "all", "a")) == ["(clear a)", "(ontable a)"]
+    assert answer(world, Question("fluent", "false", seq, "base", "c")) == [
+        "(not (holding c))",
+        "(not (on a c))",
+        "(not (on b c))",
+        "(not (on c a))",
+        "(not (on c b))",
+        "(not (on c c))",
+    ]
+    assert answer(world, Question("executability", "executable", seq)) == [
+        "(pick-up a)",
+        "(pick-up b)",
+        "(pick-up c)",
+    ]
+    assert answer(world, Question("numerical", "executable", seq)) == 3
+    assert answer(world, Question("numerical", "true", seq, "base")) == 7  # 3 clear, 3 ontable, handempty
+    assert answer(world, Question("effects", "added", seq, "base", action="(pick-up b)")) == ["(holding b)"]
+    assert answer(world, Question("effects", "deleted", seq, "base", action="(pick-up b)")) == [
+        "(clear b)",
+        "(handempty)",
+        "(ontable b)",
+    ]
+    # (stack b c) needs the hand to hold b: the second action is the first that cannot be performed
+    bad = ("(unstack a b)", "(stack b c)", "(put-down a)")
+    assert answer(world, Question("executability", "first", bad)) == "(stack b c)"
+    assert answer(world, Question("composite", "fluents_before", bad, "base", "a")) == ["(holding a)"]
+    assert answer(world, Question("composite", "executable_before", bad)) == 3  # put-down a, stack a b, stack a c
+    assert claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(not (on a b))"])
+    assert not claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(on a b)"])
+
+
+# ----- free answers: English paraphrases and near misses -----------------------------------------------
+FLUENT = record("rac_fluent", "true", UNSTACK_PUTDOWN, ["(clear a)", "(ontable a)"], object="a", fluent_type="all")
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "(ontable a) (clear a)",
+        "a is on the table and a is clear",
+        "a is clear, a is on the table.",
+        "Thinking...\n**Final Answer**: a is clear; a is on the table",
+        "- a is on the table\n- a is clear",
+        "[(clear a), (ontable a)]",
+    ],
+)
+def test_english_and_pddl_answers_accepted(response):
+    verdict = score(FLUENT, response)
+    assert (verdict.score, verdict.details["f1"]) == (1.0, 1.0), verdict.reason
+
+
+@pytest.mark.parametrize(
+    "response,recall,precision",
+    [
+        ("a is clear", 0.5, 1.0),
+        ("(clear a) (ontable a) (handempty)", 1.0, 2 / 3),
+        ("a is clear and a is not on the table", 0.5, 0.5),  # negation read as such
+        ("b is clear and a is on the table", 0.5, 0.5),
+    ],
+)
+def test_near_misses_score_zero(response, recall, precision):
+    verdict = score(FLUENT, response)
+    assert verdict.score == 0.0 and verdict.status == "scored"
+    assert verdict.details["recall"] == pytest.approx(recall, abs=1e-3)
+    assert verdict.details["precision"] == pytest.approx(precision, abs=1e-3)
+
+
+def test_plural_grouping_and_negation_as_the_template_writes_them():
+    stored = ["(clear a)", "(clear b)", "(clear c)", "(not (on a b))"]
+    rec = record("rac_state", "true", UNSTACK_PUTDOWN, stored, fluent_type="base")
+    for response in (
+        "a, b, and c are clear; a is not on b",
+        "c, a and b are clear, and it is not the case that a is on b",
+        "(clear c) (clear b) (clear a) (not (on a b))",
+    ):
+        assert score(rec, response).score == 1.0, response
+    assert score(rec, "a and b are clear; a is not on b").score == 0.0
+    assert score(rec, "a, b, and c are clear; a is on b").score == 0.0
+
+
+def test_false_fluents_may_be_listed_as_atoms():
+    stored = ["(not (holding a))", "(not (on a b))"]
+    rec = record("rac_fluent", "false", UNSTACK_PUTDOWN, stored, object="a", fluent_type="base")
+    assert score(rec, "the hand is not holding a; a is not on b").score == 1.0
+    assert score(rec, "(holding a) (on a b)").score == 1.0
+    assert score(rec, "the hand is not holding a").score == 0.0
+
+
+def test_text_naming_nothing_is_a_parse_error():
+    for response in ("I am not sure.", "the blocks are somewhere", ""):
+        assert score(FLUENT, response).status == "parse_error", response
+    number = record("rac_num", "executable", UNSTACK_PUTDOWN, 3)
+    assert score(number, "no idea").status == "parse_error"
+
+
+def test_numbers_and_actions_exact():
+    number = record("rac_num", "executable", UNSTACK_PUTDOWN, 3)
+    assert [score(number, r).score for r in ("3", "**Final Answer**: three", "There are 4.")] == [1.0, 1.0, 0.0]
+    first = record("rac_exec", "first", ["(unstack a b)", "(stack b c)", "(put-down a)"], "(stack b c)")
+    assert score(first, "(STACK b c)").score == 1.0
+    assert score(first, "stack b onto c").score == 1.0  # the template's English
+    assert score(first, "put a down on the table").score == 0.0
+    assert score(first, "unstack a from b").score == 0.0
+
+
+def test_validate_uses_the_second_route_and_catches_a_wrong_answer():
+    task = TASKS["rac_num"]
+    assert task.validate(RecordContext(record("rac_num", "executable", UNSTACK_PUTDOWN, 3))).verdict == "ok"
+    assert task.validate(RecordContext(record("rac_num", "executable", UNSTACK_PUTDOWN, 4))).verdict == "wrong"
+
+
+def test_stored_answers_score_one_in_english_and_pddl():
+    for rec in (
+        FLUENT,
+        record("rac_exec", "executable", UNSTACK_PUTDOWN, ["(pick-up a)", "(pick-up b)", "(pick-up c)"]),
+    ):
+        responses = TASKS[rec["task"]].to_responses(rec)
+        assert len(responses) == 2 and "(" in responses[0] and "(" not in responses[1]
+        assert [score(rec, r).score for r in responses] == [1.0, 1.0]
+
+
+def test_core_and_interpreter_agree_on_random_walks():
+    task = GroundTask.from_strings(DOMAIN, PROBLEM)
+    core, lifted = CoreWorld(task), LiftedWorld(task.lifted)
+    rng = random.Random(3)
+    facts = core.init
+    for _ in range(30):
+        assert core.executable(facts) == lifted.executable(facts)
+        action = rng.choice(core.executable(facts))
+        facts, other = core.step(facts, action), lifted.step(facts, action)
+        assert facts == other
+
+
+@pytest.mark.slow
+def test_generated_records_validate_and_score(tmp_path):
+    """A tiny run of the pipeline: every stored answer is re-proven and scores 1 in English and PDDL."""
+    from click.testing import CliRunner
+
+    from acpgen.cli import cli
+
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        json.dumps(
+            {
+                "seed": 2,
+                "out": str(tmp_path / "out"),
+                "plans": {"number_of_plans": 2, "time_limit": 20, "diverse_plans": 2, "diverse_time_limit": 20},
+                "states": {"rollouts_per_state": 1, "rollout_length": 3, "max_per_problem": 10},
+                "qa": {
+                    "formats": ["gen", "bool"],
+                    "questions_per_task": 2,
+                    "candidates_per_task": 10,
+                    "tasks": ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"],
+                },
+                "domains": {"ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]}},
+            }
+        )
+    )
+    runner = CliRunner()
+    assert runner.invoke(cli, ["generate", "--config", str(config), "--domain", "ferry"]).exit_code == 0
+    data = tmp_path / "out" / "ferry"
+    assert runner.invoke(cli, ["validate", str(data)]).exit_code == 0
+    preds = tmp_path / "preds.jsonl"
+    assert runner.invoke(cli, ["reference-answers", str(data), "-o", str(preds)]).exit_code == 0
+    scores = tmp_path / "scores.jsonl"
+    assert runner.invoke(cli, ["score", str(preds), "--dataset", str(data), "-o", str(scores)]).exit_code == 0
+    lines = [json.loads(line) for line in scores.read_text().splitlines()]
+    assert lines and all(line["score"] == 1.0 for line in lines)

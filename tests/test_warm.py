@@ -1,0 +1,90 @@
+"""The warm Fast Downward path (acpgen.planners.warm) answers exactly as the driver does.
+
+Each query is asked twice, through Fast Downward's own driver (``ACP_FD_DRIVER=1``) and through
+the warm translator plus the search binary, and the results must agree: status, plans, landmarks
+and mutex groups. The expected values are the driver's, an independent program.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acpgen.planners import Limits, LocalBackend, PlanCache, Planners, Status, warm
+
+FIX = Path(__file__).parent / "fixtures" / "planner"
+LIMITS = Limits(time=20.0, memory_mb=2048)
+FERRY = (FIX / "ferry-domain.pddl").read_text()
+FERRY_P01 = (FIX / "ferry-p01.pddl").read_text()
+# Two cars to carry and no sail action that reaches l1 from l0: unsolvable.
+FERRY_CUT = FERRY_P01.replace("(not-eq l0 l1)", "").replace("(not-eq l1 l0)", "")
+CASES = {
+    "solvable": (FERRY, FERRY_P01),
+    "unsolvable": (FERRY, FERRY_CUT),
+    "unsolvable-by-mutex": (FERRY, (FIX / "ferry-unsolvable-search.pddl").read_text()),
+    "unsolvable-by-search": ((FIX / "tokens-domain.pddl").read_text(), (FIX / "tokens-unsolvable.pddl").read_text()),
+    "axioms": ((FIX / "axioms-domain.pddl").read_text(), (FIX / "axioms-p01.pddl").read_text()),
+    "malformed-problem": (FERRY, "(define (problem"),
+    "malformed-domain": ("(define (domain", FERRY_P01),
+}
+
+
+def _answers(monkeypatch, driver: bool, domain: str, problem: str):
+    monkeypatch.setenv(warm.ENV_VAR, "1" if driver else "0")
+    planners = Planners(LocalBackend(), PlanCache(None, env=False))
+    solve, optimal = planners.solve(domain, problem, LIMITS), planners.optimal(domain, problem, LIMITS)
+    landmarks, mutexes = planners.landmarks(domain, problem, LIMITS), planners.mutex_groups(domain, problem, LIMITS)
+    return (
+        (solve.status, solve.plans),
+        (optimal.status, optimal.plans, optimal.costs),
+        (landmarks.status, landmarks.landmarks),
+        (mutexes.status, mutexes.groups),
+    )
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_warm_answers_like_the_driver(monkeypatch, case):
+    domain, problem = CASES[case]
+    through_driver = _answers(monkeypatch, True, domain, problem)
+    assert _answers(monkeypatch, False, domain, problem) == through_driver
+
+
+def test_expected_statuses(monkeypatch):
+    monkeypatch.delenv(warm.ENV_VAR, raising=False)
+    assert warm.enabled()
+    planners = Planners(LocalBackend(), PlanCache(None, env=False))
+    assert planners.solve(FERRY, FERRY_P01, LIMITS).status == Status.SOLVED
+    assert planners.solve(FERRY, FERRY_CUT, LIMITS).status == Status.UNSOLVABLE
+    assert planners.optimal(FERRY, FERRY_P01, LIMITS).costs == (7,)
+    assert planners.solve(FERRY, "(define (problem", LIMITS).status == Status.ERROR
+
+
+def test_a_dead_server_is_replaced():
+    planners = Planners(LocalBackend(), PlanCache(None, env=False))
+    assert planners.solve(FERRY, FERRY_P01, LIMITS).status == Status.SOLVED
+    server = warm._server()
+    server.proc.kill()
+    server.proc.wait()
+    result = Planners(LocalBackend(), PlanCache(None, env=False)).optimal(FERRY, FERRY_P01, LIMITS)
+    assert result.status == Status.SOLVED and result.costs == (7,)
+
+
+def test_translator_watchdog_kills_a_long_translation(tmp_path):
+    # 400 locations: the translator grounds 160,000 sail actions, far more than 0.2 s of work.
+    places = [f"l{i}" for i in range(400)]
+    not_eq = " ".join(f"(not-eq {a} {b})" for a in places for b in places if a != b)
+    problem = (
+        f"(define (problem big) (:domain ferry) (:objects {' '.join(places)} - location c0 - car)"
+        f" (:init {not_eq} (at-ferry l0) (empty-ferry) (at c0 l0)) (:goal (at c0 l399)))"
+    )
+    (tmp_path / "domain.pddl").write_text(FERRY)
+    (tmp_path / "problem.pddl").write_text(problem)
+    request = {"cwd": str(tmp_path), "args": ["domain.pddl", "problem.pddl"], "cpu": 60, "memory_mb": None}
+    code, _, fired = warm._server().translate({**request, "log": "t.log"}, wall_limit=0.2)
+    assert fired and code < 0
+    # The server still serves the next request.
+    code, _, fired = warm._server().translate(
+        {**request, "args": ["domain.pddl", "missing.pddl"], "log": "t.log"}, wall_limit=30
+    )
+    assert not fired and code != 0
