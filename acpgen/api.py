@@ -28,7 +28,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from acpgen.config import FORMATS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError
 from acpgen.features import MAX_STATES, state_features
 from acpgen.levels import at_level
+from acpgen.oracle import Oracle
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pipeline import run_domain, stages_up_to
 from acpgen.planners import Planners
@@ -142,39 +143,58 @@ def score(
         measures = _set_measures(name, record, None)
         return _as_score(Verdict.parse_error(str(err)), measures)
     options = ScoreOptions(recheck=recheck, trust_stored=trust_stored, strict_just=strict_just)
-    ground = _GROUNDED.get(record)
+    grounded = _GROUNDED.entry(record)
     with shared_planners() as planners:
-        verdict = task.score(_Context(record, options, planners, ground), answer)
+        ctx = _Context(record, options, planners, grounded)
+        verdict = task.score(ctx, answer)
+        ctx.keep_oracle(grounded)
     return _as_score(verdict, _set_measures(name, record, answer) if verdict.status != "undecided" else None)
 
 
+@dataclass
+class _Grounded:
+    """A record's ground task and the oracles scoring made on it, one per set of options (each keeps
+    what it explored and decided; they hold this process's planners)."""
+
+    task: GroundTask
+    oracles: dict[ScoreOptions, Oracle] = field(default_factory=dict)
+
+
 class _GroundedTasks:
-    """The ground tasks of the records scored last in this process (at most ``size``), keyed by the
-    digest of their PDDL texts: grounding is most of the time of a score, and a training loop scores
-    the same records again and again. The cache holds nothing a score depends on but the PDDL."""
+    """The ground tasks (and oracles) of the records scored last in this process (at most ``size``),
+    keyed by the digest of their PDDL texts: grounding, exploring and planning are the time of a score,
+    and a training loop scores the same records again and again. What is kept depends on the PDDL text
+    and the options only, never on a record's stored answer or on a response."""
 
     def __init__(self, size: int = 512):
         self.size = size
-        self._tasks: OrderedDict[bytes, GroundTask] = OrderedDict()
+        self._entries: OrderedDict[bytes, _Grounded] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, record: dict) -> GroundTask:
+    def entry(self, record: dict) -> _Grounded:
         domain, problem = str(record["PDDL_domain"]), str(record["PDDL_problem"])
         key = hashlib.sha256(f"{len(domain)}:{domain}{problem}".encode()).digest()
         with self._lock:
-            if key in self._tasks:
-                self._tasks.move_to_end(key)
-                return self._tasks[key]
-        task = GroundTask.from_strings(domain, problem, f"record {record.get('id')}")
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        entry = _Grounded(GroundTask.from_strings(domain, problem, f"record {record.get('id')}"))
         with self._lock:
-            self._tasks[key] = task
-            while len(self._tasks) > self.size:
-                self._tasks.popitem(last=False)
-        return task
+            entry = self._entries.setdefault(key, entry)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return entry
+
+    def get(self, record: dict) -> GroundTask:
+        """The record's ground task."""
+        return self.entry(record).task
 
     def after_fork_in_child(self) -> None:
-        """A forked child gets its own lock (the parent's may have been held by another thread)."""
+        """A forked child gets its own lock (the parent's may have been held by another thread) and no
+        oracles (they hold the parent's planners); ground tasks are plain data and stay."""
         self._lock = threading.Lock()
+        for entry in self._entries.values():
+            entry.oracles.clear()
 
 
 _GROUNDED = _GroundedTasks()
@@ -183,11 +203,19 @@ if hasattr(os, "register_at_fork"):
 
 
 class _Context(RecordContext):
-    """A record's scoring context with its ground task already made."""
+    """A record's scoring context with its ground task (and its oracle for these options, once made)
+    kept from earlier scores of records with the same PDDL."""
 
-    def __init__(self, record: dict, options: ScoreOptions, planners: Planners, task: GroundTask):
+    def __init__(self, record: dict, options: ScoreOptions, planners: Planners, grounded: _Grounded):
         super().__init__(record, options, planners)
-        self.__dict__["task"] = task  # RecordContext.task is a cached property: this is its value
+        self.__dict__["task"] = grounded.task  # RecordContext.task is a cached property: this is its value
+        if options in grounded.oracles:
+            self.__dict__["oracle"] = grounded.oracles[options]
+
+    def keep_oracle(self, grounded: _Grounded) -> None:
+        """Keep the oracle this context made (if it made one) for the next score with these options."""
+        if "oracle" in self.__dict__:
+            grounded.oracles.setdefault(self.options, self.__dict__["oracle"])
 
 
 def _as_score(verdict: Verdict, measures: tuple[float, float] | None = None) -> Score:

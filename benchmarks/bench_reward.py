@@ -70,7 +70,7 @@ def main() -> None:
                 result = acpgen.score(record, response)
                 times[kind].append((time.perf_counter() - start) * 1000)
                 scores[kind].append(result.score if response is right else 1 - result.score)
-    print(f"{'kind':12} {'records':>7} {'calls':>6} {'median ms':>10} {'p99 ms':>8} {'<=5 ms':>7} {'as expected':>11}")
+    print(f"{'kind':16} {'records':>7} {'calls':>6} {'median ms':>10} {'p99 ms':>8} {'<=5 ms':>7} {'as expected':>11}")
     worst = 0.0
     for kind in sorted(times):
         values = times[kind]
@@ -79,7 +79,7 @@ def main() -> None:
         share = sum(v <= TARGET_MS for v in values) / len(values)
         expected = sum(scores[kind]) / len(scores[kind])
         records_n = len(values) // (2 * args.repeat)
-        print(f"{kind:12} {records_n:7d} {len(values):6d} {median:10.2f} {p99:8.2f} {share:7.0%} {expected:11.0%}")
+        print(f"{kind:16} {records_n:7d} {len(values):6d} {median:10.2f} {p99:8.2f} {share:7.0%} {expected:11.0%}")
     print(f"largest median: {worst:.2f} ms (target {TARGET_MS} ms)", file=sys.stderr)
 
 

@@ -20,6 +20,8 @@ import acpgen
 from acpgen import api
 from acpgen.cli import cli
 from acpgen.errors import DataError, PddlError
+from acpgen.scoring import score_answer
+from acpgen.tasks import ScoreOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = FIXTURES / "pipeline" / "api.yaml"
@@ -180,15 +182,17 @@ def test_ground_tasks_are_kept_by_pddl_text_and_bounded():
     cache.get(records[2])  # evicts records[0], the least recently used
     assert cache.get(records[0]) is not first
     # A score with the kept ground task equals a score from a fresh grounding (`acp score`).
-    from acpgen.scoring import score_answer
-
     for record in records:
-        for response in (acpgen.reference_answer(record), "(at c0 l9)"):
-            fresh = score_answer(record, "reach", response)
-            assert (acpgen.score(record, response).score, acpgen.score(record, response).reason) == (
-                fresh.score,
-                fresh.reason,
-            )
+        task = api._GROUNDED.get(record)
+        true_atom = task.state_atoms(task.init & ~task.static_mask)[0]  # reachable: needs the oracle
+        for response in (acpgen.reference_answer(record), "(at c0 l9)", true_atom):
+            for recheck in (False, True):
+                fresh = score_answer(record, "reach", response, ScoreOptions(recheck=recheck))
+                for _ in range(2):  # the second score reuses the ground task and the oracle
+                    got = acpgen.score(record, response, recheck=recheck)
+                    assert (got.score, got.reason) == (fresh.score, fresh.reason), (record["id"], response)
+        oracles = api._GROUNDED.entry(record).oracles
+        assert ScoreOptions(recheck=True) in oracles
 
 
 def test_reference_answer_is_the_first_line_acp_reference_answers_writes(tmp_path):
