@@ -4,8 +4,8 @@ The functions here are thin: :func:`generate` runs the stages of `acp generate` 
 into a cache folder and reads back what the export stage wrote, so its records are byte for byte
 those of the command line for the same settings; :func:`score` is the scorer of `acp score` with
 the planners built once per process (``acpgen.scoring.shared_planners``). Besides them, a process
-keeps the ground tasks of the last 512 records it scored (keyed by their PDDL text), so that scoring
-a record again is a look-up: grounding is most of the cost of a score.
+keeps, for the last 512 PDDL texts it scored, the ground task and the oracle per set of options (what
+was explored and proven), so that scoring a record again is a look-up.
 
 >>> import acpgen
 >>> record = {"id": 1, "group": "applicable_actions_gen", "answer": ["(noop a)"],
