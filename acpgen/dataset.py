@@ -228,8 +228,10 @@ def build_dataset(
     assembly = assemble(config, domains)
     files = write_splits(assembly, target)
     mark = time.perf_counter()
+    # The qa stage's verification budget: every record's re-proof repeats its verification by
+    # the same route on the record as exported, so its planner answers come from the cache.
     options = ScoreOptions(
-        max_states=config.qa.max_states,
+        max_states=config.qa.verify_max_states,
         limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb),
     )
     checks = self_check(files, setup, options, jobs, progress)

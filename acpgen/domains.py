@@ -20,6 +20,7 @@ from acpgen.errors import ConfigError
 from acpgen.generators import Generator, domain_file, get_generator
 from acpgen.nl.describe import Describer
 from acpgen.nl.pddl_words import pddl_template
+from acpgen.nl.ramified import template_for
 from acpgen.nl.template import (
     QUESTIONS_FILE,
     DomainTemplate,
@@ -106,7 +107,7 @@ class DomainSource:
     def describer(self, lifted: LiftedTask) -> Describer:
         """A describer of one record's task: the template's words, or PDDL syntax without a template."""
         template = self.template()
-        return Describer(template if template is not None else self._pddl_words, lifted)
+        return Describer(template_for(template, lifted) if template is not None else self._pddl_words, lifted)
 
     @cached_property
     def _pddl_words(self) -> DomainTemplate:

@@ -17,7 +17,9 @@ own metric: ``process_results`` reads the raw generation with acp's lenient pars
 
 Tags group the tasks as the reference ACPBench tasks of lm-eval are grouped: one tag per format
 and shot setting (``acpgen_gen_2shot``, ``acpgen_bool_cot_2shot``, ``acpgen_mcq_cot_2shot``) and
-one per paper (``acpgen_bench_hard`` for gen, ``acpgen_bench`` for bool and mcq).
+one per paper (``acpgen_bench_hard`` for gen, ``acpgen_bench`` for bool and mcq). Tasks of another
+family (``Task.family``) keep the format tag and get their family's tag instead of the paper's:
+the reasoning-about-actions tasks (``rac_*``) are tagged ``acpgen_rac``.
 
 A dataset folder holds one context representation (``acp dataset --representation``). Tasks of a
 dataset whose records are in the PDDL form get the suffix ``_with_pddl`` in their names and tags
@@ -72,12 +74,33 @@ def task_name(task: str, fmt: str = "gen", representation: str = "nl") -> str:
     return f"acpgen_{task}_{fmt}{SUFFIXES[representation]}"
 
 
-def tags(fmt: str, representation: str = "nl") -> list[str]:
-    """The tags of a task: its format and shot setting, and its paper (as the reference groups them)."""
+#: The paper tag of a task family and format: ACPBench-Hard (gen) and ACPBench (bool, mcq) as the reference
+#: groups its tasks; every format of the reasoning-about-actions family under one tag of its own.
+FAMILY_TAGS = {
+    ("acpbench", "gen"): "acpgen_bench_hard",
+    ("acpbench", "bool"): "acpgen_bench",
+    ("acpbench", "mcq"): "acpgen_bench",
+    ("rac", "gen"): "acpgen_rac",
+    ("rac", "bool"): "acpgen_rac",
+    ("rac", "mcq"): "acpgen_rac",
+}
+
+
+def format_tag(fmt: str) -> str:
+    """The tag of a format and its shot setting (without the representation suffix)."""
+    return "acpgen_gen_2shot" if fmt == "gen" else f"acpgen_{fmt}_cot_2shot"
+
+
+def tags(fmt: str, representation: str = "nl", family: str = "acpbench") -> list[str]:
+    """The tags of a task: its format and shot setting, and its paper (as the reference groups them);
+    ``family`` is the task's :attr:`~acpgen.tasks.base.Task.family`."""
     suffix = SUFFIXES[representation]
-    if fmt == "gen":
-        return [f"acpgen_gen_2shot{suffix}", f"acpgen_bench_hard{suffix}"]
-    return [f"acpgen_{fmt}_cot_2shot{suffix}", f"acpgen_bench{suffix}"]
+    try:
+        paper = FAMILY_TAGS[(family, fmt)]
+    except KeyError:
+        known = sorted({f for f, _ in FAMILY_TAGS})
+        raise DataError(f"no lm-eval tag for task family {family!r} in format {fmt!r} (families: {known})") from None
+    return [f"{format_tag(fmt)}{suffix}", f"{paper}{suffix}"]
 
 
 def _yaml_string(text: str) -> str:
@@ -99,7 +122,7 @@ def task_yaml(task: str, test_file: Path, dev_file: Path, fmt: str = "gen", repr
         f"# {representation} contexts.",
         f"task: {task_name(task, fmt, representation)}",
         "tag:",
-        *(f"  - {tag}" for tag in tags(fmt, representation)),
+        *(f"  - {tag}" for tag in tags(fmt, representation, TASKS[task].family)),
         "dataset_path: json",
         "dataset_kwargs:",
         "  data_files:",

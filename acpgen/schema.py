@@ -35,9 +35,10 @@ class GenFields(TypedDict, total=False):
     sequence: list[str]  # rac_*: the action sequence
     variant: str  # rac_*: which question text
     category: str  # rac_*: fluent, state, executability, effects, numerical, composite
-    fluent_type: str | None  # rac_*: static, base or all (None: the question is about actions)
+    fluent_type: str | None  # rac_*: static, base, derived, self_derived, or the mixes all / fluents (None: actions)
     sequence_length: int  # rac_*
     object: str  # rac_fluent, rac_num, rac_comp: the object asked about
+    ramifications: bool  # rac_*: asked about the ramification variant of the domain (PDDL with :derived rules)
     level: int  # records of a difficulty level only (acpgen.levels)
     features: dict[str, int | None]  # with level: acpgen.features.state_features
 
@@ -86,6 +87,7 @@ class ChoiceFields(TypedDict, total=False):
     fluent_type: str | None  # rac_*
     sequence_length: int  # rac_*
     object: str  # rac_*
+    ramifications: bool  # rac_*: asked about the ramification variant of the domain
     level: int  # records of a difficulty level only (acpgen.levels)
     features: dict[str, int | None]  # with level: acpgen.features.state_features
 

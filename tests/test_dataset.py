@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import FIXTURES
+from conftest import FIXTURES, GEN_TASKS
 
 from acpgen.cli import cli
 from acpgen.config import load_config
@@ -33,6 +33,7 @@ def ferry_only_config(tmp_path: Path, **dataset) -> Path:
     raw["domains"] = {"ferry": raw["domains"]["ferry"]}
     raw["qa"]["questions_per_task"] = 4
     raw["qa"]["formats"] = ["gen"]
+    raw["qa"]["tasks"] = list(GEN_TASKS)  # the 8 ACPBench tasks
     raw["dataset"] = {"test_per_domain": 2, "dev_per_task": 2, **dataset}
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(raw))
@@ -54,7 +55,7 @@ def built(tmp_path_factory) -> Path:
 
 def split_records(root: Path) -> dict[tuple[str, str], list[dict]]:
     out = {}
-    for task in TASKS:
+    for task in GEN_TASKS:
         for split in ("test", "dev"):
             path = root / "ds" / task / f"{split}.gen.jsonl"
             out[(split, task)] = [json.loads(line) for line in path.read_text().splitlines()]
@@ -93,7 +94,7 @@ def test_ids_are_unique_across_the_whole_dataset(built):
 
 def test_test_and_dev_ask_different_questions(built):
     records = split_records(built)
-    for task in TASKS:
+    for task in GEN_TASKS:
         test_ids = {r["uid"] for r in records[("test", task)]}
         assert not test_ids & {r["uid"] for r in records[("dev", task)]}
 
@@ -175,7 +176,7 @@ def test_bool_and_mcq_splits_are_written_and_checked(built, tmp_path):
         catch_exceptions=False,
     )
     assert result.exit_code == 0, result.output
-    for task in (t for t in TASKS if TASKS[t].choice):
+    for task in (t for t in GEN_TASKS if TASKS[t].choice):
         for fmt in ("bool", "mcq"):
             for split in ("test", "dev"):
                 records = [
@@ -206,7 +207,7 @@ def test_action_case_follows_the_domain():
 # ----- lm-evaluation-harness ---------------------------------------------------------------------------
 def test_hooks_give_stored_answers_full_marks_and_prose_a_parse_error(built):
     records = split_records(built)
-    for task in TASKS:
+    for task in GEN_TASKS:
         for record in records[("test", task)]:
             # What the dataset loader hands over: every key of the split, absent ones as None.
             doc = {**{k: None for k in ("plan", "action")}, **record}
@@ -248,7 +249,7 @@ print(json.dumps(report))
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
-    assert sorted(report) == sorted(f"acpgen_{t}_gen" for t in TASKS)
+    assert sorted(report) == sorted(f"acpgen_{t}_gen" for t in GEN_TASKS)
     for name, item in report.items():
         assert item["docs"] == 2 and item["shots"] == 2
         assert item["prompt"].count("**Question**:") == 3 and item["prompt"].endswith("**Final Answer**:")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import FIXTURES, dev_records
+from conftest import FIXTURES, GEN_TASKS, dev_records
 
 from acpgen.cli import cli
 from acpgen.config import load_config
@@ -25,7 +25,7 @@ from acpgen.verify import check_record, validate_records
 DOMAINS = ("ferry", "grippers")
 # The CI pipeline (2 domains) with open-ended questions only, 2 per task, 2 problems per domain.
 RAW = yaml.safe_load((FIXTURES / "pipeline" / "ci.yaml").read_text())
-RAW["qa"].update(formats=["gen"], questions_per_task=2)
+RAW["qa"].update(formats=["gen"], questions_per_task=2, tasks=list(GEN_TASKS))  # the 8 ACPBench tasks
 for _name in DOMAINS:
     RAW["domains"][_name]["problems"] = 2
 del RAW["dataset"]
@@ -194,7 +194,7 @@ def test_a_changed_template_redoes_the_export_of_its_domain_only(complete, tmp_p
     assert "grippers: export: 0 new, 8 already done" in edited.output
     assert "ferry: qa: 0 new, 8 already done" in edited.output  # the template's text is not a qa input
     after = mtimes(out, "*/*.gen.jsonl")
-    assert {k for k in after if after[k] != before[k]} == {f"ferry/{t}.gen.jsonl" for t in TASKS}
+    assert {k for k in after if after[k] != before[k]} == {f"ferry/{t}.gen.jsonl" for t in GEN_TASKS}
     record = json.loads((out / "ferry/app.gen.jsonl").read_text().splitlines()[0])
     assert "This is an edited ferry domain." in record["context"]
 

@@ -21,7 +21,7 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from acpgen import inspect_tasks
 from acpgen.errors import DataError
-from acpgen.tasks import Verdict
+from acpgen.tasks import TASKS, Verdict
 
 DEV = Path(__file__).parent / "fixtures" / "acpbench-dev"
 TASK_FILE = Path(inspect_tasks.__file__).resolve()
@@ -79,13 +79,20 @@ def stored_answer(record: dict, fmt: str) -> str:
     return "The applicable actions are " + ", ".join(record["answer"]) + "."  # app gen: a list of actions
 
 
-def test_one_task_per_task_and_format_of_the_reference_files():
-    # The reference dev folder has one file per task and format (app.gen.json, app.bool.json, ...).
-    expected = {"acp_{}_{}".format(*path.name.split(".")[:2]) for path in DEV.glob("*.json")}
-    assert len(expected) == 22  # 8 gen tasks, 7 of them with bool and mcq
+def test_one_task_per_task_and_format_of_the_registry():
+    # Every registered task in gen, and in bool and mcq when it has those formats.
+    expected = set()
+    for name, task in TASKS.items():
+        expected |= {f"acp_{name}_{fmt}" for fmt in (("gen", "bool", "mcq") if task.choice is not None else ("gen",))}
     assert set(inspect_tasks.TASK_FUNCTIONS) == expected
     for name in expected:
         assert callable(getattr(inspect_tasks, name))
+    # The ACPBench family is exactly the tasks of the reference dev folder (one file per task and format,
+    # app.gen.json, app.bool.json, ...): 8 gen tasks, 7 of them with bool and mcq.
+    reference = {"acp_{}_{}".format(*path.name.split(".")[:2]) for path in DEV.glob("*.json")}
+    assert len(reference) == 22
+    acpbench = {n for n in expected if TASKS[n.split("_", 1)[1].rsplit("_", 1)[0]].family == "acpbench"}
+    assert acpbench == reference
 
 
 def test_mockllm_default_text_is_a_parse_error_scored_by_acp(tmp_path):

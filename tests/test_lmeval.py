@@ -19,24 +19,53 @@ from conftest import DEV, FIXTURES
 from acpgen.cli import cli
 from acpgen.errors import DataError
 from acpgen.lmeval import doc_to_target, export_lm_eval, process_results
+from acpgen.tasks import TASKS, task_formats
 
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"
-# Tasks with the ACPBench formats, written out here rather than read from the registry.
-CHOICE_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land")
-GEN_TASKS = (*CHOICE_TASKS, "nexta")
+# The ACPBench tasks, written out here rather than read from the registry: exactly these carry the paper tags.
+ACPBENCH_CHOICE = ("app", "prog", "reach", "areach", "val", "just", "land")
+ACPBENCH_GEN = (*ACPBENCH_CHOICE, "nexta")
+# The paper tag of each family and format (the reference groups ACPBench-Hard = gen, ACPBench = bool + mcq).
+PAPER_TAGS = {
+    "acpbench": {"gen": "acpgen_bench_hard", "bool": "acpgen_bench", "mcq": "acpgen_bench"},
+    "rac": {"gen": "acpgen_rac", "bool": "acpgen_rac", "mcq": "acpgen_rac"},
+}
+FORMAT_TAGS = {"gen": "acpgen_gen_2shot", "bool": "acpgen_bool_cot_2shot", "mcq": "acpgen_mcq_cot_2shot"}
+
+
+def test_only_the_acpbench_tasks_are_in_the_acpbench_family():
+    acpbench = {name for name, task in TASKS.items() if task.family == "acpbench"}
+    assert acpbench == set(ACPBENCH_GEN)
+    assert {name for name, task in TASKS.items() if task.choice is not None and task.family == "acpbench"} == set(
+        ACPBENCH_CHOICE
+    )
+    assert {name for name, task in TASKS.items() if task.family == "rac"} == {
+        "rac_fluent",
+        "rac_state",
+        "rac_exec",
+        "rac_effects",
+        "rac_num",
+        "rac_comp",
+    }
 
 
 def expected_names(suffix: str = "") -> dict[str, set[str]]:
-    """Tag -> task names, as the reference ACPBench lm-eval tasks are grouped."""
-    bool_, mcq = {f"acpgen_{t}_bool{suffix}" for t in CHOICE_TASKS}, {f"acpgen_{t}_mcq{suffix}" for t in CHOICE_TASKS}
-    gen = {f"acpgen_{t}_gen{suffix}" for t in GEN_TASKS}
-    return {
-        f"acpgen_gen_2shot{suffix}": gen,
-        f"acpgen_bench_hard{suffix}": gen,
-        f"acpgen_bool_cot_2shot{suffix}": bool_,
-        f"acpgen_mcq_cot_2shot{suffix}": mcq,
-        f"acpgen_bench{suffix}": bool_ | mcq,
-    }
+    """Tag -> task names: the format tag of each task and format, and its family's paper tag."""
+    out: dict[str, set[str]] = {}
+    for name, task in TASKS.items():
+        formats = ("gen", "bool", "mcq") if task.choice is not None else ("gen",)
+        for fmt in formats:
+            task_name = f"acpgen_{name}_{fmt}{suffix}"
+            for tag in (FORMAT_TAGS[fmt], PAPER_TAGS[task.family][fmt]):
+                out.setdefault(f"{tag}{suffix}", set()).add(task_name)
+    return out
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(task, format) of an lm-eval task name ``acpgen_<task>_<format>[_with_pddl]``."""
+    stem = name.removeprefix("acpgen_").removesuffix("_with_pddl_nl").removesuffix("_with_pddl")
+    task, fmt = stem.rsplit("_", 1)
+    return task, fmt
 
 
 def lines(path: Path) -> list[dict]:
@@ -90,7 +119,7 @@ def test_export_names_tasks_by_representation(datasets, tmp_path):
         for path in written:
             config = yaml.safe_load(path.read_text().replace("!function", ""))
             assert config["task"] == path.stem
-            fmt = path.stem.split("_")[2]
+            fmt = split_name(path.stem)[1]
             assert config["dataset_kwargs"]["data_files"]["test"].endswith(f"test.{fmt}.jsonl")
             assert {tag for tag, tasks in expected_names(suffix).items() if path.stem in tasks} == set(config["tag"])
             assert ("\n\n" in config["generation_kwargs"]["until"]) == (fmt == "gen")  # CoT may use paragraphs
@@ -177,9 +206,9 @@ def test_lm_eval_task_manager_loads_every_task_of_every_format_and_representatio
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert {tag: set(names) for tag, names in report["tags"].items()} == wanted
-    assert len(report["tasks"]) == 2 * (8 + 2 * 7)
+    assert len(report["tasks"]) == 2 * len(task_formats())
     for name, item in report["tasks"].items():
-        task, fmt = name.split("_")[1:3]
+        task, fmt = split_name(name)
         ds = datasets / ("ds-pddl" if name.endswith("_with_pddl") else "ds-nl") / task
         test, dev = lines(ds / f"test.{fmt}.jsonl"), lines(ds / f"dev.{fmt}.jsonl")
         assert [d["id"] for d in item["docs"]] == [r["id"] for r in test], name

@@ -27,6 +27,7 @@ UNSTACK_PUTDOWN = ["(unstack a b)", "(put-down a)"]  # afterwards: all three on 
 def record(task: str, variant: str, sequence: list[str], stored, **fields) -> dict:
     return {
         "id": 1,
+        "uid": "hand-made",  # with task: an acp record, whose stored answer the scorer compares with
         "task": task,
         "domain": "blocksworld",
         "PDDL_domain": DOMAIN,
@@ -43,9 +44,14 @@ def score(rec: dict, response: str):
     return score_one(RecordContext(rec), rec["task"], response)
 
 
+# Fluent types written out by hand: the template makes clear and handempty derived; a block is on one
+# thing and the hand holds one block (self-derived); ontable is base.
+TYPES = {"clear": "derived", "handempty": "derived", "holding": "self_derived", "on": "self_derived", "ontable": "base"}
+
+
 def worlds():
     task = GroundTask.from_strings(DOMAIN, PROBLEM)
-    return [CoreWorld(task), LiftedWorld(task.lifted)]
+    return [CoreWorld(task, TYPES), LiftedWorld(task.lifted, TYPES)]
 
 
 # ----- answers by hand, from both executions ------------------------------------------------------------
@@ -53,7 +59,7 @@ def worlds():
 def test_answers_match_hand_derivation(world):
     seq = tuple(UNSTACK_PUTDOWN)
     assert answer(world, Question("fluent", "true", seq, "all", "a")) == ["(clear a)", "(ontable a)"]
-    assert answer(world, Question("fluent", "false", seq, "base", "c")) == [
+    assert answer(world, Question("fluent", "false", seq, "self_derived", "c")) == [
         "(not (holding c))",
         "(not (on a c))",
         "(not (on b c))",
@@ -67,18 +73,24 @@ def test_answers_match_hand_derivation(world):
         "(pick-up c)",
     ]
     assert answer(world, Question("numerical", "executable", seq)) == 3
-    assert answer(world, Question("numerical", "true", seq, "base")) == 7  # 3 clear, 3 ontable, handempty
-    assert answer(world, Question("effects", "added", seq, "base", action="(pick-up b)")) == ["(holding b)"]
-    assert answer(world, Question("effects", "deleted", seq, "base", action="(pick-up b)")) == [
+    assert answer(world, Question("numerical", "true", seq, "fluents")) == 7  # 3 clear, 3 ontable, handempty
+    assert answer(world, Question("numerical", "true", seq, "derived")) == 4  # 3 clear, handempty
+    assert answer(world, Question("numerical", "true", seq, "base")) == 3  # 3 ontable
+    assert answer(world, Question("effects", "added", seq, "fluents", action="(pick-up b)")) == ["(holding b)"]
+    assert answer(world, Question("effects", "deleted", seq, "fluents", action="(pick-up b)")) == [
         "(clear b)",
         "(handempty)",
         "(ontable b)",
     ]
     # (stack b c) needs the hand to hold b: the second action is the first that cannot be performed
     bad = ("(unstack a b)", "(stack b c)", "(put-down a)")
-    assert answer(world, Question("executability", "first", bad)) == "(stack b c)"
-    assert answer(world, Question("composite", "fluents_before", bad, "base", "a")) == ["(holding a)"]
-    assert answer(world, Question("composite", "executable_before", bad)) == 3  # put-down a, stack a b, stack a c
+    assert answer(world, Question("executability", "first", bad)) == ["(stack b c)"]
+    assert answer(world, Question("composite", "fluents_before", bad, "self_derived", "a")) == ["(holding a)"]
+    assert answer(world, Question("composite", "executable_before", bad)) == [
+        "(put-down a)",
+        "(stack a b)",
+        "(stack a c)",
+    ]
     assert claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(not (on a b))"])
     assert not claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(on a b)"])
 
@@ -121,7 +133,7 @@ def test_near_misses_score_zero(response, recall, precision):
 
 def test_plural_grouping_and_negation_as_the_template_writes_them():
     stored = ["(clear a)", "(clear b)", "(clear c)", "(not (on a b))"]
-    rec = record("rac_state", "true", UNSTACK_PUTDOWN, stored, fluent_type="base")
+    rec = record("rac_state", "true", UNSTACK_PUTDOWN, stored, fluent_type="fluents")
     for response in (
         "a, b, and c are clear; a is not on b",
         "c, a and b are clear, and it is not the case that a is on b",
@@ -134,7 +146,7 @@ def test_plural_grouping_and_negation_as_the_template_writes_them():
 
 def test_false_fluents_may_be_listed_as_atoms():
     stored = ["(not (holding a))", "(not (on a b))"]
-    rec = record("rac_fluent", "false", UNSTACK_PUTDOWN, stored, object="a", fluent_type="base")
+    rec = record("rac_fluent", "false", UNSTACK_PUTDOWN, stored, object="a", fluent_type="self_derived")
     assert score(rec, "the hand is not holding a; a is not on b").score == 1.0
     assert score(rec, "(holding a) (on a b)").score == 1.0
     assert score(rec, "the hand is not holding a").score == 0.0
@@ -150,7 +162,7 @@ def test_text_naming_nothing_is_a_parse_error():
 def test_numbers_and_actions_exact():
     number = record("rac_num", "executable", UNSTACK_PUTDOWN, 3)
     assert [score(number, r).score for r in ("3", "**Final Answer**: three", "There are 4.")] == [1.0, 1.0, 0.0]
-    first = record("rac_exec", "first", ["(unstack a b)", "(stack b c)", "(put-down a)"], "(stack b c)")
+    first = record("rac_exec", "first", ["(unstack a b)", "(stack b c)", "(put-down a)"], ["(stack b c)"])
     assert score(first, "(STACK b c)").score == 1.0
     assert score(first, "stack b onto c").score == 1.0  # the template's English
     assert score(first, "put a down on the table").score == 0.0
@@ -175,7 +187,7 @@ def test_stored_answers_score_one_in_english_and_pddl():
 
 def test_core_and_interpreter_agree_on_random_walks():
     task = GroundTask.from_strings(DOMAIN, PROBLEM)
-    core, lifted = CoreWorld(task), LiftedWorld(task.lifted)
+    core, lifted = CoreWorld(task, TYPES), LiftedWorld(task.lifted, TYPES)
     rng = random.Random(3)
     facts = core.init
     for _ in range(30):
@@ -206,13 +218,22 @@ def test_generated_records_validate_and_score(tmp_path):
                     "candidates_per_task": 10,
                     "tasks": ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"],
                 },
-                "domains": {"ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]}},
+                "domains": {
+                    "ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]},
+                    "blocksworld": {"problems": 1, "sizes": [{"blocks": 3}]},
+                },
             }
         )
     )
     runner = CliRunner()
-    assert runner.invoke(cli, ["generate", "--config", str(config), "--domain", "ferry"]).exit_code == 0
-    data = tmp_path / "out" / "ferry"
+    for domain in ("ferry", "blocksworld"):
+        assert runner.invoke(cli, ["generate", "--config", str(config), "--domain", domain]).exit_code == 0
+    data = tmp_path / "out"
+    records = [
+        json.loads(line) for path in sorted(data.glob("*/*.gen.jsonl")) for line in path.read_text().splitlines()
+    ]
+    assert {r["ramifications"] for r in records} == {True, False}  # both domains' templates have rules
+    assert any("Some properties are not changed by the actions" in r["context"] for r in records if r["ramifications"])
     assert runner.invoke(cli, ["validate", str(data)]).exit_code == 0
     preds = tmp_path / "preds.jsonl"
     assert runner.invoke(cli, ["reference-answers", str(data), "-o", str(preds)]).exit_code == 0
@@ -220,3 +241,78 @@ def test_generated_records_validate_and_score(tmp_path):
     assert runner.invoke(cli, ["score", str(preds), "--dataset", str(data), "-o", str(scores)]).exit_code == 0
     lines = [json.loads(line) for line in scores.read_text().splitlines()]
     assert lines and all(line["score"] == 1.0 for line in lines)
+
+
+# ----- ramification variants: derived fluents evaluated by the interpreter's own fixpoint -------------------
+def variant_pddl() -> tuple[str, str]:
+    from acpgen.nl.ramified import rules_of
+    from acpgen.nl.template import load_template
+    from acpgen.pddl.ramifications import variant_domain, variant_problem
+
+    base = GroundTask.from_strings(DOMAIN, PROBLEM)
+    rules = rules_of(load_template("blocksworld"))
+    return variant_domain(base.lifted, rules), variant_problem(base, rules)
+
+
+def brute_force_derived(base_atoms: set[str], blocks: tuple[str, ...]) -> set[str]:
+    """The blocksworld rules written out by hand (templates/blocksworld.yaml), four levels deep:
+    clear, handempty -> alone -> spread -> idle."""
+    holding = {b for b in blocks if f"(holding {b})" in base_atoms}
+    clear = {b for b in blocks if b not in holding and not any(f"(on {o} {b})" in base_atoms for o in blocks)}
+    alone = {b for b in clear if f"(ontable {b})" in base_atoms}
+    out = {f"(clear {b})" for b in clear} | {f"(alone {b})" for b in alone}
+    if not holding:
+        out.add("(handempty)")
+    if all(b in alone or b in holding for b in blocks):
+        out.add("(spread)")
+        if not holding:
+            out.add("(idle)")
+    return out
+
+
+def test_interpreter_derives_the_rules_like_a_brute_force_evaluation_and_the_core():
+    domain, problem = variant_pddl()
+    task = GroundTask.from_strings(domain, problem)
+    types = {p: "derived" for p in ("clear", "handempty", "alone", "spread", "idle")}
+    types.update(on="self_derived", holding="self_derived", ontable="base")
+    core, lifted = CoreWorld(task, types), LiftedWorld(task.lifted, types)
+    derived = {"clear", "handempty", "alone", "spread", "idle"}
+    rng = random.Random(5)
+    facts, seen = lifted.init, set()
+    assert facts == core.init
+    for step in range(40):
+        base = {a for a in facts if a[1:].split()[0].rstrip(")") not in derived}
+        assert {a for a in facts if a not in base} == brute_force_derived(base, ("a", "b", "c"))
+        seen |= facts - base
+        assert core.executable(facts) == lifted.executable(facts)
+        # first to the state where every block stands alone (idle holds), then a random walk
+        action = UNSTACK_PUTDOWN[step] if step < len(UNSTACK_PUTDOWN) else rng.choice(lifted.executable(facts))
+        facts, other = lifted.step(facts, action), core.step(facts, action)
+        assert facts == other
+    assert {"(idle)", "(spread)", "(alone a)"} <= seen  # the deepest rules fired on the walk
+
+
+def test_variant_record_answers_by_hand_score_one_in_english_and_pddl():
+    domain, problem = variant_pddl()
+    # after unstacking a and putting it down, every block stands alone and the hand is idle
+    rec = {
+        **record("rac_fluent", "true", UNSTACK_PUTDOWN, ["(alone a)", "(clear a)"], object="a", fluent_type="derived"),
+        "PDDL_domain": domain,
+        "PDDL_problem": problem,
+        "ramifications": True,
+    }
+    assert TASKS["rac_fluent"].validate(RecordContext(rec)).verdict == "ok"
+    responses = TASKS["rac_fluent"].to_responses(rec)
+    assert len(responses) == 2 and "a is alone" in responses[1]
+    assert [score(rec, r).score for r in responses] == [1.0, 1.0]
+    assert score(rec, "a is clear and a is alone").score == 1.0
+    assert score(rec, "a is clear").score == 0.0
+    wrong = {**rec, "answer": ["(clear a)"]}
+    assert TASKS["rac_fluent"].validate(RecordContext(wrong)).verdict == "wrong"
+    state = {**record("rac_state", "true", UNSTACK_PUTDOWN, ["(idle)", "(spread)"], fluent_type="derived")}
+    state.update(PDDL_domain=domain, PDDL_problem=problem, ramifications=True)
+    assert TASKS["rac_state"].validate(RecordContext(state)).verdict == "wrong"  # clear, alone, handempty too
+    state["answer"] = sorted(
+        ["(idle)", "(spread)", "(handempty)"] + [f"({p} {b})" for p in ("alone", "clear") for b in "abc"]
+    )
+    assert TASKS["rac_state"].validate(RecordContext(state)).verdict == "ok"

@@ -24,17 +24,18 @@ import resource
 import signal
 import sys
 import traceback
+from typing import Any
 
 TRANSLATE_OUT_OF_MEMORY = 20
 TRANSLATE_OUT_OF_TIME = 21
 TRANSLATE_INPUT_ERROR = 31
-_RESERVE: list = []
+_RESERVE: list[bytes] = []
 
 
-def _child(request: dict) -> int:
-    from fast_downward.translate import pddl_parser
-    from fast_downward.translate.main import main
-    from fast_downward.translate.options import set_options
+def _child(request: dict[str, Any]) -> int:
+    from fast_downward.translate import pddl_parser  # type: ignore[import-untyped]
+    from fast_downward.translate.main import main  # type: ignore[import-untyped]
+    from fast_downward.translate.options import set_options  # type: ignore[import-untyped]
 
     os.setsid()
     os.chdir(request["cwd"])
@@ -71,7 +72,7 @@ def _child(request: dict) -> int:
 def serve(bin_dir: str) -> None:
     sys.path.insert(0, bin_dir)
     # Import everything the translations need once, before the first fork.
-    import fast_downward.translate.main
+    import fast_downward.translate.main  # type: ignore[import-untyped]
     import fast_downward.translate.options  # noqa: F401
     from fast_downward.translate import pddl_parser  # noqa: F401
 

@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from acpgen.errors import ToolError
 from acpgen.planners import run as _run
@@ -84,7 +85,7 @@ class _Server:
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
 
-    def _line(self, timeout: float | None) -> dict | None:
+    def _line(self, timeout: float | None) -> dict[str, Any] | None:
         """The server's next answer, or None when ``timeout`` seconds pass first."""
         assert self.proc.stdout is not None
         if timeout is not None:
@@ -94,9 +95,10 @@ class _Server:
         line = self.proc.stdout.readline()
         if not line:
             raise BrokenPipeError("translator server ended")
-        return json.loads(line)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
-    def translate(self, request: dict, wall_limit: float) -> tuple[int, float, bool]:
+    def translate(self, request: dict[str, Any], wall_limit: float) -> tuple[int, float, bool]:
         """(exit code or -signal, CPU seconds, whether the wall-clock watchdog fired)."""
         assert self.proc.stdin is not None
         self.proc.stdin.write(json.dumps(request) + "\n")
@@ -106,7 +108,7 @@ class _Server:
         deadline = time.monotonic() + wall_limit
         answer = self._line(wall_limit)
         fired = answer is None
-        if fired:
+        if answer is None:
             log.info("watchdog: translator exceeded %.1fs wall-clock, killing it", wall_limit)
             _run._kill_group(started["pid"], signal.SIGKILL)
             answer = self._line(max(5.0, deadline - time.monotonic()))
@@ -151,7 +153,9 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
     ``--translate`` (translate only), two input files, and ``--search S``.
     """
     start = time.monotonic()
-    seconds, plan_file, translate_only, inputs, search = 0, "sas_plan", False, [], None
+    seconds, plan_file, translate_only = 0, "sas_plan", False
+    inputs: list[str] = []
+    search: str | None = None
     rest = list(args)
     while rest:
         arg = rest.pop(0)
@@ -175,7 +179,7 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
     code, used, fired, output = translate(workdir, [*inputs, "--sas-file", SAS_FILE], seconds, memory_mb)
     if code == 1:
         code = TRANSLATE_CRITICAL_ERROR
-    if code != 0 or fired or translate_only:
+    if code != 0 or fired or search is None:
         return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
     # The driver gives the search what is left of the overall limit, rounded down.
     left = math.floor(max(0.0, seconds - used))

@@ -10,24 +10,26 @@ them independently.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from acpgen.errors import DataError
-from acpgen.rac.fluents import fluent_types, literal_atom, mentions, negated, of_type
+from acpgen.pddl.model import split_canonical
+from acpgen.rac.literals import literal_atom, mentions, negated
 from acpgen.rac.world import Facts, World
 
 # kinds of free answers
-LITERALS, ACTIONS, ACTION, NUMBER = "literals", "actions", "action", "number"
+LITERALS, ACTIONS, NUMBER = "literals", "actions", "number"
 
 #: category -> free-answer variant -> answer kind
 GEN_VARIANTS: dict[str, dict[str, str]] = {
     "fluent": {"true": LITERALS, "false": LITERALS, "both": LITERALS},
     "state": {"true": LITERALS, "false": LITERALS},
-    "executability": {"first": ACTION, "executable": ACTIONS},
+    "executability": {"first": ACTIONS, "executable": ACTIONS},
     "effects": {"added": LITERALS, "deleted": LITERALS},
     "numerical": {"executable": NUMBER, "object_true": NUMBER, "true": NUMBER},
-    "composite": {"fluents_before": LITERALS, "executable_before": NUMBER},
+    "composite": {"fluents_before": LITERALS, "executable_before": ACTIONS},
 }
 #: category -> boolean variants (the claim's ``about``)
 BOOL_VARIANTS: dict[str, tuple[str, ...]] = {
@@ -40,6 +42,22 @@ BOOL_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 #: variants asked about a sequence with one inexecutable action
 WITH_INEXECUTABLE = {"first", "fluents_before", "executable_before", "holds_before"}
+#: the fluent types a question may be about (acpgen.pddl.fluents), one at a time; ``all``: every type at once,
+#: ``fluents``: every type but the static one (a mix of base, derived and self-derived fluents)
+FLUENT_TYPES = ("static", "base", "derived", "self_derived")
+MIXES = ("all", "fluents")
+
+
+def of_type(types: Mapping[str, str], atom: str, wanted: str) -> bool:
+    """Whether an atom's predicate has the fluent type ``wanted`` (or belongs to the mix ``wanted``)."""
+    kind = types.get(split_canonical(atom)[0])
+    if kind is None:
+        return False
+    if wanted == "all":
+        return True
+    if wanted == "fluents":
+        return kind != "static"
+    return kind == wanted
 
 
 @dataclass(frozen=True)
@@ -84,9 +102,8 @@ class Question:
 
 def _relevant(world: World, q: Question, wanted: str | None = None) -> list[str]:
     """The atoms a question is about: of its fluent type, mentioning its object (if any)."""
-    types = fluent_types(world.lifted)
     kind = wanted or q.fluent_type or "all"
-    return [a for a in world.atoms if of_type(types, a, kind) and (q.object is None or mentions(a, q.object))]
+    return [a for a in world.atoms if of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object))]
 
 
 def _literals(atoms: list[str], facts: Facts, polarity: str) -> list[str]:
@@ -118,14 +135,15 @@ def _after_action(world: World, q: Question) -> tuple[Facts, Facts]:
 
 
 def answer(world: World, q: Question) -> Any:
-    """The free answer: sorted literals or actions, an action (or None), or a number."""
+    """The free answer: sorted literals or actions, or a number (one type per category: a dataset
+    loader such as Hugging Face ``datasets`` needs one type per field of a file)."""
     c, v = q.category, q.variant
     if c in ("fluent", "state"):
         return _literals(_relevant(world, q), _final(world, q), v)
     if c == "executability":
-        if v == "first":
+        if v == "first":  # a set of one action: every free answer of a task has one type (a list here)
             _, failed = world.run(list(q.sequence))
-            return None if failed is None else q.sequence[failed]
+            return [] if failed is None else [q.sequence[failed]]
         return world.executable(_final(world, q))
     if c == "effects":
         before, after = _after_action(world, q)
@@ -137,12 +155,12 @@ def answer(world: World, q: Question) -> Any:
         final = _final(world, q)
         if v == "executable":
             return len(world.executable(final))
-        return len([a for a in _relevant(world, q, "base") if a in final])
+        return len([a for a in _relevant(world, q) if a in final])
     if c == "composite":
         state, _ = _before_first_failure(world, q)
         if v == "fluents_before":
             return _literals(_relevant(world, q), state, "true")
-        return len(world.executable(state))
+        return world.executable(state)
     raise DataError(f"unknown question category {c!r}")
 
 
@@ -160,7 +178,7 @@ def claim_holds(world: World, q: Question, about: str, value: Any) -> bool:
         final = _final(world, q)
         return all(literal_holds(final, lit) for lit in value)
     if about == "first":
-        return bool(answer(world, Question(q.category, "first", q.sequence)) == value)
+        return bool(answer(world, Question(q.category, "first", q.sequence)) == [value])
     if about == "executable" and q.category == "executability":
         return world.step(_final(world, q), value) is not None
     if about == "holds_after":

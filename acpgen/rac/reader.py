@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from acpgen.answers import answer_section
 from acpgen.nl.template import PLACEHOLDER, DomainTemplate
 from acpgen.pddl.model import LiftedTask, canonical, split_canonical
-from acpgen.rac.fluents import negated
+from acpgen.rac.literals import negated
 
 _NAME = r"[a-z0-9][a-z0-9_-]*"
 _LIST = rf"{_NAME}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME})*"

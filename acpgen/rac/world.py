@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cached_property
 
+from acpgen.errors import DataError
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, Schema, canonical, split_canonical
+from acpgen.pddl.model import EQUALITY, Axiom, LiftedTask, Literal, Schema, canonical, split_canonical
 from acpgen.pddl.semantics import execute
 
 Facts = frozenset[str]
@@ -26,6 +27,7 @@ class World(ABC):
     """The semantics the questions need, over states given as sets of canonical atoms (static ones included)."""
 
     lifted: LiftedTask
+    types: Mapping[str, str]  # predicate -> fluent type (static, base, derived, self_derived)
 
     @property
     @abstractmethod
@@ -65,9 +67,10 @@ class World(ABC):
 class CoreWorld(World):
     """acp's grounded semantics (:class:`acpgen.pddl.grounding.GroundTask`)."""
 
-    def __init__(self, task: GroundTask):
+    def __init__(self, task: GroundTask, types: Mapping[str, str]):
         self.task = task
         self.lifted = task.lifted
+        self.types = types
 
     @property
     def init(self) -> Facts:
@@ -85,12 +88,58 @@ class CoreWorld(World):
 class LiftedWorld(World):
     """A separate interpreter over the lifted schemas (no grounding, no bit masks)."""
 
-    def __init__(self, lifted: LiftedTask):
+    def __init__(self, lifted: LiftedTask, types: Mapping[str, str]):
         self.lifted = lifted
+        self.types = types
 
     @property
     def init(self) -> Facts:
-        return frozenset(canonical(p, args) for p, args in self.lifted.init)
+        return self.derive(frozenset(canonical(p, args) for p, args in self.lifted.init))
+
+    @cached_property
+    def _levels(self) -> list[list[Axiom]]:
+        """The rules grouped by level: a rule reading a derived predicate negatively comes after every
+        rule of that predicate (the domain's rules are stratified; a cycle through negation is refused)."""
+        derived = {a.predicate for a in self.lifted.axioms}
+        level = dict.fromkeys(derived, 0)
+        for _ in range(len(derived) + 1):
+            changed = False
+            for axiom in self.lifted.axioms:
+                for conj in axiom.body:
+                    for lit in conj:
+                        if lit.predicate in derived:
+                            need = level[lit.predicate] + (0 if lit.positive else 1)
+                            if need > level[axiom.predicate]:
+                                level[axiom.predicate], changed = need, True
+            if not changed:
+                break
+        else:
+            raise DataError("the derived predicates depend on their own negation (not stratified)")
+        out: list[list[Axiom]] = [[] for _ in range(max(level.values(), default=-1) + 1)]
+        for axiom in self.lifted.axioms:
+            out[level[axiom.predicate]].append(axiom)
+        return out
+
+    def derive(self, facts: Facts) -> Facts:
+        """The state's basic atoms with the derived atoms the rules give (a least fixpoint per level);
+        derived atoms already in ``facts`` are dropped first."""
+        if not self.lifted.axioms:
+            return facts
+        derived = {a.predicate for a in self.lifted.axioms}
+        state = {f for f in facts if split_canonical(f)[0] not in derived}
+        for rules in self._levels:
+            while True:
+                new = set()
+                for axiom in rules:
+                    for conj in axiom.body:
+                        for binding in self._matches(axiom.params, conj, frozenset(state)):
+                            atom = canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
+                            if atom not in state:
+                                new.add(atom)
+                if not new:
+                    break
+                state |= new
+        return frozenset(state)
 
     def _binding(self, action: str) -> tuple[Schema, dict[str, str]] | None:
         try:
@@ -122,10 +171,12 @@ class LiftedWorld(World):
         def ground(literals: tuple[Literal, ...]) -> set[str]:
             return {canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in literals}
 
-        return frozenset((set(facts) - ground(schema.delete)) | ground(schema.add))
+        return self.derive(frozenset((set(facts) - ground(schema.delete)) | ground(schema.add)))
 
-    def _matches(self, schema: Schema, conj: tuple[Literal, ...], facts: Facts) -> Iterator[dict[str, str]]:
-        """Bindings of the schema's parameters under which the conjunction holds."""
+    def _matches(
+        self, params: tuple[tuple[str, str], ...], conj: tuple[Literal, ...], facts: Facts
+    ) -> Iterator[dict[str, str]]:
+        """Bindings of the typed parameters under which the conjunction holds."""
         by_predicate: dict[str, list[tuple[str, ...]]] = {}
         for atom in facts:
             name, args = split_canonical(atom)
@@ -143,10 +194,10 @@ class LiftedWorld(World):
                     yield from extend(index + 1, new)
 
         for partial in extend(0, {}):
-            free = [(v, t) for v, t in schema.params if v not in partial]
+            free = [(v, t) for v, t in params if v not in partial]
             for values in itertools.product(*(self.lifted.objects_of(t) for _, t in free)):
                 binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
-                if all(binding[v] in self.lifted.objects_of(t) for v, t in schema.params) and all(
+                if all(binding[v] in self.lifted.objects_of(t) for v, t in params) and all(
                     self._holds(lit, binding, facts) for lit in conj
                 ):
                     yield binding
@@ -155,6 +206,6 @@ class LiftedWorld(World):
         found = set()
         for schema in self.lifted.schemas.values():
             for conj in schema.precondition:
-                for binding in self._matches(schema, conj, facts):
+                for binding in self._matches(schema.params, conj, facts):
                     found.add(canonical(schema.name, tuple(binding[v] for v, _ in schema.params)))
         return sorted(found)

@@ -301,6 +301,9 @@ class Task(ABC):
     name: ClassVar[str]
     #: the reference ``group`` of open-ended records (``applicable_actions_gen``)
     gen_group: ClassVar[str]
+    #: the benchmark family the task belongs to: ``acpbench`` (the ACPBench / ACPBench-Hard tasks) or
+    #: ``rac`` (reasoning about actions and change); exporters group tasks by it (lm-eval tags)
+    family: ClassVar[str] = "acpbench"
     #: one line for ``acp tasks``
     description: ClassVar[str]
     #: optional context parts after the state, in order: "goal", "actions", "propositions"

@@ -14,21 +14,24 @@ and F1 reported beside the 0/1 score.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acpgen.answers import ParseError, answer_section
 from acpgen.config import QAConfig
-from acpgen.errors import DataError
+from acpgen.errors import DataError, PddlError
 from acpgen.oracle import Decision, Method
 from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.ramifications import variant_domain, variant_problem
 from acpgen.pddl.tarski_io import read_strings
+from acpgen.planners import Status
 from acpgen.rac import questions as rq
-from acpgen.rac.fluents import QUESTION_FLUENT_TYPES, literal_atom, mentions
+from acpgen.rac.literals import literal_atom, mentions
 from acpgen.rac.sequences import LENGTHS, executable_sequence, with_inexecutable
 from acpgen.rac.world import CoreWorld, LiftedWorld
-from acpgen.tasks.base import OK, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
 from acpgen.tasks.claims import Claim, SequenceClaim, expect
 
@@ -37,11 +40,47 @@ if TYPE_CHECKING:  # acpgen.nl imports the task registry, which imports this mod
     from acpgen.nl.template import DomainTemplate
 
 MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
-_PROPERTIES = {"static": "properties that no action changes", "base": "properties that actions change"}
+_PROPERTIES = {
+    "static": "properties that no action changes",
+    "base": "properties that actions change directly",
+    "derived": "properties that follow from other properties",
+    "self_derived": "single-valued properties (one value at a time)",
+    "fluents": "properties that can change",
+}
+_TYPES_CACHE: dict[tuple[str, str], dict[str, str]] = {}
 
 
 def _properties(fluent_type: str | None) -> str:
     return _PROPERTIES.get(fluent_type or "", "properties")
+
+
+def fluent_types(ctx: RecordContext) -> dict[str, str]:
+    """Predicate -> fluent type of the record's domain (:func:`acpgen.pddl.fluents.classify`): the
+    translator's mutex groups of the record's own PDDL (a planner call, cached), and the ``fluent_types``
+    of the domain's template. Raises :class:`DataError` when the translator gives no answer."""
+    from acpgen.pddl.fluents import classify
+
+    key = (ctx.record["PDDL_domain"], ctx.record["PDDL_problem"])
+    if key not in _TYPES_CACHE:
+        result = ctx.oracle.planners.mutex_groups(*key, ctx.options.limits)
+        if result.status != Status.SOLVED:
+            raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator ({result.status})")
+        groups = [[a for a in group if ctx.task.is_valid_atom(a)] for group in result.groups]
+        template = template_of(ctx.record, ctx.task.lifted)
+        overrides = template.fluent_types if template is not None else None
+        source = str(template.path) if template is not None else "the template"
+        types = {p: t.value for p, t in classify(ctx.task.lifted, groups, overrides, source).items()}
+        if len(_TYPES_CACHE) > 512:
+            _TYPES_CACHE.clear()
+        _TYPES_CACHE[key] = types
+    return _TYPES_CACHE[key]
+
+
+def question_types(types: Mapping[str, str], dynamic: bool) -> list[str]:
+    """The fluent types a question may be about in a domain: each type it has, and the mixes
+    (``dynamic``: only types that actions change, for questions about changes)."""
+    present = [t for t in rq.FLUENT_TYPES if t in types.values() and not (dynamic and t == "static")]
+    return present + (["fluents"] if dynamic else list(rq.MIXES))
 
 
 def _objects(world: CoreWorld, fluent_type: str) -> list[str]:
@@ -61,27 +100,30 @@ def propose(ctx: RecordContext, item: QAItem, rng: random.Random, category: str,
         if replaced is None:
             return None
         sequence = replaced[0]
-    world = CoreWorld(task)
+    try:
+        world = CoreWorld(task, fluent_types(ctx))
+    except DataError:
+        return None
     fluent_type: str | None = None
     obj: str | None = None
     action: str | None = None
     if category in ("fluent", "state", "composite") and variant not in ("executable_before",):
-        fluent_type = rng.choice(QUESTION_FLUENT_TYPES)
+        fluent_type = rng.choice(question_types(world.types, dynamic=False))
         if category != "state":
             objects = _objects(world, fluent_type)
             if not objects:
                 return None
             obj = rng.choice(objects)
     elif category == "effects":
-        fluent_type = "base"
+        fluent_type = rng.choice(question_types(world.types, dynamic=True))
         options = world.executable(world.run(sequence)[0][-1])
         if not options:
             return None
         action = rng.choice(options)
     elif category == "numerical" and variant != "executable":
-        fluent_type = "base"
+        fluent_type = rng.choice(question_types(world.types, dynamic=False))
         if variant == "object_true":
-            objects = _objects(world, "base")
+            objects = _objects(world, fluent_type)
             obj = rng.choice(objects) if objects else None
             if obj is None:
                 return None
@@ -112,6 +154,7 @@ def _template(domain: str, directory: Path) -> DomainTemplate | None:
 def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
     """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
     when the domain has none (answers are then read in PDDL syntax only)."""
+    from acpgen.nl.ramified import template_for
     from acpgen.nl.template import TemplateError, templates_dir
 
     domain = record.get("domain")
@@ -119,10 +162,30 @@ def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | 
     if template is None:
         return None
     try:
+        template = template_for(template, lifted)
         template.check(lifted)
-    except TemplateError:
+    except (TemplateError, PddlError):
         return None
     return template
+
+
+def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, dict[str, Any]]:
+    """The task a question is about, and the record fields that say so: for a domain whose template has
+    ``ramifications:`` rules, half of the questions (drawn with ``rng``) are about the ramification variant
+    (:mod:`acpgen.pddl.ramifications`: the record's PDDL becomes the variant's, the context states the rules);
+    the others, and every question of another domain, about the record's own task."""
+    from acpgen.nl.ramified import rules_of
+
+    template = template_of(ctx.record, ctx.task.lifted)
+    if template is None or not template.ramifications or rng.random() < 0.5:
+        return ctx, {"ramifications": False}
+    rules = rules_of(template)
+    pddl = {
+        "PDDL_domain": variant_domain(ctx.task.lifted, rules, template.path),
+        "PDDL_problem": variant_problem(ctx.task, rules),
+    }
+    variant = RecordContext({**ctx.record, **pddl}, ctx.options, ctx.oracle.planners)
+    return variant, {**pddl, "ramifications": True}
 
 
 def describer_of(record: dict[str, Any]) -> Describer | None:
@@ -145,10 +208,11 @@ class SequenceChoice(ChoiceFormats):
 
     def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         about = rng.choice(rq.BOOL_VARIANTS[self.category])
+        ctx, pddl = asked_about(ctx, rng)
         q = propose(ctx, item, rng, self.category, about)
         if q is None:
             return None
-        world = CoreWorld(ctx.task)
+        world = CoreWorld(ctx.task, fluent_types(ctx))
         true: list[Any] = []
         false: list[Any] = []
         if about in ("holds", "holds_before", "holds_after", "all_hold"):
@@ -176,7 +240,7 @@ class SequenceChoice(ChoiceFormats):
                 picks = rng.sample(range(len(lits)), min(6, len(lits)))
                 true, false = [lits[i] for i in picks], [wrong[i] for i in picks]
         elif about == "first":
-            first = rq.answer(world, q)
+            first = rq.answer(world, q)[0]
             true, false = [first], sorted(set(q.sequence) - {first})
         elif about == "executable":
             if self.category == "executability":
@@ -195,14 +259,14 @@ class SequenceChoice(ChoiceFormats):
             raise DataError(f"unknown claim {about!r}")
         if not true and not false:
             return None
-        shared = {k: v for k, v in q.fields().items() if k != "variant"}
+        shared = {**{k: v for k, v in q.fields().items() if k != "variant"}, **pddl}
         return Claims([SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared)
 
     def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
         c = expect(claim, SequenceClaim)
         q = rq.Question.of_record(ctx.record, variant=c.about)
         try:
-            value = rq.claim_holds(LiftedWorld(ctx.task.lifted), q, c.about, c.value)
+            value = rq.claim_holds(LiftedWorld(ctx.task.lifted, fluent_types(ctx)), q, c.about, c.value)
         except DataError as err:
             return Decision(None, Method.SIMULATOR, str(err))
         return Decision(value, Method.SIMULATOR)
@@ -249,6 +313,7 @@ def _values(record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[st
 class SequenceTask(Task):
     """A category of questions about an action sequence (see the module docstring)."""
 
+    family = "rac"
     context_parts = ()
     question_fields = ("sequence",)
 
@@ -265,13 +330,14 @@ class SequenceTask(Task):
         self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
     ) -> dict[str, Any] | None:
         variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
+        ctx, pddl = asked_about(ctx, rng)
         q = propose(ctx, item, rng, self.category, variant)
         if q is None:
             return None
-        value = rq.answer(CoreWorld(ctx.task), q)
+        value = rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
-        return {**q.fields(), "answer": value}
+        return {**q.fields(), **pddl, "answer": value}
 
     def kind(self, record: dict[str, Any]) -> str:
         return rq.GEN_VARIANTS[self.category][record["variant"]]
@@ -284,7 +350,7 @@ class SequenceTask(Task):
 
     def expected(self, ctx: RecordContext) -> Any:
         if ctx.recheck:
-            return rq.answer(CoreWorld(ctx.task), rq.Question.of_record(ctx.record))
+            return rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), rq.Question.of_record(ctx.record))
         return ctx.answer
 
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
@@ -301,11 +367,6 @@ class SequenceTask(Task):
         if not reading.items and not reading.none:
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")
-        if kind == rq.ACTION:
-            given = reading.items[0] if reading.items else None
-            if given == (expected.lower() if expected else None):
-                return Verdict.correct()
-            return Verdict.wrong(f"expected {expected}, got {given or 'None'}")
         items = self._normalise(ctx.record["variant"], reading.items)
         return set_verdict(items, {str(e).lower() for e in expected}, reading.unread)
 
@@ -321,7 +382,11 @@ class SequenceTask(Task):
 
     def validate(self, ctx: RecordContext) -> Check:
         try:
-            proven = rq.answer(LiftedWorld(ctx.task.lifted), rq.Question.of_record(ctx.record))
+            types = fluent_types(ctx)
+        except DataError as err:
+            return Check(UNPROVEN, str(err))
+        try:
+            proven = rq.answer(LiftedWorld(ctx.task.lifted, types), rq.Question.of_record(ctx.record))
         except DataError as err:
             return Check(WRONG, str(err))
         stored = ctx.answer
