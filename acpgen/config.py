@@ -76,6 +76,7 @@ class QAConfig:
     candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
     tasks: tuple[str, ...] | None = None  # the tasks to ask about (None: every registered task)
+    sequence_lengths: tuple[int, ...] | None = None  # rac_*: action sequence lengths (None: all; set by a level)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ position lies in the level's share of that list (``sizes: [from, to]``, fraction
 least one size) and only the states whose remaining plan length (the steps of the stored plan through
 the state still to go; the optimal distance on an optimal plan) lies in ``distance: [low, high]``
 (``high`` null: no bound). The ``levels`` section of ``pipeline.yaml`` sets the ranges; without it
-the defaults below apply. Asking for no level changes nothing.
+the defaults below apply. For the reasoning-about-actions tasks (rac_*) a level also sets the length
+of the action sequences asked about (``lengths``; the default levels take 1, 5, 10, 15 and 19, the
+lengths those tasks draw from). Asking for no level changes nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Level:
 
     sizes: tuple[float, float]
     distance: tuple[int, int | None]
+    lengths: tuple[int, ...] = ()  # reasoning-about-actions tasks: the action sequence lengths (empty: all)
 
     def size_indices(self, count: int) -> list[int]:
         """Positions of the level's sizes in a list of ``count`` sizes (never empty; levels share a size
@@ -37,11 +40,11 @@ class Level:
 
 
 DEFAULT_LEVELS: dict[int, Level] = {
-    1: Level((0.0, 0.2), (1, 2)),
-    2: Level((0.2, 0.4), (3, 4)),
-    3: Level((0.4, 0.6), (5, 7)),
-    4: Level((0.6, 0.8), (8, 11)),
-    5: Level((0.8, 1.0), (12, None)),
+    1: Level((0.0, 0.2), (1, 2), (1,)),
+    2: Level((0.2, 0.4), (3, 4), (5,)),
+    3: Level((0.4, 0.6), (5, 7), (10,)),
+    4: Level((0.6, 0.8), (8, 11), (15,)),
+    5: Level((0.8, 1.0), (12, None), (19,)),
 }
 
 
@@ -57,11 +60,14 @@ def levels_of(config: PipelineConfig) -> dict[int, Level]:
 
 
 def _level(raw: Any, where: str) -> Level:
-    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance"}:
-        raise ConfigError(f"{where}: expected a mapping with the keys sizes and distance, got {raw!r}")
+    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance", "lengths"}:
+        raise ConfigError(f"{where}: expected a mapping with the keys sizes, distance and lengths, got {raw!r}")
     default = DEFAULT_LEVELS[1]
     sizes = raw.get("sizes", default.sizes)
     distance = raw.get("distance", default.distance)
+    lengths = raw.get("lengths", [])
+    if not isinstance(lengths, (list, tuple)) or not all(isinstance(n, int) and n >= 1 for n in lengths):
+        raise ConfigError(f"{where}.lengths: a list of action sequence lengths (each at least 1), not {lengths!r}")
     ok_sizes = (
         isinstance(sizes, (list, tuple)) and len(sizes) == 2 and 0 <= sizes[0] < sizes[1] <= 1
     )  # fractions of the size list
@@ -74,7 +80,7 @@ def _level(raw: Any, where: str) -> Level:
         raise ConfigError(
             f"{where}.distance: [low, high] with 0 <= low <= high (high null: no bound), not {distance!r}"
         )
-    return Level((float(sizes[0]), float(sizes[1])), (low, high))
+    return Level((float(sizes[0]), float(sizes[1])), (low, high), tuple(lengths))
 
 
 def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
@@ -90,8 +96,9 @@ def at_level(config: PipelineConfig, domains: list[str], level: int) -> Pipeline
         sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes)))
         chosen[name] = dataclasses.replace(entry, sizes=sizes)
     states = dataclasses.replace(config.states, goal_distance=spec.distance)
+    qa = dataclasses.replace(config.qa, sequence_lengths=spec.lengths or None)
     export = dataclasses.replace(config.export, level=level)
-    return dataclasses.replace(config, domains=chosen, states=states, export=export)
+    return dataclasses.replace(config, domains=chosen, states=states, qa=qa, export=export)
 
 
 def describe(config: PipelineConfig, domain: str) -> list[dict]:
@@ -103,6 +110,7 @@ def describe(config: PipelineConfig, domain: str) -> list[dict]:
             "level": n,
             "sizes": [sizes[i] for i in levels[n].size_indices(len(sizes))],
             "distance": levels[n].distance,
+            "lengths": levels[n].lengths,
         }
         for n in LEVELS
     ]

@@ -55,7 +55,8 @@ def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
     assert hard.domains["ferry"].problems == config.domains["ferry"].problems
     assert hard.domains["rovers"] == config.domains["rovers"]
     assert hard.states.goal_distance == (12, None)
-    assert config.states.goal_distance is None
+    assert hard.qa.sequence_lengths == (19,)
+    assert config.states.goal_distance is None and config.qa.sequence_lengths is None
     with pytest.raises(ConfigError, match="choose 1"):
         at_level(config, ["ferry"], 6)
 
@@ -66,7 +67,8 @@ def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
         ({7: {"sizes": [0, 1]}}, "a level is one of"),
         ({1: {"sizes": [0.5, 0.2]}}, "from < to"),
         ({1: {"distance": [3, 1]}}, "low <= high"),
-        ({1: {"depth": 3}}, "keys sizes and distance"),
+        ({1: {"depth": 3}}, "keys sizes, distance and lengths"),
+        ({1: {"lengths": [0]}}, "each at least 1"),
     ],
 )
 def test_bad_levels_sections_are_refused(raw, message, tmp_path):
@@ -113,3 +115,9 @@ def test_level_is_refused_with_a_users_domain(tmp_path):
         + ["--level", "2", "--out", str(tmp_path / "o")],
     )
     assert result.exit_code != 0 and "--level goes with --domain" in result.output
+
+
+def test_a_level_sets_the_sequence_length_of_reasoning_about_actions_questions(tmp_path):
+    records = list(acpgen.generate("ferry", "rac_state", n=1, level=2, config=TINY, cache_dir=tmp_path))
+    assert records and all(r["sequence_length"] == 5 == len(r["sequence"]) for r in records)
+    assert all(r["level"] == 2 and 3 <= r["features"]["plan_length"] <= 4 for r in records)
