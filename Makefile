@@ -17,7 +17,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report]'
+	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym]'
 	touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv and install acp with its planners and test tools
@@ -78,3 +78,11 @@ report-demo: $(STAMP)  ## acp report of two made-up models (dev answers, a pertu
 
 clean:  ## remove build artefacts and outputs (keeps .venv)
 	rm -rf $(OUT) .pytest_cache build *.egg-info
+
+.PHONY: bench-reward
+bench-reward: $(STAMP)  ## latency of acpgen.score per task on warm generated records (median, p99; target 5 ms)
+	$(BIN)/python benchmarks/bench_reward.py --cache $(OUT)/bench-reward
+
+.PHONY: bench-levels
+bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
+	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)

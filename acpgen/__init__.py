@@ -1,3 +1,23 @@
-"""acp: generator and symbolic scorer of planning-reasoning benchmarks (ACPBench, ACPBench-Hard)."""
+"""acp: generator and symbolic scorer of planning-reasoning benchmarks (ACPBench, ACPBench-Hard).
+
+The library API (`acpgen.api`) is imported on first use, so ``import acpgen`` stays cheap:
+``acpgen.generate``, ``acpgen.load``, ``acpgen.score``, ``acpgen.score_many``,
+``acpgen.reference_answer`` and ``acpgen.Score``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+_API = ("generate", "load", "score", "score_many", "reference_answer", "Score", "GenerationShortfall")
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from acpgen import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'acpgen' has no attribute {name!r}")

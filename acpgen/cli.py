@@ -18,6 +18,7 @@ from acpgen.dataset import build_dataset, counts_table
 from acpgen.domains import DomainSource
 from acpgen.errors import AcpError
 from acpgen.generators import domain_file
+from acpgen.levels import at_level
 from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.scaffold import starting_template
@@ -343,6 +344,13 @@ def reference_answers(dataset: Path, output: Path) -> None:
     default=None,
     help="Run the stages up to and including this one (default: all stages).",
 )
+@click.option(
+    "--level",
+    type=click.IntRange(1, 5),
+    default=None,
+    help="Difficulty 1-5: the level's share of each domain's sizes and states at its distance from the goal "
+    "(acpgen/levels.py; `levels` in the config).",
+)
 @run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 def generate(
@@ -354,6 +362,7 @@ def generate(
     out: Path | None,
     seed: int | None,
     stage: str | None,
+    level: int | None,
     config_path: Path | None,
     representation: str | None,
     formats: str | None,
@@ -383,9 +392,13 @@ def generate(
     """
     config = run_config(config_path, out, seed, representation, formats)
     source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
+    if level is not None and source is not None:
+        raise click.UsageError("--level goes with --domain (it chooses among the generator's sizes)")
     if source is not None and "export" in stages_up_to(stage):
         source.check_representation(config.export.representation)  # before hours of planning, not after
     names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
+    if level is not None:
+        config = at_level(config, names, level)
     reports: list[StageReport] = []
 
     def report(stage_report: StageReport) -> None:

@@ -55,6 +55,9 @@ class StatesConfig:
     rollouts_per_state: int = 1
     rollout_length: int = 5
     max_per_problem: int = 200
+    # Only states whose remaining plan length lies in [low, high] (high None: no bound); set by a
+    # difficulty level (`acpgen.levels`), None keeps every state.
+    goal_distance: tuple[int, int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class QAConfig:
     candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
     tasks: tuple[str, ...] | None = None  # the tasks to ask about (None: every registered task)
+    sequence_lengths: tuple[int, ...] | None = None  # rac_*: action sequence lengths (None: all; set by a level)
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class ExportConfig:
     """Stage 5: natural-language text and the exported records."""
 
     representation: str = "nl"  # nl, pddl or pddl+nl: what a record's context contains
+    level: int | None = None  # set by a difficulty level (acpgen.levels): records then carry level and features
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,7 @@ class PipelineConfig:
     export: ExportConfig = field(default_factory=ExportConfig)
     dataset: DatasetConfig = field(default_factory=DatasetConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
+    levels: dict[int, dict] = field(default_factory=dict)  # difficulty levels, read by `acpgen.levels`
 
     def domain(self, name: str) -> DomainConfig:
         if name not in self.domains:

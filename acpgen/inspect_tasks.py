@@ -41,24 +41,16 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from acpgen.config import FORMATS
 from acpgen.errors import DataError
+from acpgen.prompts import prompt
 from acpgen.records import Dataset
 from acpgen.scoring import score_answer
 from acpgen.tasks import PARSE_ERROR, TASKS, UNDECIDED, Verdict, kind_of, task_formats
 from acpgen.tasks.choice import to_response
 
-BOOL_INSTRUCTION = "Answer yes or no, and end with **Final Answer**: Yes or **Final Answer**: No."
-MCQ_INSTRUCTION = "Choose exactly one option, and end with **Final Answer**: and its letter (A, B, C or D)."
-
 
 def task_name(name: str, fmt: str) -> str:
     """The Inspect task name of an acp task in a format: ``acp_app_gen``."""
     return f"acp_{name}_{fmt}"
-
-
-def prompt(record: dict, name: str, fmt: str) -> str:
-    """What the model reads: context, question and how to answer."""
-    instruction = {"gen": TASKS[name].instruction, "bool": BOOL_INSTRUCTION, "mcq": MCQ_INSTRUCTION}[fmt]
-    return f"{record['context'].strip()}\n\n{record['question'].strip()} {instruction}"
 
 
 def targets(record: dict, name: str, fmt: str) -> list[str]:

@@ -39,6 +39,8 @@ class GenFields(TypedDict, total=False):
     sequence_length: int  # rac_*
     object: str  # rac_fluent, rac_num, rac_comp: the object asked about
     ramifications: bool  # rac_*: asked about the ramification variant of the domain (PDDL with :derived rules)
+    level: int  # records of a difficulty level only (acpgen.levels)
+    features: dict[str, int | None]  # with level: acpgen.features.state_features
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -86,6 +88,8 @@ class ChoiceFields(TypedDict, total=False):
     sequence_length: int  # rac_*
     object: str  # rac_*
     ramifications: bool  # rac_*: asked about the ramification variant of the domain
+    level: int  # records of a difficulty level only (acpgen.levels)
+    features: dict[str, int | None]  # with level: acpgen.features.state_features
 
 
 class QARecord(TypedDict, total=False):

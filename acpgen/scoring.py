@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import threading
 from collections import defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tqdm import tqdm
@@ -81,17 +84,36 @@ _SHARED_PLANNERS: Planners | None = None
 _SHARED_LOCK = threading.Lock()
 
 
+def _after_fork_in_child() -> None:
+    """A forked child starts with its own lock and planners (the parent's lock may have been held
+    by a thread that does not exist in the child)."""
+    global _SHARED_PLANNERS, _SHARED_LOCK
+    _SHARED_PLANNERS, _SHARED_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+@contextmanager
+def shared_planners() -> Iterator[Planners]:
+    """The default planners of this process, built on first use; callers take turns (planners run
+    as processes on a shared machine), so threads may score at the same time."""
+    global _SHARED_PLANNERS
+    with _SHARED_LOCK:
+        if _SHARED_PLANNERS is None:
+            _SHARED_PLANNERS = PlannerSetup().build()
+        yield _SHARED_PLANNERS
+
+
 def score_answer(record: dict, kind: str, response: str, options: ScoreOptions = ScoreOptions()) -> Verdict:
     """Score one response against one record, with the default planners built once per process.
 
     For harness hooks (lm-eval, Inspect AI) that hand over one answer at a time; calls are taken
     one at a time, since planners run as processes on a shared machine.
     """
-    global _SHARED_PLANNERS
-    with _SHARED_LOCK:
-        if _SHARED_PLANNERS is None:
-            _SHARED_PLANNERS = PlannerSetup().build()
-        return score_one(RecordContext(record, options, _SHARED_PLANNERS), kind, response)
+    with shared_planners() as planners:
+        return score_one(RecordContext(record, options, planners), kind, response)
 
 
 def _domain_of(ctx: RecordContext) -> str:

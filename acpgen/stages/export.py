@@ -24,7 +24,9 @@ from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import ConfigError
+from acpgen.features import state_features
 from acpgen.nl.describe import REPRESENTATIONS, Describer
+from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
 from acpgen.stages.base import StageContext, StageReport
@@ -100,11 +102,15 @@ def export_choice_record(record: dict, describer: Describer, representation: str
 
 def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "gen") -> list[dict]:
     case = ActionCase(ctx.domain_text)
+    level = ctx.config.export.level
+    states = _states_by_id(ctx) if level is not None else {}
     records = []
     for line in qa_file(ctx, task, fmt).read_text().splitlines():
         record = json.loads(line)
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
         describer = ctx.source.describer(lifted)
+        if level is not None:  # records of a difficulty level end with it and with their state's features
+            record.update(level=level, features=state_features(GroundTask(lifted), states.get(record["state"])))
         if fmt == "gen":
             records.append(export_record(record, describer, representation, case))
         else:
@@ -112,13 +118,22 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
     return records
 
 
+def _states_by_id(ctx: StageContext) -> dict[str, dict]:
+    """The lines of the domain's ``states.jsonl`` by state id."""
+    lines = ctx.states_file.read_text().splitlines() if ctx.states_file.exists() else []
+    return {state["id"]: state for state in map(json.loads, lines)}
+
+
 def stamp(ctx: StageContext, source: Path, representation: str) -> dict:
     """What an exported file is made from: its qa file, the domain's template and the shared question
-    texts (by content), the representation, the PDDL domain (action case) and the code."""
+    texts (by content), the representation, the PDDL domain (action case) and the code; with a difficulty
+    level also the level and the states file (the features' plan lengths)."""
+    level = ctx.config.export.level
+    config = {"representation": representation} if level is None else {"representation": representation, "level": level}
     return {
         **ctx.base_stamp(),
-        "config": digest_of({"representation": representation}),
-        "inputs": input_digests(ctx.root, [source]),
+        "config": digest_of(config),
+        "inputs": input_digests(ctx.root, [source] + ([ctx.states_file] if level is not None else [])),
         "templates": ctx.source.templates_digest(),
     }
 

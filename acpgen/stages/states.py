@@ -73,7 +73,7 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
                 action = rng.choice(options)
                 state, path = action.apply(state), path + [action.name]
                 keep(state, path, {"source": "rollout"})
-    states = list(found.items())
+    states = [(state, origin) for state, origin in found.items() if _at_distance(origin, settings.goal_distance)]
     if len(states) > settings.max_per_problem:
         chosen = sorted(rng.sample(range(len(states)), settings.max_per_problem))
         states = [states[i] for i in chosen]
@@ -81,6 +81,16 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
         {"id": f"{problem}-s{k:04d}", "problem": problem, **origin, **_describe(task, state)}
         for k, (state, origin) in enumerate(states)
     ]
+
+
+def _at_distance(origin: dict, distance: tuple[int, int | None] | None) -> bool:
+    """Whether a state is kept under ``states.goal_distance``: a plan state whose remaining plan length
+    lies in the range (every state when there is no range; rollout states have no known distance)."""
+    if distance is None:
+        return True
+    low, high = distance
+    togo = origin.get("plan_cost_to_go")
+    return togo is not None and low <= togo and (high is None or togo <= high)
 
 
 def _write(ctx: StageContext, book, problem: str, states: list[dict], made_from: dict) -> None:

@@ -89,10 +89,18 @@ def _objects(world: CoreWorld, fluent_type: str) -> list[str]:
     return sorted({o for o in world.lifted.objects if any(mentions(a, o) for a in atoms)})
 
 
-def propose(ctx: RecordContext, item: QAItem, rng: random.Random, category: str, variant: str) -> rq.Question | None:
-    """The structured question of a category and variant about the record's state, or None."""
+def propose(
+    ctx: RecordContext,
+    item: QAItem,
+    rng: random.Random,
+    category: str,
+    variant: str,
+    lengths: tuple[int, ...] | None = None,
+) -> rq.Question | None:
+    """The structured question of a category and variant about the record's state, or None; the
+    sequence length is drawn from ``lengths`` (default `LENGTHS`; a difficulty level narrows it)."""
     task = ctx.task
-    sequence = executable_sequence(task, item.suffix, rng, rng.choice(LENGTHS))
+    sequence = executable_sequence(task, item.suffix, rng, rng.choice(lengths or LENGTHS))
     if sequence is None:
         return None
     if variant in rq.WITH_INEXECUTABLE:
@@ -209,7 +217,7 @@ class SequenceChoice(ChoiceFormats):
     def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         about = rng.choice(rq.BOOL_VARIANTS[self.category])
         ctx, pddl = asked_about(ctx, rng)
-        q = propose(ctx, item, rng, self.category, about)
+        q = propose(ctx, item, rng, self.category, about, settings.sequence_lengths)
         if q is None:
             return None
         world = CoreWorld(ctx.task, fluent_types(ctx))
@@ -331,7 +339,7 @@ class SequenceTask(Task):
     ) -> dict[str, Any] | None:
         variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
         ctx, pddl = asked_about(ctx, rng)
-        q = propose(ctx, item, rng, self.category, variant)
+        q = propose(ctx, item, rng, self.category, variant, settings.sequence_lengths)
         if q is None:
             return None
         value = rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), q)

@@ -1,0 +1,378 @@
+"""acp as a library: generate verified records in memory, load datasets, score responses.
+
+The functions here are thin: :func:`generate` runs the stages of `acp generate` (``acpgen.pipeline``)
+into a cache folder and reads back what the export stage wrote, so its records are byte for byte
+those of the command line for the same settings; :func:`score` is the scorer of `acp score` with
+the planners built once per process (``acpgen.scoring.shared_planners``). Besides them, a process
+keeps, for the last 512 PDDL texts it scored, the ground task and the oracle per set of options (what
+was explored and proven), so that scoring a record again is a look-up.
+
+>>> import acpgen
+>>> record = {"id": 1, "group": "applicable_actions_gen", "answer": ["(noop a)"],
+...           "PDDL_domain": DOMAIN, "PDDL_problem": PROBLEM}
+>>> acpgen.score(record, "(noop a)")
+Score(score=1.0, status='scored', reason='correct', precision=1.0, recall=1.0)
+>>> acpgen.score(record, "I do not know").status
+'parse_error'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import shutil
+import tempfile
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acpgen.answers import ParseError
+from acpgen.config import FORMATS, PipelineConfig, load_config
+from acpgen.errors import ConfigError, DataError
+from acpgen.features import MAX_STATES, state_features
+from acpgen.levels import at_level
+from acpgen.oracle import Oracle
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pipeline import run_domain, stages_up_to
+from acpgen.planners import Planners
+from acpgen.records import dataset_files, read_json_items, record_task
+from acpgen.scoring import shared_planners
+from acpgen.stages.base import StageReport
+from acpgen.stages.export import export_file
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, split_kind
+from acpgen.tasks.choice import score_response, to_response
+
+# A one-action toy domain for the examples of this module's docstrings (tests/test_api.py passes them
+# as DOMAIN and PROBLEM).
+_DOCTEST_DOMAIN = """(define (domain toy) (:requirements :strips :typing) (:types thing)
+ (:predicates (here ?x - thing) (done ?x - thing))
+ (:action noop :parameters (?x - thing) :precondition (here ?x) :effect (done ?x)))"""
+_DOCTEST_PROBLEM = """(define (problem p) (:domain toy) (:objects a b - thing)
+ (:init (here a)) (:goal (done a)))"""
+
+
+@dataclass(frozen=True)
+class Score:
+    """The verdict on one response.
+
+    ``score`` is 1.0 or 0.0; ``status`` is ``scored``, ``parse_error`` (no answer could be read;
+    score 0) or ``undecided`` (a planner could not decide; never a silent 0: leave it out of an
+    accuracy); ``reason`` says why. For tasks whose answers are sets (app: actions, prog:
+    effects), ``precision`` and ``recall`` of the answered set against the stored true set (0.0 for
+    an unreadable answer); None for the other tasks and formats, and for undecided answers.
+    """
+
+    score: float
+    status: str
+    reason: str
+    precision: float | None = None
+    recall: float | None = None
+
+
+def _kind(record: Any) -> str:
+    """The record's kind (``app``, ``app.bool``...); DataError for what is no acp or reference record."""
+    if not isinstance(record, dict):
+        raise DataError(f"a record is a dict (a line of a records file), not {type(record).__name__}")
+    kind = record_task(record)
+    if kind is None:
+        raise DataError(
+            f"record {record.get('id')!r}: no known task (its 'task' is {record.get('task')!r}, its 'group' "
+            f"{record.get('group')!r}); `acp tasks` lists the tasks and their groups"
+        )
+    needed = ["answer"] + (["PDDL_domain", "PDDL_problem"] if split_kind(kind)[1] == "gen" else [])
+    missing = [key for key in needed if key not in record]
+    if missing:
+        raise DataError(f"record {record.get('id')!r} ({kind}): no {', '.join(missing)} field")
+    return kind
+
+
+def _set_measures(task_name: str, record: dict, answer: Any) -> tuple[float, float] | None:
+    """(precision, recall) of a parsed set answer against the stored set; None for other tasks."""
+    task = TASKS[task_name]
+    true = task.stored_elements(record)
+    if true is None:
+        return None
+    given = set() if answer is None else task.answer_elements(answer)
+    if given is None:
+        return None
+    common = len(given & true)
+    precision = common / len(given) if given else float(not true)
+    recall = common / len(true) if true else 1.0
+    return precision, recall
+
+
+def score(
+    record: dict, response: str | None, recheck: bool = False, *, trust_stored: bool = False, strict_just: bool = False
+) -> Score:
+    """Score one model response against one record (any acp or reference record, any format).
+
+    Stored answer sets of records acp proved itself decide where they can; answers to other records
+    (reference data) are re-proven, as `acp score` does. ``recheck``: re-prove every answer (`acp
+    score --recheck`); ``trust_stored``: trust every stored set (`--trust-stored`); ``strict_just``:
+    `--strict-just`. A record that is not one raises :class:`acpgen.errors.DataError`, a
+    record whose PDDL cannot be read :class:`acpgen.errors.PddlError`; a response from which no
+    answer can be read (or None) scores 0 with status ``parse_error``. Safe to call from
+    several threads (calls that need a planner take turns) and in forked processes.
+
+    >>> record = {"id": 7, "group": "applicable_actions_gen", "answer": ["(noop a)"],
+    ...           "PDDL_domain": DOMAIN, "PDDL_problem": PROBLEM}
+    >>> acpgen.score(record, "(noop a) (noop b)")
+    Score(score=0.0, status='scored', reason='missing 0, not applicable 1', precision=0.5, recall=1.0)
+    >>> acpgen.score({"id": 1, "group": "applicable_actions_bool", "answer": "yes"}, "**Final Answer**: Yes").score
+    1.0
+    """
+    kind = _kind(record)
+    name, fmt = split_kind(kind)
+    if response is None:
+        return _as_score(
+            Verdict.parse_error("no response"), _set_measures(name, record, None) if fmt == "gen" else None
+        )
+    text = str(response)
+    if fmt != "gen":
+        return _as_score(score_response(record, fmt, text))
+    task = TASKS[name]
+    try:
+        answer = task.parse(text)
+    except ParseError as err:
+        measures = _set_measures(name, record, None)
+        return _as_score(Verdict.parse_error(str(err)), measures)
+    options = ScoreOptions(recheck=recheck, trust_stored=trust_stored, strict_just=strict_just)
+    grounded = _GROUNDED.entry(record)
+    with shared_planners() as planners:
+        ctx = _Context(record, options, planners, grounded)
+        verdict = task.score(ctx, answer)
+        ctx.keep_oracle(grounded)
+    return _as_score(verdict, _set_measures(name, record, answer) if verdict.status != "undecided" else None)
+
+
+@dataclass
+class _Grounded:
+    """A record's ground task and the oracles scoring made on it, one per set of options (each keeps
+    what it explored and decided; they hold this process's planners)."""
+
+    task: GroundTask
+    oracles: dict[ScoreOptions, Oracle] = field(default_factory=dict)
+
+
+class _GroundedTasks:
+    """The ground tasks (and oracles) of the records scored last in this process (at most ``size``),
+    keyed by the digest of their PDDL texts: grounding, exploring and planning are the time of a score,
+    and a training loop scores the same records again and again. What is kept depends on the PDDL text
+    and the options only, never on a record's stored answer or on a response."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._entries: OrderedDict[bytes, _Grounded] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def entry(self, record: dict) -> _Grounded:
+        domain, problem = str(record["PDDL_domain"]), str(record["PDDL_problem"])
+        key = hashlib.sha256(f"{len(domain)}:{domain}{problem}".encode()).digest()
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        entry = _Grounded(GroundTask.from_strings(domain, problem, f"record {record.get('id')}"))
+        with self._lock:
+            entry = self._entries.setdefault(key, entry)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return entry
+
+    def get(self, record: dict) -> GroundTask:
+        """The record's ground task."""
+        return self.entry(record).task
+
+    def after_fork_in_child(self) -> None:
+        """A forked child gets its own lock (the parent's may have been held by another thread) and no
+        oracles (they hold the parent's planners); ground tasks are plain data and stay."""
+        self._lock = threading.Lock()
+        for entry in self._entries.values():
+            entry.oracles.clear()
+
+
+_GROUNDED = _GroundedTasks()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_GROUNDED.after_fork_in_child)
+
+
+class _Context(RecordContext):
+    """A record's scoring context with its ground task (and its oracle for these options, once made)
+    kept from earlier scores of records with the same PDDL."""
+
+    def __init__(self, record: dict, options: ScoreOptions, planners: Planners, grounded: _Grounded):
+        super().__init__(record, options, planners)
+        self.__dict__["task"] = grounded.task  # RecordContext.task is a cached property: this is its value
+        if options in grounded.oracles:
+            self.__dict__["oracle"] = grounded.oracles[options]
+
+    def keep_oracle(self, grounded: _Grounded) -> None:
+        """Keep the oracle this context made (if it made one) for the next score with these options."""
+        if "oracle" in self.__dict__:
+            grounded.oracles.setdefault(self.options, self.__dict__["oracle"])
+
+
+def _as_score(verdict: Verdict, measures: tuple[float, float] | None = None) -> Score:
+    precision, recall = measures if measures is not None else (None, None)
+    if "precision" in verdict.details:  # tasks that measure their set answers themselves (rac_*)
+        precision, recall = verdict.details["precision"], verdict.details.get("recall")
+    return Score(float(verdict.score), str(verdict.status), verdict.reason, precision, recall)
+
+
+def score_many(
+    records: Iterable[dict], responses: Iterable[str | None], workers: int = 1, recheck: bool = False
+) -> list[Score]:
+    """Score ``responses[i]`` against ``records[i]`` for every i, in order; ``workers`` threads.
+
+    The two sequences must have the same length (DataError otherwise). Threads help where
+    scoring waits for planner processes; pure look-ups are bound by one interpreter.
+
+    >>> record = {"id": 1, "group": "applicable_actions_bool", "answer": "no"}
+    >>> [s.score for s in acpgen.score_many([record, record], ["Yes", "No"], workers=2)]
+    [0.0, 1.0]
+    """
+    records, responses = list(records), list(responses)
+    if len(records) != len(responses):
+        raise DataError(f"score_many: {len(records)} records but {len(responses)} responses; give one response each")
+    for record in records:
+        _kind(record)  # a bad record raises before any work starts
+    if workers <= 1 or len(records) < 2:
+        return [score(r, a, recheck) for r, a in zip(records, responses)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda pair: score(pair[0], pair[1], recheck), zip(records, responses)))
+
+
+def reference_answer(record: dict) -> str:
+    """The record's stored answer written as a model would write it (the first line `acp
+    reference-answers` writes for the record; it scores 1 unless the stored answer is wrong).
+
+    >>> acpgen.reference_answer({"id": 1, "group": "applicable_actions_gen", "answer": ["(noop a)"],
+    ...                          "PDDL_domain": DOMAIN, "PDDL_problem": PROBLEM})
+    '(noop a)'
+    >>> acpgen.reference_answer({"id": 1, "group": "applicable_actions_bool", "answer": "yes"})
+    '**Final Answer**: Yes.'
+    """
+    name, fmt = split_kind(_kind(record))
+    responses = TASKS[name].to_responses(record) if fmt == "gen" else [to_response(record, fmt)]
+    if not responses:
+        raise DataError(f"record {record.get('id')!r} ({name}): its stored answer gives no response")
+    return responses[0]
+
+
+def load(path: str | Path) -> list[dict]:
+    """The records of a records file or folder (acp's output, `acp dataset`, the reference ACPBench
+    files; JSON lists or JSONL, optionally gzip-compressed), in file order; lines that are no
+    record of a known task are left out. DataError when the path holds no record.
+
+    >>> records = acpgen.load("tests/fixtures/acpbench-dev")  # the reference dev records
+    >>> len(records), sum(r["group"] == "applicable_actions_gen" for r in records)
+    (880, 40)
+    """
+    files = dataset_files(Path(path))
+    records = [r for f in files for r in read_json_items(f) if "id" in r and record_task(r) is not None]
+    if not records:
+        raise DataError(f"{path}: no record of a known task in {len(files)} file(s)")
+    return records
+
+
+class GenerationShortfall(UserWarning):
+    """`generate` made fewer records than asked for (the reason names the budget to raise)."""
+
+
+def generate(
+    domain: str | Iterable[str],
+    task: str,
+    n: int = 10,
+    seed: int | None = None,
+    level: int | None = None,
+    format: str = "gen",
+    *,
+    config: str | Path | PipelineConfig | None = None,
+    cache_dir: str | Path | None = None,
+    representation: str | None = None,
+    jobs: int = 1,
+) -> Iterator[dict]:
+    """Verified records of ``task`` in ``format``, ``n`` per domain, made as `acp generate` makes them.
+
+    ``domain``: a domain of the configuration (default: the repository's ``pipeline.yaml``) or
+    several; records are yielded domain by domain as each is done. The records are those `acp
+    generate` writes to ``<task>.<format>.jsonl`` with the same config, seed and
+    ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more). ``cache_dir``:
+    the output folder the stages write to and resume from (default: a temporary folder removed
+    when the generator is closed); planner results are cached under ``<cache_dir>/planner-cache``.
+    Run one `generate` at a time per cache folder (calls with their own folders may run at once).
+    ``level``: a difficulty level 1-5 (`acpgen.levels`: the level's share of the domain's sizes, states
+    at the level's distance from the goal); the records then end with ``level`` and ``features``
+    (:func:`features`), as `acp generate --level` writes them. Fewer than ``n``
+    records (the states cannot give more) warn with :class:`GenerationShortfall`.
+    """
+    settings = _generation_config(config, domain, task, n, seed, level, format, representation)
+    names = [domain] if isinstance(domain, str) else list(domain)
+    temporary = cache_dir is None
+    out = Path(tempfile.mkdtemp(prefix="acp-generate-")) if temporary else Path(cache_dir)  # type: ignore[arg-type]
+    try:
+        settings = settings.with_overrides(out=str(out))
+        planners = settings.planner.setup(out).build()
+        for name in names:
+            settings.domain(name)
+            reports: list[StageReport] = []
+            run_domain(
+                settings, name, planners, stages=stages_up_to(None), progress=False, jobs=jobs, report=reports.append
+            )
+            path = export_file(out / name, task, format)
+            records = read_json_items(path) if path.exists() else []
+            if len(records) < n:
+                why = "; ".join(f for r in reports for f in r.failed) or "no reason reported"
+                warnings.warn(f"{name}: {len(records)} of {n} {task} {format} records ({why})", GenerationShortfall, 2)
+            yield from records
+    finally:
+        if temporary:
+            shutil.rmtree(out, ignore_errors=True)
+
+
+def features(record: dict, state: dict | None = None, max_states: int = MAX_STATES) -> dict:
+    """The features of a record's state (`acpgen.features.state_features`; records of a level carry
+    them): objects, propositions, state atoms, applicable actions, reachable states and optimal plan
+    length (None beyond ``max_states`` states), and the remaining plan length from ``state``, the
+    state's line of ``states.jsonl``, where given.
+
+    >>> features({"id": 1, "group": "applicable_actions_gen", "answer": [], "PDDL_domain": DOMAIN,
+    ...           "PDDL_problem": PROBLEM})
+    {'objects': 2, 'propositions': 2, 'state_atoms': 0, 'applicable': 1, 'reachable_states': 2, \
+'optimal_plan_length': 1, 'plan_length': None}
+    """
+    _kind(record)
+    return state_features(_GROUNDED.get(record), state, max_states)
+
+
+def _generation_config(
+    config: str | Path | PipelineConfig | None,
+    domain: str | Iterable[str],
+    task: str,
+    n: int,
+    seed: int | None,
+    level: int | None,
+    fmt: str,
+    representation: str | None,
+) -> PipelineConfig:
+    """The configuration of a `generate` call: the file's, with the call's values in place."""
+    base = config if isinstance(config, PipelineConfig) else load_config(Path(config) if config else None)
+    name = get_task(task).name
+    if fmt not in FORMATS:
+        raise ConfigError(f"format {fmt!r}: choose from {', '.join(FORMATS)}")
+    if fmt != "gen" and TASKS[name].choice is None:
+        raise ConfigError(f"task {name} has no {fmt} format (only gen); `acp tasks` lists the formats")
+    if not isinstance(n, int) or n < 1:
+        raise ConfigError(f"n must be a positive number of records per domain, not {n!r}")
+    qa = dataclasses.replace(base.qa, questions_per_task=n, tasks=(name,), formats=(fmt,))
+    export = dataclasses.replace(base.export, representation=representation or base.export.representation)
+    settings = base.with_overrides(seed=seed, qa=qa, export=export)
+    if level is not None:
+        settings = at_level(settings, [domain] if isinstance(domain, str) else list(domain), level)
+    return settings

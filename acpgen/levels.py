@@ -1,0 +1,116 @@
+"""Difficulty levels 1-5: which of a domain's problem sizes, and how far from the goal the states are.
+
+A domain's ``sizes`` in ``pipeline.yaml`` are listed from small to large. Level L takes the sizes whose
+position lies in the level's share of that list (``sizes: [from, to]``, fractions of the list; at
+least one size) and only the states whose remaining plan length (the steps of the stored plan through
+the state still to go; the optimal distance on an optimal plan) lies in ``distance: [low, high]``
+(``high`` null: no bound). The ``levels`` section of ``pipeline.yaml`` sets the ranges; without it
+the defaults below apply. For the reasoning-about-actions tasks (rac_*) a level also sets the length
+of the action sequences asked about (``lengths``; the default levels take 1, 5, 10, 15 and 19, the
+lengths those tasks draw from). Asking for no level changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from acpgen.config import PipelineConfig
+from acpgen.errors import ConfigError
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Level:
+    """The share of a domain's size list and the range of distances to the goal of one level."""
+
+    sizes: tuple[float, float]
+    distance: tuple[int, int | None]
+    lengths: tuple[int, ...] = ()  # reasoning-about-actions tasks: the action sequence lengths (empty: all)
+
+    def size_indices(self, count: int) -> list[int]:
+        """Positions of the level's sizes in a list of ``count`` sizes (never empty; levels share a size
+        only when a domain has fewer than five sizes)."""
+        start = min(count - 1, math.floor(self.sizes[0] * count + 1e-9))
+        stop = max(start + 1, math.floor(self.sizes[1] * count + 1e-9))
+        return list(range(start, min(stop, count)))
+
+
+DEFAULT_LEVELS: dict[int, Level] = {
+    1: Level((0.0, 0.2), (1, 2), (1,)),
+    2: Level((0.2, 0.4), (3, 4), (5,)),
+    3: Level((0.4, 0.6), (5, 7), (10,)),
+    4: Level((0.6, 0.8), (8, 11), (15,)),
+    5: Level((0.8, 1.0), (12, None), (19,)),
+}
+
+
+def levels_of(config: PipelineConfig) -> dict[int, Level]:
+    """The levels of a configuration (its ``levels`` section over the defaults), checked."""
+    levels = dict(DEFAULT_LEVELS)
+    for key, raw in (config.levels or {}).items():
+        where = f"levels.{key}"
+        if key not in LEVELS:
+            raise ConfigError(f"{where}: a level is one of {', '.join(map(str, LEVELS))}")
+        levels[key] = _level(raw, where)
+    return levels
+
+
+def _level(raw: Any, where: str) -> Level:
+    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance", "lengths"}:
+        raise ConfigError(f"{where}: expected a mapping with the keys sizes, distance and lengths, got {raw!r}")
+    default = DEFAULT_LEVELS[1]
+    sizes = raw.get("sizes", default.sizes)
+    distance = raw.get("distance", default.distance)
+    lengths = raw.get("lengths", [])
+    if not isinstance(lengths, (list, tuple)) or not all(isinstance(n, int) and n >= 1 for n in lengths):
+        raise ConfigError(f"{where}.lengths: a list of action sequence lengths (each at least 1), not {lengths!r}")
+    ok_sizes = (
+        isinstance(sizes, (list, tuple)) and len(sizes) == 2 and 0 <= sizes[0] < sizes[1] <= 1
+    )  # fractions of the size list
+    if not ok_sizes:
+        raise ConfigError(
+            f"{where}.sizes: [from, to] with 0 <= from < to <= 1 (shares of the size list), not {sizes!r}"
+        )
+    low, high = distance if isinstance(distance, (list, tuple)) and len(distance) == 2 else (None, None)
+    if not isinstance(low, int) or low < 0 or not (high is None or (isinstance(high, int) and high >= low)):
+        raise ConfigError(
+            f"{where}.distance: [low, high] with 0 <= low <= high (high null: no bound), not {distance!r}"
+        )
+    return Level((float(sizes[0]), float(sizes[1])), (low, high), tuple(lengths))
+
+
+def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
+    """The configuration of ``level`` for ``domains``: each domain keeps only the level's sizes, the
+    states stage keeps only states at the level's distance from the goal, and the exported records
+    end with ``level`` and ``features``."""
+    if level not in LEVELS:
+        raise ConfigError(f"level {level!r}: choose 1 (easiest) to 5 (hardest)")
+    spec = levels_of(config)[level]
+    chosen = dict(config.domains)
+    for name in domains:
+        entry = config.domain(name)
+        sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes)))
+        chosen[name] = dataclasses.replace(entry, sizes=sizes)
+    states = dataclasses.replace(config.states, goal_distance=spec.distance)
+    qa = dataclasses.replace(config.qa, sequence_lengths=spec.lengths or None)
+    export = dataclasses.replace(config.export, level=level)
+    return dataclasses.replace(config, domains=chosen, states=states, qa=qa, export=export)
+
+
+def describe(config: PipelineConfig, domain: str) -> list[dict]:
+    """Per level of ``domain``: its sizes and its distance range (for tables and documentation)."""
+    sizes = config.domain(domain).sizes
+    levels = levels_of(config)
+    return [
+        {
+            "level": n,
+            "sizes": [sizes[i] for i in levels[n].size_indices(len(sizes))],
+            "distance": levels[n].distance,
+            "lengths": levels[n].lengths,
+        }
+        for n in LEVELS
+    ]

@@ -1,0 +1,209 @@
+"""The library API (acpgen.api): generate equals `acp generate`, load, score, score_many, reference_answer,
+its doctests and the README section's examples."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import multiprocessing
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import DEV, FIXTURES
+
+import acpgen
+from acpgen import api
+from acpgen.cli import cli
+from acpgen.errors import DataError, PddlError
+from acpgen.scoring import score_answer
+from acpgen.tasks import ScoreOptions
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = FIXTURES / "pipeline" / "api.yaml"
+
+
+@pytest.fixture(scope="module")
+def cli_out(tmp_path_factory) -> Path:
+    """`acp generate` of the tiny config (ferry, tasks app and reach, formats gen and bool)."""
+    out = tmp_path_factory.mktemp("cli")
+    result = CliRunner().invoke(
+        cli, ["generate", "--domain", "ferry", "--config", str(TINY), "--out", str(out)], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    return out / "ferry"
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_import_acpgen_does_not_import_the_api():
+    code = "import sys, acpgen; print('acpgen.api' in sys.modules, 'acpgen.pipeline' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["False", "False"]
+    assert acpgen.score is api.score  # and the attribute loads it
+
+
+def test_generate_gives_the_records_of_acp_generate(cli_out, tmp_path):
+    expected = _lines(cli_out / "app.gen.jsonl")
+    assert len(expected) == 2
+    got = list(acpgen.generate("ferry", "app", n=2, config=TINY, cache_dir=tmp_path / "cache"))
+    assert got == expected
+    # A temporary cache folder (removed afterwards) gives the same records; n=1 is the first of them.
+    assert list(acpgen.generate(domain="ferry", task="app", n=1, config=TINY)) == expected[:1]
+
+
+def test_generate_bool_format_equals_the_cli_and_caches(cli_out, tmp_path):
+    expected = _lines(cli_out / "reach.bool.jsonl")
+    cache = tmp_path / "cache"
+    first = list(acpgen.generate("ferry", "reach", n=2, format="bool", config=TINY, cache_dir=cache))
+    assert first == expected
+    stamp = (cache / "ferry" / "problems" / "p001.pddl").stat().st_mtime_ns
+    again = list(acpgen.generate("ferry", "reach", n=2, format="bool", config=TINY, cache_dir=cache))
+    assert again == expected
+    assert (cache / "ferry" / "problems" / "p001.pddl").stat().st_mtime_ns == stamp  # resumed, not made again
+
+
+def test_generate_refuses_bad_arguments():
+    with pytest.raises(DataError, match="unknown task 'nope'"):
+        next(acpgen.generate("ferry", "nope", config=TINY))
+    with pytest.raises(acpgen.errors.ConfigError, match="no bool format"):
+        next(acpgen.generate("ferry", "nexta", format="bool", config=TINY))
+    with pytest.raises(acpgen.errors.ConfigError, match="not configured"):
+        next(acpgen.generate("rovers", "app", config=TINY))
+
+
+def test_generated_reference_answers_score_one_and_wrong_ones_zero(cli_out):
+    for path in sorted(cli_out.glob("*.*.jsonl")):
+        for record in _lines(path):
+            assert acpgen.score(record, acpgen.reference_answer(record)).score == 1.0, (path.name, record["id"])
+    app = _lines(cli_out / "app.gen.jsonl")[0]
+    wrong = acpgen.score(app, " ".join(app["answer"][1:]))  # one applicable action left out
+    assert (wrong.score, wrong.status) == (0.0, "scored")
+    assert wrong.recall == pytest.approx((len(app["answer"]) - 1) / len(app["answer"]))
+    assert wrong.precision == 1.0
+    unknown = acpgen.score(app, "(fly ferry moon)")
+    assert (unknown.score, unknown.precision, unknown.recall) == (0.0, 0.0, 0.0)
+    assert unknown.reason.startswith("unknown_action")
+    parse = acpgen.score(app, "no idea")
+    assert (parse.score, parse.status, parse.recall) == (0.0, "parse_error", 0.0)
+    assert acpgen.score(app, None).status == "parse_error"
+    reach = _lines(cli_out / "reach.bool.jsonl")[0]
+    flipped = "No" if reach["answer"] == "yes" else "Yes"
+    assert acpgen.score(reach, flipped).score == 0.0
+    assert acpgen.score(reach, "maybe").status == "parse_error"
+
+
+def test_score_matches_the_cli_on_reference_records():
+    """Every stored answer of the reference dev records scores as `acp score` scores it."""
+    records = acpgen.load(DEV)
+    app = [r for r in records if r["group"] == "applicable_actions_gen"]
+    scores = acpgen.score_many(app, [acpgen.reference_answer(r) for r in app], workers=2)
+    assert [s.score for s in scores] == [1.0] * len(app)
+    assert all(s.precision == 1.0 and s.recall == 1.0 for s in scores)
+
+
+def test_bad_records_raise_typed_errors():
+    with pytest.raises(DataError, match="no known task"):
+        acpgen.score({"id": 1, "group": "nonsense"}, "x")
+    with pytest.raises(DataError, match="no PDDL_domain, PDDL_problem"):
+        acpgen.score({"id": 1, "group": "applicable_actions_gen", "answer": []}, "(a)")
+    with pytest.raises(DataError, match="not list"):
+        acpgen.score([], "x")
+    broken = {"id": 2, "group": "applicable_actions_gen", "answer": [], "PDDL_domain": "(define", "PDDL_problem": "("}
+    with pytest.raises(PddlError):
+        acpgen.score(broken, "(a b)")
+    with pytest.raises(DataError, match="2 records but 1 responses"):
+        acpgen.score_many([broken, broken], ["x"])
+
+
+def test_load_reads_every_reference_record():
+    expected = sum(len(json.loads(p.read_text())) for p in DEV.glob("*.json"))
+    records = acpgen.load(DEV)
+    assert len(records) == expected
+    assert acpgen.load(DEV / "app.gen.json") == json.loads((DEV / "app.gen.json").read_text())
+    with pytest.raises(DataError, match="no such file"):
+        acpgen.load(DEV / "missing.json")
+
+
+def _score_in_child(pair):
+    record, response = pair
+    return acpgen.score(record, response).score
+
+
+def test_score_is_thread_and_fork_safe():
+    records = [r for r in acpgen.load(DEV) if r["group"] in ("applicable_actions_gen", "progression_gen")][:12]
+    answers = [acpgen.reference_answer(r) for r in records]
+    assert [s.score for s in acpgen.score_many(records, answers)] == [1.0] * len(records)  # planners now exist
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda p: acpgen.score(*p).score, zip(records, answers))) == [1.0] * len(records)
+    if "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(2) as pool:
+            assert pool.map(_score_in_child, list(zip(records, answers))) == [1.0] * len(records)
+
+
+def test_docstring_examples_run(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    globs = {"acpgen": acpgen, "DOMAIN": api._DOCTEST_DOMAIN, "PROBLEM": api._DOCTEST_PROBLEM}
+    result = doctest.testmod(api, extraglobs=globs, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 8
+    assert result.failed == 0
+
+
+def readme_section_blocks(heading: str) -> list[str]:
+    """The fenced python blocks of one ``## `` section of the README."""
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"## {heading}")
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end != -1 else len(text)]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+
+
+def test_readme_api_examples_run(monkeypatch):
+    blocks = readme_section_blocks("Python API")
+    assert len(blocks) >= 2
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "README.md (Python API)", "exec"), namespace)
+
+
+def test_ground_tasks_are_kept_by_pddl_text_and_bounded():
+    records = [r for r in acpgen.load(DEV) if r["group"] == "reachable_atom_gen"][:3]
+    cache = api._GroundedTasks(size=2)
+    first = cache.get(records[0])
+    assert cache.get(dict(records[0], id=99, answer=["x"])) is first  # only the PDDL text counts
+    cache.get(records[1])
+    cache.get(records[2])  # evicts records[0], the least recently used
+    assert cache.get(records[0]) is not first
+    # A score with the kept ground task equals a score from a fresh grounding (`acp score`).
+    for record in records:
+        task = api._GROUNDED.get(record)
+        true_atom = task.state_atoms(task.init & ~task.static_mask)[0]  # reachable: needs the oracle
+        for response in (acpgen.reference_answer(record), "(at c0 l9)", true_atom):
+            for recheck in (False, True):
+                fresh = score_answer(record, "reach", response, ScoreOptions(recheck=recheck))
+                for _ in range(2):  # the second score reuses the ground task and the oracle
+                    got = acpgen.score(record, response, recheck=recheck)
+                    assert (got.score, got.reason) == (fresh.score, fresh.reason), (record["id"], response)
+        oracles = api._GROUNDED.entry(record).oracles
+        assert ScoreOptions(recheck=True) in oracles
+
+
+def test_reference_answer_is_the_first_line_acp_reference_answers_writes(tmp_path):
+    out = tmp_path / "preds.jsonl"
+    result = CliRunner().invoke(cli, ["reference-answers", str(DEV), "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    first: dict[tuple[str, str], str] = {}
+    for line in _lines(out):
+        first.setdefault((line["task"], str(line["id"])), line["response"])
+    records = acpgen.load(DEV)
+    assert len(first) == len(records)
+    for record in records:
+        kind = api._kind(record)
+        assert acpgen.reference_answer(record) == first[(kind, str(record["id"]))]

@@ -1,0 +1,72 @@
+"""The reasoning-gym adapter (acpgen.gym) against the installed reasoning-gym package."""
+
+from __future__ import annotations
+
+import pytest
+import reasoning_gym
+from conftest import FIXTURES
+
+import acpgen
+import acpgen.gym
+from acpgen.tasks import TASKS
+
+TINY = str(FIXTURES / "pipeline" / "api.yaml")
+
+
+def test_every_task_is_registered():
+    for task in TASKS:
+        assert f"acp_{task}" in reasoning_gym.factory.DATASETS
+    assert acpgen.gym.register() == []  # a second registration adds nothing
+
+
+@pytest.mark.parametrize(("task", "fmt"), [("app", "gen"), ("reach", "bool")])
+def test_create_iterate_and_score(task, fmt, tmp_path):
+    data = reasoning_gym.create_dataset(
+        f"acp_{task}", size=2, seed=5, domains=("ferry",), format=fmt, config=TINY, cache_dir=str(tmp_path)
+    )
+    entries = list(data)
+    assert len(entries) == len(data) == 2
+    records = list(acpgen.generate("ferry", task, n=2, seed=5, format=fmt, config=TINY, cache_dir=tmp_path))
+    assert [e["metadata"]["record"] for e in entries] == records
+    for entry, record in zip(entries, records):
+        assert record["question"].strip() in entry["question"] and record["context"].strip() in entry["question"]
+        assert entry["answer"] == acpgen.reference_answer(record)
+        assert data.score_answer(entry["answer"], entry) == 1.0
+        assert data.score_answer(None, entry) == 0.0
+    if fmt == "bool":
+        wrong = "**Final Answer**: No." if entries[0]["answer"].endswith("Yes.") else "**Final Answer**: Yes."
+    else:
+        wrong = "(sail l0 l0)"  # never applicable: a ferry sails between two different locations
+    assert data.score_answer(wrong, entries[0]) == 0.0
+    # The score function reasoning-gym hands out is acp's as well.
+    assert reasoning_gym.get_score_answer_fn(f"acp_{task}")(entries[0]["answer"], entries[0]) == 1.0
+
+
+def test_same_seed_same_items_in_a_fresh_cache(tmp_path):
+    def items(folder):
+        data = reasoning_gym.create_dataset(
+            "acp_app", size=2, seed=5, domains=("ferry",), config=TINY, cache_dir=str(tmp_path / folder)
+        )
+        return [(e["question"], e["answer"]) for e in data]
+
+    assert items("a") == items("b")
+
+
+def test_too_large_a_size_and_bad_settings_are_errors(tmp_path):
+    data = reasoning_gym.create_dataset("acp_app", size=50, seed=5, config=TINY, cache_dir=str(tmp_path))
+    with pytest.warns(acpgen.GenerationShortfall), pytest.raises(acpgen.errors.DataError, match="of 50 records"):
+        data[0]
+    with pytest.raises(acpgen.errors.ConfigError, match="no bool format"):
+        reasoning_gym.create_dataset("acp_nexta", size=2, format="bool", config=TINY)
+    with pytest.raises(acpgen.errors.ConfigError, match="choose from"):
+        reasoning_gym.create_dataset("acp_app", size=2, format="yaml", config=TINY)
+
+
+def test_a_level_reaches_the_records(tmp_path):
+    data = reasoning_gym.create_dataset(
+        "acp_app", size=2, seed=5, level=1, domains=("ferry",), config=TINY, cache_dir=str(tmp_path)
+    )
+    records = [entry["metadata"]["record"] for entry in data]
+    assert [r["level"] for r in records] == [1, 1]
+    assert all(1 <= r["features"]["plan_length"] <= 2 for r in records)
+    assert all(data.score_answer(entry["answer"], entry) == 1.0 for entry in data)

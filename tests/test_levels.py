@@ -1,0 +1,123 @@
+"""Difficulty levels (acpgen.levels): sizes and goal distances per level, `--level` and `level=`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+import acpgen
+from acpgen.cli import cli
+from acpgen.config import load_config
+from acpgen.errors import ConfigError
+from acpgen.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of
+
+TINY = FIXTURES / "pipeline" / "api.yaml"
+
+
+def test_every_size_belongs_to_a_level_and_levels_go_from_small_to_large():
+    for count in range(1, 12):
+        chosen = [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(count) for n in LEVELS]
+        assert all(chosen), count  # never an empty level
+        assert set().union(*map(set, chosen)) == set(range(count))
+        assert [c[0] for c in chosen] == sorted(c[0] for c in chosen)
+        assert [c[-1] for c in chosen] == sorted(c[-1] for c in chosen)
+    # 5 sizes: one each; 10 sizes: two each
+    assert [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(5) for n in LEVELS] == [[0], [1], [2], [3], [4]]
+    assert Level(DEFAULT_LEVELS[5].sizes, (0, None)).size_indices(10) == [8, 9]
+    # 7 sizes: a partition; 3 sizes: neighbouring levels share
+    assert [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(7) for n in LEVELS] == [
+        [0],
+        [1],
+        [2, 3],
+        [4],
+        [5, 6],
+    ]
+    assert [Level(DEFAULT_LEVELS[n].sizes, (0, None)).size_indices(3) for n in LEVELS] == [[0], [0], [1], [1], [2]]
+
+
+def test_pipeline_yaml_states_the_default_levels():
+    config = load_config()
+    assert levels_of(config) == DEFAULT_LEVELS
+    ferry = describe(config, "ferry")
+    assert ferry[0]["sizes"] == [{"locations": 2, "cars": 2}, {"locations": 2, "cars": 5}]
+    assert ferry[4]["sizes"] == [{"locations": 2, "cars": 50}, {"locations": 5, "cars": 50}]
+    assert [row["distance"] for row in ferry] == [(1, 2), (3, 4), (5, 7), (8, 11), (12, None)]
+
+
+def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
+    config = load_config()
+    hard = at_level(config, ["ferry"], 5)
+    assert hard.domains["ferry"].sizes == ({"locations": 2, "cars": 50}, {"locations": 5, "cars": 50})
+    assert hard.domains["ferry"].problems == config.domains["ferry"].problems
+    assert hard.domains["rovers"] == config.domains["rovers"]
+    assert hard.states.goal_distance == (12, None)
+    assert hard.qa.sequence_lengths == (19,)
+    assert config.states.goal_distance is None and config.qa.sequence_lengths is None
+    with pytest.raises(ConfigError, match="choose 1"):
+        at_level(config, ["ferry"], 6)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({7: {"sizes": [0, 1]}}, "a level is one of"),
+        ({1: {"sizes": [0.5, 0.2]}}, "from < to"),
+        ({1: {"distance": [3, 1]}}, "low <= high"),
+        ({1: {"depth": 3}}, "keys sizes, distance and lengths"),
+        ({1: {"lengths": [0]}}, "each at least 1"),
+    ],
+)
+def test_bad_levels_sections_are_refused(raw, message, tmp_path):
+    path = tmp_path / "c.yaml"
+    text = TINY.read_text() + "levels: " + json.dumps({str(k): v for k, v in raw.items()}).replace('"7"', "7")
+    path.write_text(text.replace('"1"', "1"))
+    with pytest.raises(ConfigError, match=message):
+        levels_of(load_config(path))
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_level_records_equal_the_cli_and_carry_level_and_features(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--domain", "ferry", "--config", str(TINY), "--out", str(tmp_path / "cli"), "--level", "1"],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    states = _lines(tmp_path / "cli" / "ferry" / "states.jsonl")
+    assert states and all(s["source"] == "plan" and 1 <= s["plan_cost_to_go"] <= 2 for s in states)
+    expected = _lines(tmp_path / "cli" / "ferry" / "app.gen.jsonl")
+    got = list(acpgen.generate("ferry", "app", n=2, level=1, config=TINY, cache_dir=tmp_path / "api"))
+    assert got == expected
+    assert all(list(r)[-2:] == ["level", "features"] for r in _lines(tmp_path / "cli" / "ferry" / "reach.bool.jsonl"))
+    by_id = {s["id"]: s for s in states}
+    for record in got:
+        assert list(record)[-2:] == ["level", "features"] and record["level"] == 1
+        feats = record["features"]
+        assert feats["plan_length"] == by_id[record["state"]]["plan_cost_to_go"]
+        assert feats["applicable"] == len(record["answer"]) == by_id[record["state"]]["applicable"]
+        assert feats["objects"] == 4  # 2 locations, 2 cars
+        assert feats["state_atoms"] == len(by_id[record["state"]]["atoms"])
+        assert feats["reachable_states"] > 1  # 2 locations, 2 cars: a small space, explored whole
+        assert 1 <= feats["optimal_plan_length"] <= feats["plan_length"]
+
+
+def test_level_is_refused_with_a_users_domain(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--domain-file", str(Path("domains/ferry/domain.pddl").resolve()), "--problems", str(tmp_path)]
+        + ["--level", "2", "--out", str(tmp_path / "o")],
+    )
+    assert result.exit_code != 0 and "--level goes with --domain" in result.output
+
+
+def test_a_level_sets_the_sequence_length_of_reasoning_about_actions_questions(tmp_path):
+    records = list(acpgen.generate("ferry", "rac_state", n=1, level=2, config=TINY, cache_dir=tmp_path))
+    assert records and all(r["sequence_length"] == 5 == len(r["sequence"]) for r in records)
+    assert all(r["level"] == 2 and 3 <= r["features"]["plan_length"] <= 4 for r in records)
