@@ -100,6 +100,13 @@ _DOMAINS: OrderedDict[str, LiftedTask | None] = OrderedDict()
 _DOMAINS_SIZE = 32
 
 
+def clear_caches() -> None:
+    """Forget every parsed text (for benchmarks that must start cold)."""
+    with _PARSED_LOCK:
+        _PARSED.clear()
+        _DOMAINS.clear()
+
+
 def _domain_alone(domain_text: str) -> LiftedTask | None:
     with _PARSED_LOCK:
         if domain_text in _DOMAINS:
