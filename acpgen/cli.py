@@ -631,7 +631,7 @@ def describe(source: Path, domain: str, task: str | None, representation: str, l
         lifted = read_strings(domain_text, record["PDDL_problem"], str(source))
         describer = Describer(template, lifted)
         shown = get_task(record_task)
-        click.echo(describer.context(shown.context_parts, representation, domain_text, record["PDDL_problem"]))
+        click.echo(shown.context(describer, {**record, "PDDL_domain": domain_text}, representation))
         if all(field in record for field in shown.question_fields):
             click.echo("Question: " + describer.question(shown, record, representation))
         click.echo()

@@ -258,6 +258,10 @@ class EquivalenceChecker:
             return "planner returned a plan that does not reach the queried state"
         return run.state
 
+    def solvable(self, problem_text: str) -> bool | None:
+        """Whether a problem's goal is reachable (None: undecided); PddlError if it does not parse."""
+        return self._parse(problem_text, "the problem").oracle.goal_reachable().value
+
     # ----- the decision -------------------------------------------------------------------------
     def check(self, truth_text: str, candidate_text: str, placeholder: bool = False) -> Equivalence:
         """Decide whether ``candidate_text`` is the problem ``truth_text`` (which must parse)."""

@@ -32,6 +32,11 @@ class GenFields(TypedDict, total=False):
     representation: str
     plan: list[str]  # val, just
     action: str  # prog
+    abstraction: str  # t2p: explicit_explicit, explicit_abstract, abstract_explicit, abstract_abstract
+    placeholder: bool  # t2p: the goal names no object (any objects fitting it are correct)
+    size: int  # t2p: true propositions of the problem (initial facts and goal literals)
+    init_pattern: dict[str, str]  # t2p: the abstract initial state's pattern {"name", "text"}
+    goal_pattern: dict[str, str]  # t2p: the abstract goal's pattern {"name", "text"}
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -96,6 +101,11 @@ class QARecord(TypedDict, total=False):
     variant: str
     claim: dict[str, Any]
     options: list[dict[str, Any]]
+    abstraction: str
+    placeholder: bool
+    size: int
+    init_pattern: dict[str, str]
+    goal_pattern: dict[str, str]
 
 
 def keys(schema: type) -> tuple[str, ...]:

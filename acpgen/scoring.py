@@ -57,6 +57,7 @@ class Scored:
             status=self.verdict.status,
             reason=self.verdict.reason,
         )
+        line.update(self.verdict.extra)
         return line
 
 

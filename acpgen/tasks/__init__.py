@@ -16,6 +16,7 @@ from acpgen.tasks import (
     next_action,
     progression,
     reachability,
+    text_to_pddl,
     validation,
 )
 from acpgen.tasks.base import (
@@ -40,6 +41,7 @@ _MODULES = (
     justification,
     landmarks,
     next_action,
+    text_to_pddl,
 )
 TASKS: dict[str, Task] = {}
 BY_GROUP: dict[str, Task] = {}

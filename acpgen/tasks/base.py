@@ -24,7 +24,8 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.planners import Limits, Planners
 
-if TYPE_CHECKING:  # acpgen.tasks.choice imports this module
+if TYPE_CHECKING:  # acpgen.tasks.choice and acpgen.nl.describe import this module
+    from acpgen.nl.describe import Describer
     from acpgen.tasks.choice import ChoiceFormats
 
 
@@ -71,6 +72,8 @@ class Verdict:
     score: float
     status: Status
     reason: str
+    #: further (name, value) pairs a task adds to the score row (t2p: parseable, solvable, equivalent)
+    extra: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def correct(cls, reason: str = "correct") -> Verdict:
@@ -324,6 +327,12 @@ class Task(ABC):
         """Model-style responses, one per stored correct answer."""
 
     # ----- text and export ----------------------------------------------------------------------
+    def context(self, describer: Describer, record: dict[str, Any], representation: str) -> str:
+        """The context of an exported open-ended record: by default the problem's state and the task's
+        ``context_parts`` in the representation asked for. A task whose answer is the problem itself
+        (t2p) words it differently."""
+        return describer.context(self.context_parts, representation, record["PDDL_domain"], record["PDDL_problem"])
+
     def question_values(self, record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
         """Values of the placeholders of the open-ended question text (``pddl_actions``: name
         actions in PDDL syntax, for contexts that hold only the PDDL)."""
