@@ -137,8 +137,8 @@ def test_registering_a_task_reaches_every_index(throwaway_task):
 
 
 def test_unregistering_leaves_the_built_in_registry():
-    assert list(TASKS) == ["app", "prog", "reach", "areach", "val", "just", "land", "nexta"]
-    assert len(CHOICE_GROUPS) == 14 and len(KINDS) == 22
+    assert list(TASKS) == ["app", "prog", "reach", "areach", "val", "just", "land", "nexta", "t2p"]
+    assert len(CHOICE_GROUPS) == 14 and len(KINDS) == 23
     assert all(isinstance(task, Task) for task in TASKS.values())
 
 

@@ -23,7 +23,7 @@ from acpgen.lmeval import doc_to_target, export_lm_eval, process_results
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"
 # Tasks with the ACPBench formats, written out here rather than read from the registry.
 CHOICE_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land")
-GEN_TASKS = (*CHOICE_TASKS, "nexta")
+GEN_TASKS = (*CHOICE_TASKS, "nexta", "t2p")
 
 
 def expected_names(suffix: str = "") -> dict[str, set[str]]:
@@ -177,7 +177,7 @@ def test_lm_eval_task_manager_loads_every_task_of_every_format_and_representatio
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert {tag: set(names) for tag, names in report["tags"].items()} == wanted
-    assert len(report["tasks"]) == 2 * (8 + 2 * 7)
+    assert len(report["tasks"]) == 2 * (9 + 2 * 7)
     for name, item in report["tasks"].items():
         task, fmt = name.split("_")[1:3]
         ds = datasets / ("ds-pddl" if name.endswith("_with_pddl") else "ds-nl") / task
@@ -188,7 +188,8 @@ def test_lm_eval_task_manager_loads_every_task_of_every_format_and_representatio
         assert prompt.count("**Question**:") == 3, name
         for record in (*dev[:2], test[0]):
             assert record["question"] in prompt and record["context"] in prompt, name
-        assert ("```pddl" in prompt and "(:init" in prompt) == name.endswith("_with_pddl"), name
+        if task != "t2p":  # t2p contexts hold the PDDL domain in every representation, its answers a problem
+            assert ("```pddl" in prompt and "(:init" in prompt) == name.endswith("_with_pddl"), name
         assert item["right"]["score"] == 1.0 and item["right"]["parse_error"] == 0.0, name
         if fmt == "gen":
             assert prompt.endswith("**Final Answer**:") and set(item["right"]) == {"score", "parse_error", "undecided"}

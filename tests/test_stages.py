@@ -182,7 +182,7 @@ def test_records_follow_the_wire_schema_and_round_trip(reference_run):
 
     root = reference_run / "ferry"
     exported = sorted(root.glob("*.gen.jsonl"))
-    assert len(exported) == 8
+    assert len(exported) == 9
     for path in exported:
         for line in path.read_text().splitlines():
             record = json.loads(line)

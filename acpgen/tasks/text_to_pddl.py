@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 EXPLICIT, ABSTRACT = "explicit", "abstract"
 CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))
+NO_PATTERN = {"name": "", "text": ""}
 _PROBLEM_START = re.compile(r"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
 
 
@@ -116,7 +117,9 @@ class TextToPddl(Task):
             canonical(lit.predicate, lit.args) if lit.positive else f"(not {canonical(lit.predicate, lit.args)})"
             for lit in lifted.goal
         ]
-        fields: dict[str, Any] = {}
+        # Both pattern fields on every record (empty when the part is explicit): one shape per column
+        # for the JSON readers of the harnesses.
+        fields: dict[str, Any] = {"init_pattern": NO_PATTERN, "goal_pattern": NO_PATTERN}
         if init_pattern is not None:
             facts, names = init_pattern.build(objects, rng)
             fluent = sorted(facts)
@@ -192,8 +195,8 @@ class TextToPddl(Task):
             for lit in lifted.goal
         )
         for part, facts in (("init", fluent_init), ("goal", goal)):
-            stored = record.get(f"{part}_pattern")
-            if stored is None:
+            stored = record.get(f"{part}_pattern") or NO_PATTERN
+            if not stored.get("name"):
                 continue
             pattern = _pattern(str(record.get("domain", "")), part, stored.get("name"))
             if pattern is None:
@@ -201,8 +204,9 @@ class TextToPddl(Task):
             names = pattern.read(objects, facts)
             if names is None or pattern.fill(names) != stored.get("text"):
                 return Check(WRONG, f"the {part} is not the pattern '{stored.get('text')}'")
-        expected = f"{'abstract' if 'init_pattern' in record else 'explicit'}_" + (
-            "abstract" if "goal_pattern" in record else "explicit"
+        expected = "_".join(
+            ABSTRACT if (record.get(f"{part}_pattern") or NO_PATTERN).get("name") else EXPLICIT
+            for part in ("init", "goal")
         )
         if record.get("abstraction") != expected:
             return Check(WRONG, f"abstraction {record.get('abstraction')} but the record's parts are {expected}")
@@ -216,10 +220,10 @@ class TextToPddl(Task):
         """Domain description, size and static facts, the initial state and the goal (explicit, fact by
         fact from the template, or the pattern's English), then the PDDL domain; never the problem."""
         template = describer.template
-        init = record.get("init_pattern")
-        goal = record.get("goal_pattern")
-        state = f"Initially, {init['text']}." if init else describer.state_part().replace("Currently,", "Initially,", 1)
-        goal_text = f"The goal is to reach a state where {goal['text']}." if goal else describer.goal_part()
+        init = (record.get("init_pattern") or NO_PATTERN)["text"]
+        goal = (record.get("goal_pattern") or NO_PATTERN)["text"]
+        state = f"Initially, {init}." if init else describer.state_part().replace("Currently,", "Initially,", 1)
+        goal_text = f"The goal is to reach a state where {goal}." if goal else describer.goal_part()
         middle = " ".join(p for p in (describer.size_sentence(), template.layout, describer.static_part()) if p)
         nl = f"{template.description} \n{middle} \n{state} {goal_text}"
         return f"{nl}\n\nPDDL domain:\n```pddl\n{record['PDDL_domain'].strip()}\n```"
