@@ -24,11 +24,13 @@ are matched by one bijection and the closed goals by another, chosen independent
 problems are equivalent when their initial-state graphs are isomorphic and their closed-goal
 graphs are isomorphic.
 
-Graph library: rustworkx (VF2 with node and edge matchers in Rust). On the problems of
-``benchmarks/bench_equiv.py --compare`` it was the fastest of the three candidates (networkx's
-VF2/VF2++ is pure Python and one to two orders of magnitude slower on 40+ atom problems; pynauty
-computes canonical forms fast but has no edge labels, so argument positions need one extra node
-per argument, and it has no wheels for every platform acp supports).
+Graph library: pynauty (nauty's canonical labelling). ``benchmarks/bench_equiv.py --compare`` timed it
+against rustworkx (VF2 in Rust) and networkx (VF2 and VF2++ in Python) on the same coloured graphs
+(see benchmarks/RESULTS.md): the VF2 searches blow up on the symmetric structures planning problems
+are full of (ferry's all-pairs ``not-eq``, visitall grids, identical blocks), while nauty prunes by
+automorphisms; its certificate is also a canonical form, computed once per graph, so a truth scored
+against many candidates is canonised once. nauty has no edge labels, so argument positions become
+nodes of their own (:class:`ProblemGraph`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import rustworkx as rx
+import pynauty
 
 from acpgen.errors import PddlError
 from acpgen.oracle import Oracle
@@ -90,52 +92,58 @@ class ProblemGraph:
 
     One node per object, coloured by its declared type (a constant of the domain by its own name,
     so it can only match itself); one node per literal, coloured by its role (``init`` or
-    ``goal``), predicate and polarity; an edge from a literal to each object among its arguments,
-    labelled with the argument positions where the object occurs.
+    ``goal``), predicate and polarity; between a literal and each object among its arguments, a
+    node coloured by the argument positions where the object occurs (nauty has no edge labels).
+    Two graphs are isomorphic iff their :meth:`certificate` (canonical form) is equal.
     """
 
     def __init__(self, task: GroundTask) -> None:
-        self.graph: rx.PyGraph = rx.PyGraph(multigraph=False)
-        self.colours: Counter[tuple[str, ...]] = Counter()
+        self.colours: list[tuple[str, ...]] = []
+        self.edges: list[tuple[int, int]] = []
         lifted = task.lifted
         self._object_node: dict[str, int] = {}
         for obj in sorted(lifted.objects):
             colour = ("constant", obj) if obj in lifted.constants else ("object", lifted.objects[obj])
             self._object_node[obj] = self._node(colour)
+        self._certificate: tuple[object, ...] | None = None
 
     def _node(self, colour: tuple[str, ...]) -> int:
-        self.colours[colour] += 1
-        return int(self.graph.add_node(colour))
+        self.colours.append(colour)
+        return len(self.colours) - 1
 
     def add(self, role: str, predicate: str, args: tuple[str, ...], positive: bool = True) -> None:
+        self._certificate = None
         node = self._node((role, predicate, "+" if positive else "-"))
-        positions: dict[str, list[int]] = {}
+        positions: dict[str, list[str]] = {}
         for i, arg in enumerate(args):
-            positions.setdefault(arg, []).append(i)
+            positions.setdefault(arg, []).append(str(i))
         for arg, where in positions.items():
-            self.graph.add_edge(node, self._object_node[arg], tuple(where))
+            middle = self._node(("argument", *where))
+            self.edges += [(node, middle), (middle, self._object_node[arg])]
 
     def add_atoms(self, role: str, atoms: list[str], positive: bool = True) -> None:
         for atom in atoms:
             predicate, args = split_canonical(atom)
             self.add(role, predicate, args, positive)
 
-    def isomorphic(self, other: ProblemGraph) -> bool:
-        if self.colours != other.colours or self.graph.num_edges() != other.graph.num_edges():
-            return False
-        return bool(
-            rx.is_isomorphic(
-                self.graph,
-                other.graph,
-                node_matcher=_same,
-                edge_matcher=_same,
-                id_order=False,
+    def certificate(self) -> tuple[object, ...]:
+        """The colour classes (sorted, with their sizes) and nauty's certificate under that ordered partition."""
+        if self._certificate is None:
+            classes: dict[tuple[str, ...], set[int]] = {}
+            for node, colour in enumerate(self.colours):
+                classes.setdefault(colour, set()).add(node)
+            order = sorted(classes)
+            adjacency: dict[int, list[int]] = {}
+            for a, b in self.edges:
+                adjacency.setdefault(a, []).append(b)
+            graph = pynauty.Graph(
+                len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[classes[c] for c in order]
             )
-        )
+            self._certificate = (tuple((c, len(classes[c])) for c in order), pynauty.certificate(graph))
+        return self._certificate
 
-
-def _same(a: object, b: object) -> bool:
-    return a == b
+    def isomorphic(self, other: ProblemGraph) -> bool:
+        return len(self.colours) == len(other.colours) and self.certificate() == other.certificate()
 
 
 @dataclass
