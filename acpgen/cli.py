@@ -27,7 +27,7 @@ from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.pipeline import fell_short, run_domain, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
-from acpgen.scoring import Summary, score_predictions
+from acpgen.scoring import Summary, flag_rates, score_predictions
 from acpgen.stages import STAGES
 from acpgen.stages.base import StageReport
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
@@ -207,6 +207,9 @@ def score(
         write_jsonl(output, [r.output_line() for r in results])
     summary = Summary.of(results)
     click.echo(json.dumps(summary.as_dict(), indent=2, sort_keys=True) if as_json else summary.table())
+    rates = flag_rates(results)
+    if rates and not as_json:
+        click.echo(rates)
     undecided = sum(r.verdict.status == UNDECIDED for r in results)
     if undecided:
         click.echo(
