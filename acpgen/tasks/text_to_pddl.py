@@ -224,9 +224,21 @@ class TextToPddl(Task):
         goal = (record.get("goal_pattern") or NO_PATTERN)["text"]
         state = f"Initially, {init}." if init else describer.state_part().replace("Currently,", "Initially,", 1)
         goal_text = f"The goal is to reach a state where {goal}." if goal else describer.goal_part()
-        middle = " ".join(p for p in (describer.size_sentence(), template.layout, describer.static_part()) if p)
+        size = describer.size_sentence() or self._objects_sentence(describer)
+        middle = " ".join(p for p in (size, template.layout, describer.static_part()) if p)
         nl = f"{template.description} \n{middle} \n{state} {goal_text}"
         return f"{nl}\n\nPDDL domain:\n```pddl\n{record['PDDL_domain'].strip()}\n```"
+
+    @staticmethod
+    def _objects_sentence(describer: Describer) -> str:
+        """The objects by type, for a domain without a template's size sentence (every object must be named)."""
+        lifted = describer.lifted
+        by_type: dict[str, list[str]] = {}
+        for obj, type_name in sorted(lifted.objects.items()):
+            if obj not in lifted.constants:
+                by_type.setdefault(type_name, []).append(obj)
+        parts = [f"{', '.join(names)} ({type_name})" for type_name, names in sorted(by_type.items())]
+        return f"The objects are: {'; '.join(parts)}." if parts else "The problem has no objects of its own."
 
 
 TASK = TextToPddl()
