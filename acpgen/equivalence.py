@@ -35,6 +35,7 @@ nodes of their own (:class:`ProblemGraph`).
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -151,6 +152,7 @@ class _Parsed:
     task: GroundTask
     oracle: Oracle
     closures: dict[bool, Closure] = field(default_factory=dict)
+    solvable: bool | None = None
 
 
 class EquivalenceChecker:
@@ -268,7 +270,18 @@ class EquivalenceChecker:
 
     def solvable(self, problem_text: str) -> bool | None:
         """Whether a problem's goal is reachable (None: undecided); PddlError if it does not parse."""
-        return self._parse(problem_text, "the problem").oracle.goal_reachable().value
+        return self._solvable(self._parse(problem_text, "the problem"))
+
+    def _solvable(self, parsed: _Parsed) -> bool | None:
+        """A greedy search finds the plans of most solvable problems in a few hundred states; only when
+        it does not is the oracle asked (exhaustive exploration, then a planner)."""
+        if parsed.solvable is None:
+            task = parsed.task
+            if task.goal_satisfiable and _greedy_goal_search(task, min(self.max_states, 5000)):
+                parsed.solvable = True
+            else:
+                parsed.solvable = parsed.oracle.goal_reachable().value
+        return parsed.solvable
 
     # ----- the decision -------------------------------------------------------------------------
     def check(self, truth_text: str, candidate_text: str, placeholder: bool = False) -> Equivalence:
@@ -282,17 +295,17 @@ class EquivalenceChecker:
         if declared != self.domain_name:
             reason = f"the candidate declares domain {declared}, not {self.domain_name}"
             return Equivalence(True, False, False, reason)
-        truth_solvable = truth.oracle.goal_reachable().value
+        truth_solvable = self._solvable(truth)
         if truth_solvable is None:
             return Equivalence(True, None, None, "cannot decide whether the truth problem is solvable")
         t_init, c_init = self._init_graph(truth.task), self._init_graph(candidate.task)
         if not t_init.isomorphic(c_init):
             different = _count_difference(truth.task, candidate.task)
-            solvable = candidate.oracle.goal_reachable().value
+            solvable = self._solvable(candidate)
             return Equivalence(True, solvable, False, f"initial states differ ({different})")
         if self._raw_match(truth.task, candidate.task):
             return Equivalence(True, truth_solvable, True, "equivalent (same goal up to renaming)")
-        candidate_solvable = candidate.oracle.goal_reachable().value
+        candidate_solvable = self._solvable(candidate)
         if candidate_solvable is None:
             return Equivalence(True, None, None, "cannot decide whether the candidate is solvable")
         if not truth_solvable or not candidate_solvable:
@@ -339,6 +352,30 @@ class EquivalenceChecker:
         for task in (truth, candidate):
             graphs.append(self._goal_graph(task, Closure(task.goal_pos, task.goal_neg), self._init_graph(task)))
         return graphs[0].isomorphic(graphs[1])
+
+
+def _greedy_goal_search(task: GroundTask, max_states: int) -> bool:
+    """Greedy best-first search on the number of unreached goal literals; True when it reaches a goal
+    state within ``max_states`` expansions (False proves nothing)."""
+
+    def missing(state: int) -> int:
+        return (task.goal_pos & ~state).bit_count() + (task.goal_neg & state).bit_count()
+
+    start = task.init
+    frontier = [(missing(start), 0, start)]
+    seen = {start}
+    counter = 0
+    while frontier and counter < max_states:
+        _, _, state = heapq.heappop(frontier)
+        if task.is_goal(state):
+            return True
+        for _, action in task.successors(state):
+            nxt = action.apply(state)
+            if nxt not in seen:
+                seen.add(nxt)
+                counter += 1
+                heapq.heappush(frontier, (missing(nxt), counter, nxt))
+    return False
 
 
 def _count_difference(truth: GroundTask, candidate: GroundTask) -> str:

@@ -128,6 +128,7 @@ def run_bench(truths, jobs_note: str) -> None:
             result = checker.check(truth, candidate, placeholder)
             elapsed = (time.perf_counter() - start) * 1000
             times.setdefault(bucket_name(size), []).append(elapsed)
+            print(f"  {domain} size {size} {kind}: {elapsed:.0f} ms, {result.equivalent}", file=sys.stderr, flush=True)
             tally = verdicts.setdefault(kind, {"equivalent": 0, "not": 0, "undecided": 0})
             tally[{True: "equivalent", False: "not", None: "undecided"}[result.equivalent]] += 1
     print(f"equivalence checks ({jobs_note}), ms per check by truth size (true propositions)")
