@@ -9,7 +9,7 @@ CONFIG ?= pipeline.yaml
 JOBS   ?= 2
 
 .PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
-	bench-lengths bench-profile clean
+	bench-lengths bench-profile bench-equiv clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -67,6 +67,10 @@ bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (
 
 bench-generate: $(STAMP)  ## problems, plans and states per second for each configured domain
 	$(BIN)/python benchmarks/bench_generate.py
+
+bench-equiv: $(STAMP)  ## ms per `acp equivalent` check by problem size (dataset/ t2p records if built, else generated problems)
+	if [ -d dataset/t2p ]; then $(BIN)/python benchmarks/bench_equiv.py --dataset dataset/t2p; \
+	else $(BIN)/python benchmarks/bench_equiv.py; fi
 
 bench-lengths: $(STAMP)  ## acp's context lengths against the reference contexts, on the same problems
 	$(BIN)/python benchmarks/context_lengths.py $(DEV)

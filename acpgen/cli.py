@@ -16,6 +16,7 @@ from acpgen.artefacts import atomic_write_text, write_jsonl
 from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
 from acpgen.domains import DomainSource
+from acpgen.equivalence import EquivalenceChecker
 from acpgen.errors import AcpError
 from acpgen.generators import domain_file
 from acpgen.levels import at_level
@@ -27,7 +28,7 @@ from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.pipeline import fell_short, run_domains, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, iter_predictions, reference_predictions
-from acpgen.scoring import Summary, score_predictions
+from acpgen.scoring import Summary, flag_rates, score_predictions
 from acpgen.stages import STAGES
 from acpgen.stages.base import StageReport
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
@@ -230,6 +231,9 @@ def score(
         write_jsonl(output, [r.output_line() for r in results])
     summary = Summary.of(results)
     click.echo(json.dumps(summary.as_dict(), indent=2, sort_keys=True) if as_json else summary.table())
+    rates = flag_rates(results)
+    if rates and not as_json:
+        click.echo(rates)
     undecided = sum(r.verdict.status == UNDECIDED for r in results)
     if undecided:
         click.echo(
@@ -665,7 +669,7 @@ def describe(source: Path, domain: str, task: str | None, representation: str, l
         lifted = read_strings(domain_text, record["PDDL_problem"], str(source))
         describer = Describer(template, lifted)
         shown = get_task(record_task)
-        click.echo(describer.context(shown.context_parts, representation, domain_text, record["PDDL_problem"]))
+        click.echo(shown.context(describer, {**record, "PDDL_domain": domain_text}, representation))
         if all(field in record for field in shown.question_fields):
             click.echo("Question: " + describer.question(shown, record, representation))
         click.echo()
@@ -699,6 +703,51 @@ def template_init(domain_file: Path, output: Path | None) -> None:
         raise click.ClickException(f"{target} exists; acp does not overwrite a template (give another -o)")
     atomic_write_text(target, text)
     click.echo(f"wrote {target}: replace its TODO texts, then pass it to acp generate --template", err=True)
+
+
+@cli.command("equivalent")
+@click.argument("domain", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("truth", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("candidate", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--placeholder", is_flag=True, help="The truth's goal names no particular objects (any fitting ones do).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the verdict as one line of JSON (the default is indented)."
+)
+@planner_options
+def equivalent_command(
+    domain: Path,
+    truth: Path,
+    candidate: Path,
+    placeholder: bool,
+    as_json: bool,
+    planner_backend: str,
+    image: Path | None,
+    cache_dir: Path | None,
+    planner_timeout: float,
+    max_states: int,
+) -> None:
+    """Is CANDIDATE the same planning problem as TRUTH (both over DOMAIN)?
+
+    Prints {"parseable", "solvable", "equivalent", "reason"}: equivalent when a bijection of the
+    objects maps one initial state onto the other and both goals, closed under the facts true in
+    every reachable goal state, onto each other. Exit status 0 if equivalent, 1 if not, 2 if
+    undecided (a planner could not answer).
+    """
+    texts = []
+    for path in (domain, truth, candidate):
+        try:
+            texts.append(path.read_text())
+        except (OSError, UnicodeDecodeError) as err:
+            raise click.ClickException(f"cannot read {path}: {err}") from err
+    checker = EquivalenceChecker(
+        texts[0],
+        PlannerSetup(planner_backend, image, cache_dir).build(),
+        max_states=max_states,
+        limits=Limits(time=planner_timeout),
+    )
+    result = checker.check(texts[1], texts[2], placeholder)
+    click.echo(json.dumps(result.to_json(), indent=None if as_json else 1))
+    sys.exit({True: 0, False: 1, None: 2}[result.equivalent])
 
 
 @cli.command("tasks")

@@ -83,6 +83,7 @@ FAMILY_TAGS = {
     ("rac", "gen"): "acpgen_rac",
     ("rac", "bool"): "acpgen_rac",
     ("rac", "mcq"): "acpgen_rac",
+    ("t2p", "gen"): "acpgen_t2p",
 }
 
 

@@ -41,6 +41,11 @@ class GenFields(TypedDict, total=False):
     ramifications: bool  # rac_*: asked about the ramification variant of the domain (PDDL with :derived rules)
     level: int  # records of a difficulty level only (acpgen.levels)
     features: dict[str, int | None]  # with level: acpgen.features.state_features
+    abstraction: str  # t2p: explicit_explicit, explicit_abstract, abstract_explicit, abstract_abstract
+    placeholder: bool  # t2p: the goal names no object (any objects fitting it are correct)
+    size: int  # t2p: true propositions of the problem (initial facts and goal literals)
+    init_pattern: dict[str, str]  # t2p: the abstract initial state's pattern {"name", "text"}
+    goal_pattern: dict[str, str]  # t2p: the abstract goal's pattern {"name", "text"}
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -112,6 +117,11 @@ class QARecord(TypedDict, total=False):
     variant: str
     claim: dict[str, Any]
     options: list[dict[str, Any]]
+    abstraction: str
+    placeholder: bool
+    size: int
+    init_pattern: dict[str, str]
+    goal_pattern: dict[str, str]
 
 
 def keys(schema: type) -> tuple[str, ...]:

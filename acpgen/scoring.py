@@ -249,3 +249,38 @@ class Summary:
             f" (accuracy is over decided answers; {SCORED}/{PARSE_ERROR}/{UNDECIDED} in the output file)"
         )
         return "\n".join(lines)
+
+
+def _flags(verdict: Verdict) -> dict[str, bool | None]:
+    """The boolean flags among a verdict's details (None: undecided)."""
+    return {k: v for k, v in verdict.details.items() if v is None or isinstance(v, bool)}
+
+
+def flag_rates(scored: list[Scored]) -> str:
+    """The rates of the boolean flags some tasks add to their score rows (t2p: parseable, solvable,
+    equivalent), per task, domain and the record's ``abstraction`` (when it has one), as Planetarium's
+    tables; an answer with a flag undecided (None) is counted apart, a parse error has every flag
+    false. Empty when no task adds flags."""
+    flagged = {item.prediction.task for item in scored if _flags(item.verdict)}
+    if not flagged:
+        return ""
+    names = list(dict.fromkeys(name for item in scored for name in _flags(item.verdict)))
+    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for item in scored:
+        if item.prediction.task not in flagged:
+            continue
+        flags = _flags(item.verdict)
+        category = str(item.prediction.record.get("abstraction", "-"))
+        for key in ((item.prediction.task, item.domain, category), (item.prediction.task, "all", "all")):
+            groups[key].append(flags)
+    lines = [f"{'task':8}{'domain':14}{'category':20}{'n':>5}" + "".join(f"{n:>12}" for n in names) + "   undecided"]
+    for (task, domain, category), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0])):
+        cells = []
+        undecided = 0
+        for name in names:
+            values = [row.get(name, False) for row in rows]
+            decided = [v for v in values if v is not None]
+            undecided = max(undecided, len(values) - len(decided))
+            cells.append(f"{sum(decided) / len(decided):12.2f}" if decided else f"{'-':>12}")
+        lines.append(f"{task:8}{domain:14}{category:20}{len(rows):5d}" + "".join(cells) + f"{undecided:12d}")
+    return "\n".join(lines)

@@ -11,7 +11,8 @@ from acpgen.tasks import TASKS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DEV = FIXTURES / "acpbench-dev"
-#: the tasks of the reference ACPBench data (those with dev records in tests/fixtures)
+#: the tasks of the reference ACPBench data (those with dev records in tests/fixtures); the RAC and
+#: t2p tasks have their own tests
 GEN_TASKS = tuple(t for t in TASKS if (DEV / f"{t}.gen.json").exists())
 
 

@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from acpgen.errors import ConfigError
+from acpgen.generators.patterns import Pattern
 from acpgen.pddl.model import declared_domain_name, declared_requirements
 from acpgen.pddl.render import problem_text
 
@@ -45,7 +46,9 @@ class Generator:
     ``domain.pddl`` gives the name and requirements written into problems; ``parameters``: the natural size
     parameters ``make`` expects; ``check_solvable``: the generator cannot guarantee solvability,
     so the problems stage verifies each problem with a planner and redraws; ``example_sizes``:
-    small sizes that tests use (the sizes of a run come from pipeline.yaml).
+    small sizes that tests use (the sizes of a run come from pipeline.yaml); ``patterns``: the abstract
+    descriptions of initial states and goals the domain can give (`acpgen.generators.patterns`; used by
+    the text-to-PDDL task).
     """
 
     domain: str
@@ -54,6 +57,7 @@ class Generator:
     check_solvable: bool
     example_sizes: tuple[dict[str, int], ...]
     typed: bool = True
+    patterns: tuple[Pattern, ...] = ()
 
     @cached_property
     def _domain_text(self) -> str:

@@ -18,6 +18,7 @@ import random
 from itertools import pairwise
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import BLOCKSWORLD
 
 
 def completions(n_blocks: int) -> list[list[int]]:
@@ -79,4 +80,5 @@ GENERATOR = Generator(
     check_solvable=False,
     example_sizes=({"blocks": 3}, {"blocks": 5}, {"blocks": 8}),
     typed=False,
+    patterns=BLOCKSWORLD,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import FERRY
 
 
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
@@ -32,4 +33,5 @@ GENERATOR = Generator(
     make=make,
     check_solvable=False,
     example_sizes=({"locations": 2, "cars": 2}, {"locations": 3, "cars": 5}, {"locations": 5, "cars": 10}),
+    patterns=FERRY,
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import GRIPPERS
 
 
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
@@ -57,4 +58,5 @@ GENERATOR = Generator(
         {"robots": 1, "rooms": 5, "balls": 4},
         {"robots": 2, "rooms": 3, "balls": 5},
     ),
+    patterns=GRIPPERS,
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import VISITALL
 
 
 def neighbours(cell: tuple[int, int], cells: set):
@@ -74,4 +75,5 @@ GENERATOR = Generator(
     make=make,
     check_solvable=False,
     example_sizes=({"x": 3, "y": 3, "holes": 1}, {"x": 4, "y": 4, "holes": 2}, {"x": 4, "y": 5, "holes": 3}),
+    patterns=VISITALL,
 )

@@ -64,7 +64,7 @@ def export_record(record: dict, describer: Describer, representation: str, case:
     out = {
         "id": record["id"],
         "group": record["group"],
-        "context": describer.context(task.context_parts, representation, record["PDDL_domain"], record["PDDL_problem"]),
+        "context": task.context(describer, record, representation),
         "question": describer.question(task, cased, representation),
         "answer": task.export_answer(record["answer"], case),
         "PDDL_domain": record["PDDL_domain"],

@@ -22,6 +22,7 @@ from acpgen.tasks import (
     rac_num,
     rac_state,
     reachability,
+    text_to_pddl,
     validation,
 )
 from acpgen.tasks.base import (
@@ -52,6 +53,7 @@ _MODULES = (
     rac_effects,
     rac_num,
     rac_comp,
+    text_to_pddl,
 )
 TASKS: dict[str, Task] = {}
 BY_GROUP: dict[str, Task] = {}

@@ -24,7 +24,8 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.planners import Limits, Planners
 
-if TYPE_CHECKING:  # acpgen.tasks.choice imports this module
+if TYPE_CHECKING:  # acpgen.tasks.choice and acpgen.nl.describe import this module
+    from acpgen.nl.describe import Describer
     from acpgen.tasks.choice import ChoiceFormats
 
 
@@ -71,8 +72,9 @@ class Verdict:
     score: float
     status: Status
     reason: str
-    #: extra measures written beside the score (precision, recall and F1 of a set answer)
-    details: dict[str, float] = field(default_factory=dict)
+    #: further fields of the score row: measures of a set answer (precision, recall, F1) or flags
+    #: (t2p: parseable, solvable, equivalent; True/False, None when undecided)
+    details: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def correct(cls, reason: str = "correct") -> Verdict:
@@ -301,8 +303,9 @@ class Task(ABC):
     name: ClassVar[str]
     #: the reference ``group`` of open-ended records (``applicable_actions_gen``)
     gen_group: ClassVar[str]
-    #: the benchmark family the task belongs to: ``acpbench`` (the ACPBench / ACPBench-Hard tasks) or
-    #: ``rac`` (reasoning about actions and change); exporters group tasks by it (lm-eval tags)
+    #: the benchmark family the task belongs to: ``acpbench`` (the ACPBench / ACPBench-Hard tasks),
+    #: ``rac`` (reasoning about actions and change) or ``t2p`` (text to PDDL); exporters group tasks by
+    #: it (lm-eval tags)
     family: ClassVar[str] = "acpbench"
     #: one line for ``acp tasks``
     description: ClassVar[str]
@@ -349,6 +352,12 @@ class Task(ABC):
         """Model-style responses, one per stored correct answer."""
 
     # ----- text and export ----------------------------------------------------------------------
+    def context(self, describer: Describer, record: dict[str, Any], representation: str) -> str:
+        """The context of an exported open-ended record: by default the problem's state and the task's
+        ``context_parts`` in the representation asked for. A task whose answer is the problem itself
+        (t2p) words it differently."""
+        return describer.context(self.context_parts, representation, record["PDDL_domain"], record["PDDL_problem"])
+
     def question_values(self, record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
         """Values of the placeholders of the open-ended question text (``pddl_actions``: name
         actions in PDDL syntax, for contexts that hold only the PDDL)."""

@@ -1,0 +1,245 @@
+"""t2p: write the PDDL problem that an English description of an initial state and a goal stands for.
+
+A record's truth problem has a sampled state of a generated problem as its initial state and the
+problem's goal; where the domain's generator declares abstract patterns
+(`acpgen.generators.patterns`), the initial state's fluent facts, the goal, or both are replaced by
+an instance of a pattern and described by the pattern's English instead of fact by fact. The
+record's ``abstraction`` is ``<init>_<goal>`` with each part ``explicit`` or ``abstract``
+(Planetarium's four categories); ``placeholder`` is set when an abstract goal names no object (any
+objects fitting it are correct); ``size`` is the number of true propositions (initial facts plus
+goal literals). The stored answer is the truth problem's PDDL; a model's problem is scored by
+:mod:`acpgen.equivalence` (1 iff equivalent; undecided when a planner could not decide) and the
+score row carries the three rates' flags ``parseable``, ``solvable``, ``equivalent``.
+
+Every sampled state from which the goal is still ahead can give a record (the state is the initial
+state of a problem with the same goal), so a domain gives as many records as any other task.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING, Any
+
+from acpgen.answers import ParseError
+from acpgen.config import QAConfig
+from acpgen.equivalence import EquivalenceChecker
+from acpgen.errors import PddlError
+from acpgen.generators import DOMAINS, get_generator
+from acpgen.generators.patterns import Pattern
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import canonical
+from acpgen.pddl.render import problem_text
+from acpgen.tasks.base import (
+    OK,
+    SCORED,
+    UNDECIDED,
+    UNPROVEN,
+    WRONG,
+    Check,
+    QAItem,
+    RecordContext,
+    Task,
+    Verdict,
+    goal_ahead,
+)
+
+if TYPE_CHECKING:
+    from acpgen.nl.describe import Describer
+
+EXPLICIT, ABSTRACT = "explicit", "abstract"
+CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))
+NO_PATTERN = {"name": "", "text": ""}
+_PROBLEM_START = re.compile(r"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
+
+
+def patterns_of(domain: str) -> tuple[Pattern, ...]:
+    """The abstract patterns a built-in domain's generator declares (none for a user's domain)."""
+    return get_generator(domain).patterns if domain in DOMAINS else ()
+
+
+def _pattern(domain: str, part: str, name: str | None) -> Pattern | None:
+    return next((p for p in patterns_of(domain) if p.part == part and p.name == name), None)
+
+
+def last_problem(response: str) -> str:
+    """The last complete ``(define (problem ...) ...)`` of a response (prose, code fences and several
+    candidates allowed; ``;`` comments are skipped when matching parentheses). ParseError if none."""
+    found = None
+    for start in _PROBLEM_START.finditer(response):
+        depth, i = 0, start.start()
+        while i < len(response):
+            char = response[i]
+            if char == ";":
+                end = response.find("\n", i)
+                i = len(response) if end < 0 else end
+                continue
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if depth == 0:
+                    found = response[start.start() : i + 1]
+                    break
+            i += 1
+    if found is None:
+        raise ParseError("no complete (define (problem ...)) in the response")
+    return found
+
+
+class TextToPddl(Task):
+    name = "t2p"
+    gen_group = "text_to_pddl_gen"
+    family = "t2p"
+    description = "the PDDL problem of an English description (scored by exact equivalence)"
+    context_parts = ("goal",)
+    instruction = "Write the PDDL problem as one (define (problem ...) ...) block over the given domain."
+
+    def accepts(self, state: dict[str, Any]) -> bool:
+        return goal_ahead(state)
+
+    # ----- generation ---------------------------------------------------------------------------------
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
+        task = ctx.task
+        lifted = task.lifted
+        domain = str(ctx.record.get("domain", ""))
+        objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
+        choices = [
+            (init, goal)
+            for init in [None, *(p for p in patterns_of(domain) if p.part == "init")]
+            for goal in [None, *(p for p in patterns_of(domain) if p.part == "goal")]
+        ]
+        init_pattern, goal_pattern = rng.choice(choices)
+        static = sorted(canonical(p, a) for p, a in lifted.init if p in task.static_predicates)
+        fluent = [a for a in task.state_atoms(task.init) if a not in set(static)]
+        goal = [
+            canonical(lit.predicate, lit.args) if lit.positive else f"(not {canonical(lit.predicate, lit.args)})"
+            for lit in lifted.goal
+        ]
+        # Both pattern fields on every record (empty when the part is explicit): one shape per column
+        # for the JSON readers of the harnesses.
+        fields: dict[str, Any] = {"init_pattern": NO_PATTERN, "goal_pattern": NO_PATTERN}
+        if init_pattern is not None:
+            facts, names = init_pattern.build(objects, rng)
+            fluent = sorted(facts)
+            fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(names)}
+        if goal_pattern is not None:
+            facts, names = goal_pattern.build(objects, rng)
+            goal = sorted(facts)
+            fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(names)}
+        truth = problem_text(
+            lifted.problem_name,
+            lifted.domain_name,
+            objects,
+            sorted({*static, *fluent}),
+            goal,
+            typed=set(lifted.supertypes) != {"object"},
+        )
+        truth_task = GroundTask.from_strings(lifted.domain_text, truth, "t2p truth")
+        if truth_task.is_goal(truth_task.init):
+            return None
+        if self._checker(ctx).solvable(truth) is not True:
+            return None
+        category = f"{ABSTRACT if init_pattern else EXPLICIT}_{ABSTRACT if goal_pattern else EXPLICIT}"
+        return {
+            **fields,
+            "answer": truth,
+            "PDDL_problem": truth,
+            "abstraction": category,
+            "placeholder": bool(goal_pattern and goal_pattern.placeholder),
+            "size": len(truth_task.lifted.init) + len(goal),
+        }
+
+    # ----- scoring --------------------------------------------------------------------------------------
+    def parse(self, response: str) -> str:
+        return last_problem(response)
+
+    def _checker(self, ctx: RecordContext) -> EquivalenceChecker:
+        return EquivalenceChecker(
+            ctx.record["PDDL_domain"],
+            ctx.oracle.planners,
+            max_states=ctx.options.max_states,
+            limits=ctx.options.limits,
+            retry_factor=ctx.options.retry_factor,
+        )
+
+    def score(self, ctx: RecordContext, answer: str) -> Verdict:
+        result = self._checker(ctx).check(ctx.record["PDDL_problem"], answer, bool(ctx.record.get("placeholder")))
+        flags = {"parseable": result.parseable, "solvable": result.solvable, "equivalent": result.equivalent}
+        if result.equivalent is None:
+            return Verdict(0.0, UNDECIDED, result.reason, flags)
+        return Verdict(1.0 if result.equivalent else 0.0, SCORED, result.reason, flags)
+
+    def validate(self, ctx: RecordContext) -> Check:
+        """The truth is solvable, the stored answer is the truth, and each abstract part reads back
+        into its pattern (the facts are exactly an instance of it, with the names its text gives)."""
+        record = ctx.record
+        solvable = ctx.oracle.goal_reachable()
+        if solvable.value is None:
+            return Check(UNPROVEN, f"solvability undecided: {solvable.detail}")
+        if not solvable.value:
+            return Check(WRONG, "the truth problem is unsolvable")
+        try:
+            same = self._checker(ctx).check(record["PDDL_problem"], str(record["answer"]))
+        except PddlError as err:
+            return Check(WRONG, f"the truth does not parse: {err}")
+        if same.equivalent is not True:
+            return Check(WRONG if same.equivalent is False else UNPROVEN, f"answer is not the truth: {same.reason}")
+        task = ctx.task
+        lifted = task.lifted
+        objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
+        fluent_init = frozenset(a for a in task.state_atoms(task.init) if not task.is_static_atom(a))
+        goal = frozenset(
+            canonical(lit.predicate, lit.args) if lit.positive else f"(not {canonical(lit.predicate, lit.args)})"
+            for lit in lifted.goal
+        )
+        for part, facts in (("init", fluent_init), ("goal", goal)):
+            stored = record.get(f"{part}_pattern") or NO_PATTERN
+            if not stored.get("name"):
+                continue
+            pattern = _pattern(str(record.get("domain", "")), part, stored.get("name"))
+            if pattern is None:
+                return Check(WRONG, f"unknown {part} pattern {stored.get('name')}")
+            names = pattern.read(objects, facts)
+            if names is None or pattern.fill(names) != stored.get("text"):
+                return Check(WRONG, f"the {part} is not the pattern '{stored.get('text')}'")
+        expected = "_".join(
+            ABSTRACT if (record.get(f"{part}_pattern") or NO_PATTERN).get("name") else EXPLICIT
+            for part in ("init", "goal")
+        )
+        if record.get("abstraction") != expected:
+            return Check(WRONG, f"abstraction {record.get('abstraction')} but the record's parts are {expected}")
+        return Check(OK)
+
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
+        return [f"```pddl\n{record['answer']}```"]
+
+    # ----- text ---------------------------------------------------------------------------------------
+    def context(self, describer: Describer, record: dict[str, Any], representation: str) -> str:
+        """Domain description, size and static facts, the initial state and the goal (explicit, fact by
+        fact from the template, or the pattern's English), then the PDDL domain; never the problem."""
+        template = describer.template
+        init = (record.get("init_pattern") or NO_PATTERN)["text"]
+        goal = (record.get("goal_pattern") or NO_PATTERN)["text"]
+        state = f"Initially, {init}." if init else describer.state_part().replace("Currently,", "Initially,", 1)
+        goal_text = f"The goal is to reach a state where {goal}." if goal else describer.goal_part()
+        size = describer.size_sentence() or self._objects_sentence(describer)
+        middle = " ".join(p for p in (size, template.layout, describer.static_part()) if p)
+        nl = f"{template.description} \n{middle} \n{state} {goal_text}"
+        return f"{nl}\n\nPDDL domain:\n```pddl\n{record['PDDL_domain'].strip()}\n```"
+
+    @staticmethod
+    def _objects_sentence(describer: Describer) -> str:
+        """The objects by type, for a domain without a template's size sentence (every object must be named)."""
+        lifted = describer.lifted
+        by_type: dict[str, list[str]] = {}
+        for obj, type_name in sorted(lifted.objects.items()):
+            if obj not in lifted.constants:
+                by_type.setdefault(type_name, []).append(obj)
+        parts = [f"{', '.join(names)} ({type_name})" for type_name, names in sorted(by_type.items())]
+        return f"The objects are: {'; '.join(parts)}." if parts else "The problem has no objects of its own."
+
+
+TASK = TextToPddl()

@@ -1,0 +1,408 @@
+"""acpgen.equivalence: equivalent and non-equivalent problem pairs, labels by construction, and every
+label on small problems checked again by brute force over all object bijections (written here,
+independently of the graph isomorphism and goal closure of the module)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from acpgen.equivalence import EquivalenceChecker, equivalent
+from acpgen.pddl.explore import explore
+from acpgen.pddl.grounding import GroundTask
+
+DOMAINS = Path(__file__).resolve().parents[1] / "domains"
+
+
+def domain_text(name: str) -> str:
+    return (DOMAINS / name / "domain.pddl").read_text()
+
+
+# A bring-your-own domain: subtypes, a constant, a negative precondition, goals with negative literals.
+LAMPS = """
+(define (domain lamps)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types device - object lamp - device)
+  (:constants mains - device)
+  (:predicates (powered ?d - device) (wired ?l - lamp ?d - device) (broken ?l - lamp))
+  (:action switch-on :parameters (?l - lamp ?d - device)
+     :precondition (and (wired ?l ?d) (powered ?d) (not (powered ?l)) (not (broken ?l)))
+     :effect (powered ?l))
+  (:action switch-off :parameters (?l - lamp)
+     :precondition (powered ?l)
+     :effect (not (powered ?l))))
+"""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem as data, written out by :func:`write` in many equivalent spellings."""
+
+    domain: str
+    objects: dict[str, str]  # name -> type
+    init: tuple[str, ...]
+    goal: tuple[str, ...]  # literals: "(p a b)" or "(not (p a b))"
+
+    def renamed(self, mapping: dict[str, str]) -> Problem:
+        def sub(fact: str) -> str:
+            tokens = fact.replace("(", " ( ").replace(")", " ) ").split()
+            return " ".join(mapping.get(t, t) for t in tokens).replace("( ", "(").replace(" )", ")")
+
+        return Problem(
+            self.domain,
+            {mapping.get(o, o): t for o, t in self.objects.items()},
+            tuple(sub(f) for f in self.init),
+            tuple(sub(f) for f in self.goal),
+        )
+
+    def with_init(self, drop: tuple[str, ...] = (), add: tuple[str, ...] = ()) -> Problem:
+        return Problem(self.domain, self.objects, tuple(f for f in self.init if f not in drop) + add, self.goal)
+
+    def with_goal(self, goal: tuple[str, ...]) -> Problem:
+        return Problem(self.domain, self.objects, self.init, goal)
+
+    def with_objects(self, extra: dict[str, str]) -> Problem:
+        return Problem(self.domain, self.objects | extra, self.init, self.goal)
+
+
+def write(p: Problem, style: str = "plain", seed: int = 0) -> str:
+    """PDDL text of ``p``; the styles change only the spelling, never the problem."""
+    rng = random.Random(seed)
+    init, goal = list(p.init), list(p.goal)
+    objects = list(p.objects.items())
+    if style in ("shuffled", "everything"):
+        rng.shuffle(init)
+        rng.shuffle(goal)
+        rng.shuffle(objects)
+    if style in ("duplicated", "everything"):
+        init = init + init[:2]
+        goal = goal + goal[:1]
+    typed = any(t != "object" for _, t in objects)
+    objects_text = " ".join(f"{o} - {t}" if typed else o for o, t in objects)
+    if style in ("nested", "everything") and len(goal) > 1:
+        goal_text = f"(and {goal[0]} (and {' '.join(goal[1:])}))"
+    else:
+        goal_text = f"(and {' '.join(goal)})"
+    text = (
+        f"(define (problem written-{style})\n (:domain {p.domain})\n ; a comment (with (parentheses)\n"
+        f" (:objects {objects_text})\n (:init {' '.join(init)}) ; trailing comment\n (:goal {goal_text}))\n"
+    )
+    if style in ("upper", "everything"):
+        text = text.upper()
+    return text
+
+
+# ----- brute force over all bijections (the definition, checked directly) ---------------------------
+def _goal_states(domain: str, problem: Problem) -> tuple[GroundTask, frozenset[str], list[frozenset[str]]]:
+    task = GroundTask.from_strings(domain, write(problem))
+    space = explore(task, task.init, 200000)
+    assert space.complete
+    init = frozenset(task.state_atoms(task.init))
+    return task, init, [frozenset(task.state_atoms(s)) for s in space.states if task.is_goal(s)]
+
+
+def _bijections(task_a: GroundTask, task_b: GroundTask):
+    a, b = task_a.lifted, task_b.lifted
+    by_type_a: dict[str, list[str]] = {}
+    by_type_b: dict[str, list[str]] = {}
+    for obj, t in a.objects.items():
+        by_type_a.setdefault(("const", obj) if obj in a.constants else t, []).append(obj)
+    for obj, t in b.objects.items():
+        by_type_b.setdefault(("const", obj) if obj in b.constants else t, []).append(obj)
+    if {k: len(v) for k, v in by_type_a.items()} != {k: len(v) for k, v in by_type_b.items()}:
+        return
+    keys = sorted(by_type_a, key=str)
+    for perms in itertools.product(*(itertools.permutations(by_type_b[k]) for k in keys)):
+        mapping = {}
+        for k, perm in zip(keys, perms):
+            mapping.update(zip(by_type_a[k], perm))
+        yield mapping
+
+
+def _mapped(facts, mapping) -> frozenset[str]:
+    out = set()
+    for fact in facts:
+        head, *args = fact[1:-1].split()
+        out.add("(" + " ".join([head, *(mapping[x] for x in args)]) + ")")
+    return frozenset(out)
+
+
+def brute_force(domain: str, truth: Problem, candidate: Problem, placeholder: bool = False) -> bool:
+    """Exact: some bijection maps init onto init and the reachable goal states onto each other
+    (placeholder: the init by one bijection, the atoms common to all reachable goal states and
+    the atoms in none of them by another)."""
+    t_task, t_init, t_goals = _goal_states(domain, truth)
+    c_task, c_init, c_goals = _goal_states(domain, candidate)
+    if not t_goals or not c_goals:
+        return not t_goals and not c_goals and any(_mapped(t_init, m) == c_init for m in _bijections(t_task, c_task))
+    maps = list(_bijections(t_task, c_task))
+    if not placeholder:
+        target = set(c_goals)
+        return any(_mapped(t_init, m) == c_init and {_mapped(s, m) for s in t_goals} == target for m in maps)
+    if not any(_mapped(t_init, m) == c_init for m in maps):
+        return False
+
+    def summary(task, goals):
+        fluent = {a for a in task.fluent_atoms()}
+        return frozenset.intersection(*goals) & fluent, fluent - frozenset.union(*goals)
+
+    (t_all, t_none), (c_all, c_none) = summary(t_task, t_goals), summary(c_task, c_goals)
+    return any(_mapped(t_all, m) == c_all and _mapped(t_none, m) == c_none for m in maps)
+
+
+# ----- the pairs ----------------------------------------------------------------------------------
+BW = Problem(
+    "blocksworld-4ops",
+    {"a": "object", "b": "object", "c": "object"},
+    ("(clear a)", "(on a b)", "(on b c)", "(ontable c)", "(handempty)"),
+    ("(on c b)", "(on b a)"),
+)
+BW4 = Problem(
+    "blocksworld-4ops",
+    {x: "object" for x in "abcd"},
+    ("(on d a)", "(ontable a)", "(ontable b)", "(ontable c)", "(clear b)", "(clear c)", "(clear d)", "(handempty)"),
+    ("(on a b)", "(on b c)"),
+)
+GRIPPERS = Problem(
+    "gripper-strips",
+    {"r": "robot", "x": "room", "y": "room", "b1": "ball", "b2": "ball", "b3": "ball", "left": "gripper"},
+    ("(at-robby r x)", "(at b1 x)", "(at b2 x)", "(at b3 y)", "(free r left)"),
+    ("(at b1 y)", "(at b2 y)"),
+)
+FLOORTILE = Problem(
+    "floor-tile",
+    {"t1": "tile", "t2": "tile", "t3": "tile", "r1": "robot", "white": "color", "black": "color"},
+    (
+        "(up t2 t1)",
+        "(down t1 t2)",
+        "(up t3 t2)",
+        "(down t2 t3)",
+        "(robot-at r1 t1)",
+        "(clear t2)",
+        "(clear t3)",
+        "(robot-has r1 white)",
+        "(available-color white)",
+        "(available-color black)",
+    ),
+    ("(painted t3 black)", "(painted t2 white)"),
+)
+FERRY = Problem(
+    "ferry",
+    {"l0": "location", "l1": "location", "l2": "location", "c0": "car", "c1": "car"},
+    ("(at c0 l0)", "(at c1 l1)", "(at-ferry l2)", "(empty-ferry)")
+    + tuple(f"(not-eq {a} {b})" for a in ("l0", "l1", "l2") for b in ("l0", "l1", "l2") if a != b),
+    ("(at c0 l1)", "(at c1 l1)"),
+)
+LOGISTICS = Problem(
+    "logistics-strips",
+    {"c0": "city", "l0": "location", "a0": "airport", "a1": "airport", "t0": "truck", "p0": "package", "p1": "package"},
+    (
+        "(in-city l0 c0)",
+        "(in-city a0 c0)",
+        "(in-city a1 c0)",
+        "(at t0 l0)",
+        "(at p0 l0)",
+        "(at p1 a0)",
+    ),
+    ("(at p0 a1)", "(at p1 l0)"),
+)
+VISITALL = Problem(
+    "grid-visit-all",
+    {f"p{i}": "place" for i in range(4)},
+    ("(at-robot p0)", "(visited p0)")
+    + tuple(f"(connected p{i} p{j})" for i, j in ((0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2))),
+    tuple(f"(visited p{i})" for i in range(4)),
+)
+LAMPS_P = Problem(
+    "lamps",
+    {"k1": "lamp", "k2": "lamp", "k3": "lamp"},
+    ("(powered mains)", "(wired k1 mains)", "(wired k2 k1)", "(wired k3 mains)", "(broken k3)"),
+    ("(powered k2)", "(not (powered k1))"),
+)
+
+DOMAIN_OF = {
+    "blocksworld-4ops": "blocksworld",
+    "gripper-strips": "grippers",
+    "floor-tile": "floortile",
+    "ferry": "ferry",
+    "logistics-strips": "logistics",
+    "grid-visit-all": "visitall",
+}
+
+
+def text_of(p: Problem) -> str:
+    return LAMPS if p.domain == "lamps" else domain_text(DOMAIN_OF[p.domain])
+
+
+SWAP_BW = {"a": "z", "b": "a", "c": "q"}
+CASES: list[tuple[str, Problem, Problem, bool, bool]] = [
+    # (name, truth, candidate, placeholder, expected equivalent)
+    ("bw renamed", BW, BW.renamed(SWAP_BW), False, True),
+    ("bw implied goal added", BW, BW.with_goal(BW.goal + ("(ontable a)", "(clear c)", "(handempty)")), False, True),
+    ("bw implied goal left out", BW.with_goal(BW.goal + ("(ontable a)", "(handempty)")), BW, False, True),
+    ("bw goal fact dropped", BW, BW.with_goal(("(on c b)",)), False, False),
+    (
+        "bw init changed",
+        BW,
+        BW.with_init(drop=("(on a b)", "(clear a)"), add=("(ontable a)", "(clear a)", "(clear b)")),
+        False,
+        False,
+    ),
+    ("bw object added", BW, BW.with_objects({"d": "object"}).with_init(add=("(ontable d)", "(clear d)")), False, False),
+    ("bw unsolvable", BW, BW.with_goal(("(on a b)", "(on b a)")), False, False),
+    ("bw4 tower placeholder", BW4, BW4.with_goal(("(on b c)", "(on c d)")), True, True),
+    ("bw4 tower exact", BW4, BW4.with_goal(("(on b c)", "(on c d)")), False, False),
+    ("bw4 shorter tower placeholder", BW4, BW4.with_goal(("(on b c)",)), True, False),
+    ("grippers renamed", GRIPPERS, GRIPPERS.renamed({"b1": "b2", "b2": "b1", "x": "rb", "y": "ra"}), False, True),
+    ("grippers goal dropped", GRIPPERS, GRIPPERS.with_goal(("(at b1 y)",)), False, False),
+    (
+        "grippers goal fact added, not implied",
+        GRIPPERS,
+        GRIPPERS.with_goal(GRIPPERS.goal + ("(at b3 y)",)),
+        False,
+        False,
+    ),
+    ("grippers init changed", GRIPPERS, GRIPPERS.with_init(drop=("(at b3 y)",), add=("(at b3 x)",)), False, False),
+    ("grippers placeholder", GRIPPERS, GRIPPERS.with_goal(("(at b2 y)", "(at b1 y)")), True, True),
+    ("floortile renamed", FLOORTILE, FLOORTILE.renamed({"t1": "tile_0", "t3": "tile_9", "black": "ink"}), False, True),
+    (
+        "floortile colours swapped",
+        FLOORTILE,
+        FLOORTILE.with_goal(("(painted t3 white)", "(painted t2 black)")),
+        False,
+        False,
+    ),
+    ("floortile goal dropped", FLOORTILE, FLOORTILE.with_goal(("(painted t3 black)",)), False, False),
+    ("ferry renamed", FERRY, FERRY.renamed({"c0": "car9", "l2": "dock"}), False, True),
+    ("ferry goal changed", FERRY, FERRY.with_goal(("(at c0 l2)", "(at c1 l1)")), False, False),
+    ("ferry init changed", FERRY, FERRY.with_init(drop=("(at-ferry l2)",), add=("(at-ferry l0)",)), False, False),
+    (
+        "logistics packages swapped in the goal",
+        LOGISTICS,
+        LOGISTICS.with_goal(("(at p1 a1)", "(at p0 l0)")),
+        False,
+        False,
+    ),
+    ("logistics renamed", LOGISTICS, LOGISTICS.renamed({"p0": "p1", "p1": "p0", "a0": "a1", "a1": "a0"}), False, True),
+    ("logistics goal dropped", LOGISTICS, LOGISTICS.with_goal(("(at p0 a1)",)), False, False),
+    ("logistics static fact dropped", LOGISTICS, LOGISTICS.with_init(drop=("(in-city a1 c0)",)), False, False),
+    # on the line p0-p1-p2-p3, reaching p3 from p0 passes p1 and p2: only (visited p3) matters
+    ("visitall implied visited dropped", VISITALL, VISITALL.with_goal(("(visited p3)",)), False, True),
+    ("visitall far end dropped", VISITALL, VISITALL.with_goal(VISITALL.goal[:3]), False, False),
+    ("visitall init fact implied goal", VISITALL, VISITALL.with_goal(VISITALL.goal[1:]), False, True),
+    ("visitall mirrored", VISITALL, VISITALL.renamed({"p0": "p3", "p1": "p2", "p2": "p1", "p3": "p0"}), False, True),
+    (
+        "visitall start moved",
+        VISITALL,
+        VISITALL.with_init(drop=("(at-robot p0)", "(visited p0)"), add=("(at-robot p1)", "(visited p1)")),
+        False,
+        False,
+    ),
+    ("lamps renamed", LAMPS_P, LAMPS_P.renamed({"k1": "x", "k2": "y"}), False, True),
+    ("lamps implied broken lamp off", LAMPS_P, LAMPS_P.with_goal(LAMPS_P.goal + ("(not (powered k3))",)), False, True),
+    ("lamps negative goal dropped", LAMPS_P, LAMPS_P.with_goal(("(powered k2)",)), False, False),
+    (
+        "lamps wiring changed",
+        LAMPS_P,
+        LAMPS_P.with_init(drop=("(wired k2 k1)",), add=("(wired k2 mains)",)),
+        False,
+        False,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def checkers() -> dict[str, EquivalenceChecker]:
+    return {}
+
+
+def _checker(checkers: dict[str, EquivalenceChecker], p: Problem) -> EquivalenceChecker:
+    if p.domain not in checkers:
+        checkers[p.domain] = EquivalenceChecker(text_of(p))
+    return checkers[p.domain]
+
+
+@pytest.mark.parametrize("name,truth,candidate,placeholder,expected", CASES, ids=[c[0] for c in CASES])
+def test_pairs(checkers, name, truth, candidate, placeholder, expected):
+    assert brute_force(text_of(truth), truth, candidate, placeholder) is expected, "label disagrees with brute force"
+    result = _checker(checkers, truth).check(write(truth), write(candidate), placeholder)
+    assert result.parseable
+    assert result.equivalent is expected, result.reason
+
+
+@pytest.mark.parametrize("style", ["shuffled", "duplicated", "nested", "upper", "everything"])
+@pytest.mark.parametrize(
+    "truth", [BW, GRIPPERS, FLOORTILE, FERRY, LOGISTICS, VISITALL, LAMPS_P], ids=lambda p: p.domain
+)
+def test_spelling_does_not_matter(checkers, truth, style):
+    result = _checker(checkers, truth).check(write(truth), write(truth, style, seed=3))
+    assert (result.parseable, result.solvable, result.equivalent) == (True, True, True), result.reason
+
+
+def test_unsolvable_candidate_flags():
+    result = equivalent(text_of(BW), write(BW), write(BW.with_goal(("(on a b)", "(on b a)"))))
+    assert (result.parseable, result.solvable, result.equivalent) == (True, False, False)
+    assert "unsolvable" in result.reason
+
+
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        (
+            "(define (problem p) (:domain blocksworld-4ops) (:objects a) (:init (clear a) (:goal (on a a)))",
+            "unparseable",
+        ),
+        ("(define (problem p) (:domain blocksworld-4ops) (:objects a) (:init (clear zz)) (:goal (clear a)))", "zz"),
+        ("no pddl here", "unparseable"),
+    ],
+)
+def test_unparseable(text, fragment):
+    result = equivalent(text_of(BW), write(BW), text)
+    assert (result.parseable, result.solvable, result.equivalent) == (False, False, False)
+    assert fragment in result.reason.lower()
+
+
+def test_wrong_domain_name():
+    text = write(BW).replace("(:domain blocksworld-4ops)", "(:domain blocks)")
+    result = equivalent(text_of(BW), write(BW), text)
+    assert result.parseable and result.equivalent is False
+    assert "blocks" in result.reason and "blocksworld-4ops" in result.reason
+
+
+def test_planner_closure_agrees_with_exploration():
+    """max_states=1 forces the planner queries; they must close the goal exactly as exploration does."""
+    for truth, candidate in [
+        (BW, BW.with_goal(BW.goal + ("(ontable a)", "(clear c)"))),
+        (BW, BW.with_goal(("(on c b)",))),
+        (LAMPS_P, LAMPS_P.with_goal(LAMPS_P.goal + ("(not (powered k3))",))),
+    ]:
+        by_planner = equivalent(text_of(truth), write(truth), write(candidate), max_states=1)
+        by_search = equivalent(text_of(truth), write(truth), write(candidate))
+        assert by_planner.equivalent is not None, by_planner.reason
+        assert by_planner.equivalent == by_search.equivalent, (by_planner.reason, by_search.reason)
+
+
+def test_cli_exit_codes_and_json(tmp_path):
+    domain = tmp_path / "domain.pddl"
+    domain.write_text(text_of(BW))
+    truth, same, other = tmp_path / "t.pddl", tmp_path / "s.pddl", tmp_path / "o.pddl"
+    truth.write_text(write(BW))
+    same.write_text(write(BW.renamed(SWAP_BW), "everything"))
+    other.write_text(write(BW.with_goal(("(on c b)",))))
+    acp = [sys.executable, "-m", "acpgen"]
+    run = subprocess.run(
+        [*acp, "equivalent", str(domain), str(truth), str(same), "--json"], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["equivalent"] is True
+    run = subprocess.run([*acp, "equivalent", str(domain), str(truth), str(other)], capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    shown = json.loads(run.stdout)
+    assert set(shown) == {"parseable", "solvable", "equivalent", "reason"} and shown["equivalent"] is False

@@ -1,0 +1,155 @@
+"""The t2p task: extracting the problem from model text, the abstract patterns (build and read back),
+generation, scoring with the three flags, and validation catching a wrong record."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from acpgen.answers import ParseError
+from acpgen.generators import get_generator
+from acpgen.generators.patterns import BLOCKSWORLD, FERRY, GRIPPERS, VISITALL
+from acpgen.pddl.grounding import GroundTask
+from acpgen.scoring import Scored
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions
+from acpgen.tasks.base import OK, SCORED, WRONG, QAItem
+from acpgen.tasks.text_to_pddl import CATEGORIES, last_problem
+
+T2P = TASKS["t2p"]
+FERRY_DOMAIN = get_generator("ferry")._domain_text
+TRUTH = """(define (problem f) (:domain ferry)
+  (:objects c0 c1 - car l0 l1 - location)
+  (:init (at c0 l0) (at c1 l1) (at-ferry l0) (empty-ferry) (not-eq l0 l1) (not-eq l1 l0))
+  (:goal (and (at c0 l1) (at c1 l0))))"""
+RENAMED = TRUTH.replace("c0", "car_a").replace("l0", "dock")
+
+
+# ----- parse ----------------------------------------------------------------------------------------
+def test_parse_takes_the_last_complete_problem():
+    first = "(define (problem a) (:domain ferry) (:init) (:goal (and)))"
+    response = f"Here is a draft:\n{first}\nand the final one:\n```pddl\n{TRUTH}\n```\nDone (really)."
+    assert last_problem(response) == TRUTH
+
+
+def test_parse_skips_an_unfinished_last_candidate_and_comments():
+    commented = TRUTH.replace("(:init", "; a comment with a ) parenthesis\n  (:init")
+    response = f"{commented}\nNow (define (problem b) (:domain ferry) (:init"
+    assert last_problem(response) == commented
+
+
+@pytest.mark.parametrize("text", ["no pddl at all", "(define (domain ferry))", "(define (problem p) (:init"])
+def test_parse_refuses(text):
+    with pytest.raises(ParseError):
+        last_problem(text)
+
+
+def test_case_of_define_problem_does_not_matter():
+    assert last_problem(TRUTH.upper()) == TRUTH.upper()
+
+
+# ----- patterns: every pattern reads back what it builds, and refuses a changed instance -------------
+PATTERN_OBJECTS = {
+    "blocksworld": {f"b{i}": "object" for i in range(4)},
+    "ferry": {"c0": "car", "c1": "car", "l0": "location", "l1": "location", "l2": "location"},
+    "grippers": {"ball1": "ball", "ball2": "ball", "room1": "room", "room2": "room", "robot1": "robot"},
+    "visitall": {f"p{i}": "place" for i in range(5)},
+}
+ALL_PATTERNS = [(d, p) for d, group in zip(PATTERN_OBJECTS, (BLOCKSWORLD, FERRY, GRIPPERS, VISITALL)) for p in group]
+
+
+@pytest.mark.parametrize("domain,pattern", ALL_PATTERNS, ids=lambda x: getattr(x, "name", x))
+def test_patterns_read_back_what_they_build(domain, pattern):
+    objects = PATTERN_OBJECTS[domain]
+    for seed in range(5):
+        facts, names = pattern.build(objects, random.Random(seed))
+        assert pattern.read(objects, facts) == names
+        assert all(name in pattern.fill(names) for name in names.values())
+        dropped = frozenset(sorted(facts)[1:])
+        assert pattern.read(objects, dropped) is None, sorted(facts)[0]
+
+
+def test_tower_reads_only_single_towers():
+    tower = BLOCKSWORLD[1]
+    objects = PATTERN_OBJECTS["blocksworld"]
+    assert tower.read(objects, frozenset({"(on b1 b0)", "(on b2 b1)", "(on b3 b2)"})) == {}
+    assert tower.read(objects, frozenset({"(on b1 b0)", "(on b3 b2)", "(on b2 b0)"})) is None  # two on b0
+    assert tower.read(objects, frozenset({"(on b1 b0)", "(on b0 b1)", "(on b3 b2)"})) is None  # a cycle
+    assert tower.placeholder and not FERRY[1].placeholder
+
+
+def test_generators_declare_patterns_for_at_least_four_domains():
+    with_patterns = [d for d in ("blocksworld", "ferry", "grippers", "visitall") if get_generator(d).patterns]
+    assert len(with_patterns) == 4
+    assert not get_generator("logistics").patterns
+
+
+# ----- generation, scoring, validation --------------------------------------------------------------
+def _record(problem: str = TRUTH, domain: str = "ferry") -> dict:
+    return {"id": 1, "task": "t2p", "domain": domain, "PDDL_domain": FERRY_DOMAIN, "PDDL_problem": problem}
+
+
+def _generated(seed: int) -> dict | None:
+    """A t2p record from TRUTH's initial state; None when the drawn patterns make the goal hold at the start."""
+    record = _record()
+    state = {"id": "p-s0000", "problem": "p", "source": "plan", "plan": 0, "step": 0, "goal": False}
+    ctx = RecordContext(record, ScoreOptions(recheck=True))
+    fields = T2P.generate(ctx, QAItem(state, None), random.Random(seed), None)
+    return None if fields is None else {**record, **fields}
+
+
+def _records(n: int = 16) -> list[dict]:
+    return [r for r in (_generated(seed) for seed in range(n)) if r is not None]
+
+
+def test_generate_mixes_categories_and_records_size_and_placeholder():
+    records = _records()
+    assert len(records) >= 12
+    assert {r["abstraction"] for r in records} == set(CATEGORIES)
+    for r in records:
+        task = GroundTask.from_strings(FERRY_DOMAIN, r["answer"])
+        assert r["PDDL_problem"] == r["answer"]
+        assert r["size"] == len(task.lifted.init) + len(task.lifted.goal)
+        assert r["placeholder"] is False  # ferry's abstract goal names its location
+        if r["goal_pattern"]["name"]:
+            loc = r["goal_pattern"]["text"].split()[-1]
+            assert {(lit.predicate, lit.args[1]) for lit in task.lifted.goal} == {("at", loc)}
+        assert T2P.validate(RecordContext(r, ScoreOptions(recheck=True))).verdict == OK
+
+
+def test_validate_catches_a_pattern_text_that_does_not_fit():
+    record = next(r for r in _records() if r["goal_pattern"]["name"])
+    text = record["goal_pattern"]["text"]
+    other = "l0" if not text.endswith("l0") else "l1"
+    wrong = {**record, "goal_pattern": {"name": "all-at", "text": text[: text.rfind(" ")] + " " + other}}
+    check = T2P.validate(RecordContext(wrong, ScoreOptions(recheck=True)))
+    assert check.verdict == WRONG and "pattern" in check.reason
+
+
+def test_score_rows_carry_the_three_flags():
+    ctx = RecordContext(_record(), ScoreOptions())
+    right = T2P.score(ctx, T2P.parse(f"```\n{RENAMED}\n```"))
+    assert right.score == 1.0 and right.status == SCORED
+    assert dict(right.extra) == {"parseable": True, "solvable": True, "equivalent": True}
+    swapped_goal = TRUTH.replace("(at c0 l1) (at c1 l0)", "(at c0 l1) (at c1 l1)")
+    wrong = T2P.score(ctx, swapped_goal)
+    assert wrong.score == 0.0 and dict(wrong.extra) == {"parseable": True, "solvable": True, "equivalent": False}
+    broken = T2P.score(ctx, TRUTH.replace("(at c0 l0)", "(at c9 l0)"))
+    assert dict(broken.extra) == {"parseable": False, "solvable": False, "equivalent": False}
+
+
+def test_score_row_output_has_the_flags():
+    from acpgen.records import Prediction
+
+    ctx = RecordContext(_record(), ScoreOptions())
+    verdict = T2P.score(ctx, RENAMED)
+    prediction = Prediction(record=_record(), task="t2p", response=RENAMED, line={"id": 1, "response": RENAMED})
+    line = Scored(prediction, verdict, "ferry").output_line()
+    assert (line["parseable"], line["solvable"], line["equivalent"], line["score"]) == (True, True, True, 1.0)
+
+
+def test_to_responses_score_one():
+    record = _records(1)[0]
+    ctx = RecordContext(record, ScoreOptions())
+    for response in T2P.to_responses(record):
+        assert T2P.score(ctx, T2P.parse(response)).score == 1.0
