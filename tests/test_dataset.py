@@ -114,7 +114,7 @@ def test_reference_answer_formats(built):
 
 def test_manifest_records_counts_checks_and_time(built):
     manifest = json.loads((built / "ds" / "manifest.json").read_text())
-    assert manifest["checks"]["validate"] == {"ok": 4 * len(TASKS), "wrong": 0, "unproven": 0, "error": 0}
+    assert manifest["checks"]["validate"] == {"ok": 4 * len(GEN_TASKS), "wrong": 0, "unproven": 0, "error": 0}
     assert manifest["stage_failures"] == [] and len(manifest["config_sha256"]) == 64
     assert manifest["checks"]["answers"] == manifest["checks"]["answers_scored_1"] > 0
     assert sum(manifest["counts"]["test"]["app"].values()) == 2
@@ -130,7 +130,7 @@ def test_rerun_resumes_and_gives_identical_bytes(built, tmp_path):
         catch_exceptions=False,
     )
     assert result.exit_code == 0, result.output
-    assert f"export: 0 new, {len(TASKS)} already done" in result.output
+    assert f"export: 0 new, {len(GEN_TASKS)} already done" in result.output
     assert {p: p.read_bytes() for p in sorted((built / "ds").rglob("*.gen.jsonl"))} == before
 
 
@@ -185,7 +185,7 @@ def test_bool_and_mcq_splits_are_written_and_checked(built, tmp_path):
                 assert len(records) == 2 and all(r["format"] == fmt and r["split"] == split for r in records)
     assert not (tmp_path / "ds" / "nexta" / "test.bool.jsonl").exists()
     manifest = json.loads((tmp_path / "ds" / "manifest.json").read_text())
-    assert manifest["checks"]["validate"] == {"ok": 4 * len(TASKS) + 2 * 7 * 4, "wrong": 0, "unproven": 0, "error": 0}
+    assert manifest["checks"]["validate"] == {"ok": 4 * len(GEN_TASKS) + 2 * 7 * 4, "wrong": 0, "unproven": 0, "error": 0}
 
 
 def test_action_case_follows_the_domain():

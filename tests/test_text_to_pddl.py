@@ -130,12 +130,12 @@ def test_score_rows_carry_the_three_flags():
     ctx = RecordContext(_record(), ScoreOptions())
     right = T2P.score(ctx, T2P.parse(f"```\n{RENAMED}\n```"))
     assert right.score == 1.0 and right.status == SCORED
-    assert dict(right.extra) == {"parseable": True, "solvable": True, "equivalent": True}
+    assert right.details == {"parseable": True, "solvable": True, "equivalent": True}
     swapped_goal = TRUTH.replace("(at c0 l1) (at c1 l0)", "(at c0 l1) (at c1 l1)")
     wrong = T2P.score(ctx, swapped_goal)
-    assert wrong.score == 0.0 and dict(wrong.extra) == {"parseable": True, "solvable": True, "equivalent": False}
+    assert wrong.score == 0.0 and wrong.details == {"parseable": True, "solvable": True, "equivalent": False}
     broken = T2P.score(ctx, TRUTH.replace("(at c0 l0)", "(at c9 l0)"))
-    assert dict(broken.extra) == {"parseable": False, "solvable": False, "equivalent": False}
+    assert broken.details == {"parseable": False, "solvable": False, "equivalent": False}
 
 
 def test_score_row_output_has_the_flags():
