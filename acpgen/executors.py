@@ -83,9 +83,16 @@ def _worker_name() -> str:
         return f"{socket.gethostname()}:{os.getpid()}"
 
 
+class UnitError(Exception):
+    """A unit raised: the exception described where it happened (tracebacks do not cross processes)."""
+
+
 def _run_unit(fn: Callable[[Any], Any], unit: Any) -> _Ran:
     start = time.perf_counter()
-    value = fn(unit)
+    try:
+        value = fn(unit)
+    except Exception as err:
+        raise UnitError(describe_error(err)) from None
     return _Ran(value, _worker_name(), time.perf_counter() - start)
 
 
@@ -157,7 +164,9 @@ class Executor:
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:
     try:
         ran = result()
-    except Exception as err:
+    except UnitError as err:
+        return UnitOutcome(name, error=str(err))
+    except Exception as err:  # the executor's own failure, e.g. Dask's KilledWorker after repeated deaths
         return UnitOutcome(name, error=describe_error(err))
     return UnitOutcome(name, ran.value, worker=ran.worker, seconds=ran.seconds)
 
