@@ -23,7 +23,7 @@ from acpgen import pipeline
 from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.errors import ConfigError
-from acpgen.executors import DaskExecutor, Executor, ExecutorConfig, make_executor, shard_size, shards
+from acpgen.executors import DaskExecutor, Executor, ExecutorConfig, cluster_spec, make_executor, shard_size, shards
 
 CONFIG = FIXTURES / "pipeline" / "dask.yaml"
 _DOMAIN_UNIT = pipeline._domain_unit  # the real unit, called by the killing wrapper below
@@ -243,3 +243,42 @@ def test_a_failing_domain_unit_is_reported_and_the_other_domains_finish(tmp_path
     assert (failure.stage, failure.domain) == ("run", "nosuch")
     assert failure.failed[0].startswith("the domain's unit failed: ConfigError: unknown domain 'nosuch'")
     assert pipeline.fell_short(reports) == "nosuch run (1 failed)"
+
+
+# --- docs/cluster.md: the Slurm example is a valid executor section and gives a batch script
+
+CLUSTER_DOC = Path(__file__).parents[1] / "docs" / "cluster.md"
+
+
+def documented_executor_section() -> str:
+    blocks = CLUSTER_DOC.read_text().split("```yaml\n")[1:]
+    (section,) = [block.split("```")[0] for block in blocks if block.startswith("executor:")]
+    return section
+
+
+def test_the_documented_slurm_section_gives_a_slurm_job_script(tmp_path):
+    dask_jobqueue = pytest.importorskip("dask_jobqueue")
+    config_file = tmp_path / "pipeline.yaml"
+    config_file.write_text(CONFIG.read_text() + documented_executor_section())
+    executor = load_config(config_file).executor
+    assert (executor.kind, executor.retries, executor.cluster["kind"], executor.cluster["jobs"]) == (
+        "dask",
+        1,
+        "slurm",
+        8,
+    )
+    class_name, jobs, spec = cluster_spec(executor.cluster)
+    assert (class_name, jobs) == ("SLURMCluster", 8)
+    spec["log_directory"] = str(tmp_path / "logs")  # the cluster makes this folder; not /shared/... here
+    cluster = dask_jobqueue.SLURMCluster(**spec)
+    try:
+        script = cluster.job_script()
+    finally:
+        cluster.close()
+    directives = [line for line in script.splitlines() if line.startswith("#SBATCH")]
+    for wanted in ("-p compute", "-A my-project", "--cpus-per-task=16", "-t 04:00:00"):
+        assert any(line.endswith(wanted) for line in directives), (wanted, directives)
+    assert any(line.startswith("#SBATCH --mem=") for line in directives)  # 64GB, in dask-jobqueue's own unit
+    assert "module load apptainer" in script and "export OMP_NUM_THREADS=1" in script
+    assert "/shared/USER/acp/.venv/bin/python -m distributed.cli.dask_worker" in script
+    assert "--nworkers 16" in script and "--nthreads 1" in script
