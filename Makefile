@@ -9,7 +9,7 @@ CONFIG ?= pipeline.yaml
 JOBS   ?= 2
 
 .PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
-	bench-lengths bench-profile clean
+	bench-lengths bench-profile bench-scale clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -61,6 +61,9 @@ bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-H
 
 bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
 	$(BIN)/python benchmarks/bench_scaling.py
+
+bench-scale: $(STAMP)  ## `acp dataset` on 1 and 2 Dask workers, and its makespan simulated up to 128 (CONFIG=...)
+	$(BIN)/python benchmarks/bench_scale.py --config $(CONFIG) --scratch $(OUT)/bench-scale
 
 bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about an hour; out/profile)
 	$(BIN)/python benchmarks/profile_dataset.py --out $(OUT)/profile
