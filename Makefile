@@ -9,7 +9,7 @@ CONFIG ?= pipeline.yaml
 JOBS   ?= 2
 
 .PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
-	bench-lengths bench-profile bench-equiv clean
+	bench-lengths bench-profile bench-equiv bench-scale clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -17,7 +17,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym]'
+	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym,cluster]'
 	touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv and install acp with its planners and test tools
@@ -61,6 +61,9 @@ bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-H
 
 bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
 	$(BIN)/python benchmarks/bench_scaling.py
+
+bench-scale: $(STAMP)  ## `acp dataset` on 1 and 2 Dask workers, and its makespan simulated up to 128 (CONFIG=...)
+	$(BIN)/python benchmarks/bench_scale.py --config $(CONFIG) --scratch $(OUT)/bench-scale
 
 bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about an hour; out/profile)
 	$(BIN)/python benchmarks/profile_dataset.py --out $(OUT)/profile

@@ -18,6 +18,7 @@ from acpgen.dataset import build_dataset, counts_table
 from acpgen.domains import DomainSource
 from acpgen.equivalence import EquivalenceChecker
 from acpgen.errors import AcpError
+from acpgen.executors import EXECUTORS, make_executor
 from acpgen.generators import domain_file
 from acpgen.levels import at_level
 from acpgen.lmeval import export_lm_eval
@@ -108,6 +109,25 @@ def planner_options(func):
     return func
 
 
+def executor_options(func):
+    """Where the units of work run: --executor local|dask, --scheduler ADDRESS (see docs/cluster.md)."""
+    func = click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="A running Dask scheduler (tcp://host:8786, or a scheduler file); implies --executor dask.",
+    )(func)
+    func = click.option(
+        "--executor",
+        "executor_kind",
+        type=click.Choice(EXECUTORS),
+        default=None,
+        help="local: -j processes on this machine (default); dask: a Dask cluster (--scheduler, the config's "
+        "executor section, or a LocalCluster of -j worker processes).",
+    )(func)
+    return func
+
+
 def run_options(func):
     """Options shared by the commands that run the pipeline (`acp generate`, `acp dataset`)."""
     options = [
@@ -180,6 +200,7 @@ def run_options(func):
     help="Justification: accept only the removal of one action or two consecutive actions.",
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@executor_options
 @planner_options
 def score(
     predictions: tuple[Path, ...],
@@ -190,6 +211,8 @@ def score(
     trust_stored: bool,
     strict_just: bool,
     jobs: int,
+    executor_kind: str | None,
+    scheduler: str | None,
     planner_backend: str,
     image: Path | None,
     cache_dir: Path | None,
@@ -226,7 +249,8 @@ def score(
         limits=Limits(time=planner_timeout),
     )
     setup = PlannerSetup(planner_backend, image, cache_dir)
-    results = score_predictions(items, options, setup, jobs=jobs, progress=sys.stderr.isatty())
+    with make_executor(executor_kind, jobs=jobs, scheduler=scheduler) as executor:
+        results = score_predictions(items, options, setup, jobs=jobs, progress=sys.stderr.isatty(), executor=executor)
     if output:
         write_jsonl(output, [r.output_line() for r in results])
     summary = Summary.of(results)
@@ -245,11 +269,14 @@ def score(
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record: id, task, verdict, reason.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@executor_options
 @planner_options
 def validate(
     path: Path,
     as_json: bool,
     jobs: int,
+    executor_kind: str | None,
+    scheduler: str | None,
     planner_backend: str,
     image: Path | None,
     cache_dir: Path | None,
@@ -268,9 +295,9 @@ def validate(
     dataset = Dataset.load(path)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
     options = ScoreOptions(max_states=max_states, limits=Limits(time=planner_timeout))
-    results = validate_records(
-        items, options, PlannerSetup(planner_backend, image, cache_dir), jobs=jobs, progress=sys.stderr.isatty()
-    )
+    setup = PlannerSetup(planner_backend, image, cache_dir)
+    with make_executor(executor_kind, jobs=jobs, scheduler=scheduler) as executor:
+        results = validate_records(items, options, setup, jobs=jobs, progress=sys.stderr.isatty(), executor=executor)
     for result in results:
         if as_json:
             click.echo(json.dumps(result.as_dict(), sort_keys=True))
@@ -357,6 +384,7 @@ def reference_answers(dataset: Path, output: Path) -> None:
 )
 @run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
+@executor_options
 def generate(
     domains: tuple[str, ...],
     domain_file: Path | None,
@@ -372,6 +400,8 @@ def generate(
     formats: str | None,
     force: tuple[str, ...],
     jobs: int,
+    executor_kind: str | None,
+    scheduler: str | None,
 ) -> None:
     """Generate benchmark material for DOMAIN, stage by stage.
 
@@ -409,22 +439,24 @@ def generate(
         echo_report(stage_report)
         reports.append(stage_report)
 
-    runs = run_domains(
-        config,
-        names,
-        config.planner.setup(config.out),
-        stages=stages_up_to(stage),
-        jobs=jobs,
-        progress=sys.stderr.isatty(),
-        report=report,
-        force=frozenset(force),
-        source=source,
-    )
-    for name, counts in runs:
-        click.echo(
-            f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
-            f"{counts['questions']} questions"
+    with make_executor(executor_kind, jobs=jobs, scheduler=scheduler, config=config.executor) as executor:
+        runs = run_domains(
+            config,
+            names,
+            config.planner.setup(config.out),
+            stages=stages_up_to(stage),
+            jobs=jobs,
+            progress=sys.stderr.isatty(),
+            report=report,
+            force=frozenset(force),
+            source=source,
+            executor=executor,
         )
+        for name, counts in runs:
+            click.echo(
+                f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
+                f"{counts['questions']} questions"
+            )
     short = fell_short(reports)
     if short:
         click.echo(f"fell short: {short}; see the failures above", err=True)
@@ -486,6 +518,7 @@ def echo_report(report) -> None:
 )
 @run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Parallel workers.")
+@executor_options
 def dataset_command(
     config_path: Path | None,
     out: Path | None,
@@ -495,6 +528,8 @@ def dataset_command(
     formats: str | None,
     force: tuple[str, ...],
     jobs: int,
+    executor_kind: str | None,
+    scheduler: str | None,
 ) -> None:
     """Build the whole benchmark from the config: every domain, all stages, test and dev splits.
 
@@ -508,14 +543,16 @@ def dataset_command(
       acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
     """
     config = run_config(config_path, work, seed, representation, formats)
-    built = build_dataset(
-        config,
-        Path(out or config.dataset.out),
-        jobs=jobs,
-        progress=sys.stderr.isatty(),
-        report=echo_report,
-        force=frozenset(force),
-    )
+    with make_executor(executor_kind, jobs=jobs, scheduler=scheduler, config=config.executor) as executor:
+        built = build_dataset(
+            config,
+            Path(out or config.dataset.out),
+            jobs=jobs,
+            progress=sys.stderr.isatty(),
+            report=echo_report,
+            force=frozenset(force),
+            executor=executor,
+        )
     assembly, checks, seconds, domains, target = (
         built.assembly,
         built.checks,

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from acpgen.errors import ConfigError
+from acpgen.executors import ExecutorConfig
 from acpgen.planners.setup import PlannerSetup
 
 DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "pipeline.yaml"
@@ -118,6 +119,8 @@ class PipelineConfig:
     dataset: DatasetConfig = field(default_factory=DatasetConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
     levels: dict[int, dict] = field(default_factory=dict)  # difficulty levels, read by `acpgen.levels`
+    # where the units run (acpgen.executors); shapes no artefact, so it is left out of the manifest's config hash
+    executor: ExecutorConfig = field(default_factory=ExecutorConfig)
 
     def domain(self, name: str) -> DomainConfig:
         if name not in self.domains:
@@ -173,6 +176,7 @@ def load_config(path: Path | None = None) -> PipelineConfig:
         "qa": QAConfig,
         "export": ExportConfig,
         "dataset": DatasetConfig,
+        "executor": ExecutorConfig,
     }
     for key, cls in sections.items():
         if key in raw:

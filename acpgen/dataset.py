@@ -23,6 +23,7 @@ from acpgen import __version__
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
+from acpgen.executors import Executor
 from acpgen.pipeline import fell_short, run_domains
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.records import Dataset, Prediction, reference_predictions
@@ -117,18 +118,27 @@ class Checks:
     answers_undecided: int
 
 
-def self_check(files: list[Path], setup: PlannerSetup, options: ScoreOptions, jobs: int, progress: bool) -> Checks:
+def self_check(
+    files: list[Path],
+    setup: PlannerSetup,
+    options: ScoreOptions,
+    jobs: int,
+    progress: bool,
+    executor: Executor | None = None,
+) -> Checks:
     """Re-prove every stored answer, then score each stored answer as a model response."""
     dataset = Dataset.load(files[0], files)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
-    results = validate_records(items, options, setup, jobs=jobs, progress=progress)
+    results = validate_records(items, options, setup, jobs=jobs, progress=progress, executor=executor)
     verdicts = {str(v): n for v, n in verdict_counts(results).items()}
     problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != Outcome.OK]
     predictions = [
         Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
         for line in reference_predictions(dataset)
     ]
-    scored = score_predictions(predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress)
+    scored = score_predictions(
+        predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress, executor=executor
+    )
     ones = sum(s.verdict.score == 1 for s in scored)
     undecided = sum(s.verdict.status == Status.UNDECIDED for s in scored)
     problems += [
@@ -154,7 +164,7 @@ def write_manifest(
     manifest = {
         "acp_version": __version__,
         "seed": config.seed,
-        "config_sha256": digest_of(asdict(config)),
+        "config_sha256": digest_of({k: v for k, v in asdict(config).items() if k != "executor"}),
         "code_version": code_version(),
         "versions": tool_versions(),
         "representation": config.export.representation,
@@ -206,9 +216,11 @@ def build_dataset(
     progress: bool = False,
     report=lambda r: None,
     force: frozenset[str] = frozenset(),
+    executor: Executor | None = None,
 ) -> Built:
     """Generate every configured domain (resuming; the stages in ``force`` redo all their artefacts),
-    split, write, self-check and write the manifest."""
+    split, write, self-check and write the manifest. ``executor``: where the domains and the
+    self-check's shards run (default: ``jobs`` local processes)."""
     start = time.perf_counter()
     domains = list(config.domains)
     check_sizes(config, domains)
@@ -220,7 +232,15 @@ def build_dataset(
         report(stage_report)
 
     for _ in run_domains(
-        config, domains, setup, stages=list(STAGES), jobs=jobs, progress=progress, report=keep, force=force
+        config,
+        domains,
+        setup,
+        stages=list(STAGES),
+        jobs=jobs,
+        progress=progress,
+        report=keep,
+        force=force,
+        executor=executor,
     ):
         pass
     failures = [f"{r.domain} {r.stage}: {failure}" for r in reports for failure in r.failed]
@@ -234,7 +254,7 @@ def build_dataset(
         max_states=config.qa.verify_max_states,
         limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb),
     )
-    checks = self_check(files, setup, options, jobs, progress)
+    checks = self_check(files, setup, options, jobs, progress, executor)
     seconds["check"] = time.perf_counter() - mark
     seconds["total"] = time.perf_counter() - start
     write_manifest(target, config, domains, assembly, checks, seconds, failures)

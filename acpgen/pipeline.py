@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-
-from tqdm import tqdm
 
 from acpgen.config import PipelineConfig
 from acpgen.domains import DomainSource
+from acpgen.executors import Executor
 from acpgen.planners import Planners, PlannerSetup
 from acpgen.stages import STAGES, StageContext, StageReport, count_artefacts
 
@@ -49,10 +47,18 @@ def run_domain(
 
 def _domain_unit(args: tuple) -> tuple[list[StageReport], dict[str, int]]:
     """One domain's stages in a worker process: its reports and artefact counts."""
-    config, domain, setup, stages, force = args
+    config, domain, setup, stages, force, source = args
     reports: list[StageReport] = []
     counts = run_domain(
-        config, domain, setup.build(), stages=stages, jobs=1, progress=False, report=reports.append, force=force
+        config,
+        domain,
+        setup.build(),
+        stages=stages,
+        jobs=1,
+        progress=False,
+        report=reports.append,
+        force=force,
+        source=source,
     )
     return reports, counts
 
@@ -68,27 +74,34 @@ def run_domains(
     report: Callable[[StageReport], None] = lambda r: None,
     force: frozenset[str] = frozenset(),
     source: DomainSource | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[tuple[str, dict[str, int]]]:
     """Run ``stages`` for each domain; yields (domain, its artefact counts) in the order of
     ``domains``, after passing each of its stage reports to ``report`` (as each stage ends when
     the domains run one after the other; when its domain ends otherwise).
 
-    With several domains and ``jobs`` > 1 the domains are the units of a pool of ``jobs`` worker
-    processes (each domain's stages in one worker, one after the other), so that no core waits
-    for the slowest problem or question of a stage while another domain has work; with one
-    domain, its stages spread their own work over ``jobs`` workers. Either way each domain's
-    artefacts are the same bytes: they depend on the seed and config, not on the schedule.
+    With several domains and ``jobs`` > 1, or with a remote ``executor`` (Dask), the domains are
+    the units of the executor (each domain's stages in one worker, one after the other), so that no
+    core waits for the slowest problem or question of a stage while another domain has work; with
+    one domain on the local executor, its stages spread their own work over ``jobs`` workers.
+    Either way each domain's artefacts are the same bytes: they depend on the seed and config, not
+    on the schedule. A domain whose unit failed (raised, or its worker died more often than the
+    executor retries) is reported as a failure of the stage "run" and not yielded; the other
+    domains go on.
     """
-    if jobs > 1 and len(domains) > 1 and source is None:
-        bar = tqdm(total=len(domains), desc="domains", disable=not progress)
-        with ProcessPoolExecutor(max_workers=min(jobs, len(domains))) as pool:
-            units = [(config, d, setup, stages, force) for d in domains]
-            for domain, (reports, counts) in zip(domains, pool.map(_domain_unit, units)):
-                bar.update()
-                for stage_report in reports:
-                    report(stage_report)
-                yield domain, counts
-        bar.close()
+    executor = executor or Executor(jobs)
+    if executor.remote or (jobs > 1 and len(domains) > 1):
+        units = [(config, d, setup, stages, force, source) for d in domains]
+        for domain, outcome in zip(
+            domains, executor.map(_domain_unit, units, domains, desc="domains", progress=progress)
+        ):
+            if not outcome.ok:
+                report(StageReport("run", domain, failed=[f"the domain's unit failed: {outcome.error}"]))
+                continue
+            reports, counts = outcome.value
+            for stage_report in reports:
+                report(stage_report)
+            yield domain, counts
         return
     planners = setup.build()
     for domain in domains:

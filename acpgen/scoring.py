@@ -12,7 +12,6 @@ import os
 import threading
 from collections import defaultdict
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -20,6 +19,7 @@ from tqdm import tqdm
 
 from acpgen.answers import ParseError
 from acpgen.errors import PddlError
+from acpgen.executors import Executor, shard_size, shards
 from acpgen.planners import Planners, PlannerSetup
 from acpgen.records import Prediction
 from acpgen.tasks import (
@@ -137,6 +137,13 @@ def _score_group(
     return [(index, score_one(ctx, prediction.task, prediction.response), domain) for index, prediction in group]
 
 
+def _score_shard(args: tuple) -> list[tuple[int, Verdict, str]]:
+    """A shard of prediction groups in one worker, with planners built once for the shard."""
+    groups, options, setup = args
+    planners = setup.build()
+    return [scored for group in groups for scored in _score_group(group, options, setup, planners)]
+
+
 def score_predictions(
     predictions: list[Prediction],
     options: ScoreOptions = ScoreOptions(),
@@ -144,29 +151,42 @@ def score_predictions(
     jobs: int = 1,
     progress: bool = True,
     planners: Planners | None = None,
+    executor: Executor | None = None,
 ) -> list[Scored]:
-    """Score every prediction; results are in input order."""
+    """Score every prediction; results are in input order.
+
+    The predictions of one record form a group; groups are the units of the local process pool
+    (``jobs`` > 1) and go in shards of consecutive groups to a remote ``executor`` (Dask). The
+    predictions of a unit that failed as a whole (its worker died more often than the executor
+    retries) are ``undecided``, with the reason."""
     groups: dict[tuple[str, int], list[tuple[int, Prediction]]] = defaultdict(list)
     for index, prediction in enumerate(predictions):
         groups[(prediction.task, id(prediction.record))].append((index, prediction))
     results: list[Scored | None] = [None] * len(predictions)
-    bar = tqdm(total=len(predictions), desc="scoring", unit="answer", disable=not progress)
 
     def collect(part):
         for index, verdict, domain in part:
             results[index] = Scored(predictions[index], verdict, domain)
-        bar.update(len(part))
 
-    if jobs <= 1:
+    executor = executor or Executor(jobs)
+    if not executor.remote and jobs <= 1:
+        bar = tqdm(total=len(predictions), desc="scoring", unit="answer", disable=not progress)
         shared = planners or setup.build()
         for group in groups.values():
             collect(_score_group(group, options, setup, shared))
+            bar.update(len(group))
+        bar.close()
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_score_group, group, options, setup) for group in groups.values()]
-            for future in as_completed(futures):
-                collect(future.result())
-    bar.close()
+        size = shard_size(len(groups), executor.workers) if executor.remote else 1
+        parts = shards(list(groups.values()), size)
+        names = [f"records {i * size + 1}-{i * size + len(part)}" for i, part in enumerate(parts)]
+        units = [(part, options, setup) for part in parts]
+        for part, outcome in zip(parts, executor.map(_score_shard, units, names, desc="scoring", progress=progress)):
+            if outcome.ok:
+                collect(outcome.value)
+                continue
+            verdict = Verdict.undecided(f"the unit '{outcome.name}' failed: {outcome.error}")
+            collect([(index, verdict, "unknown") for group in part for index, _ in group])
     return [r for r in results if r is not None]
 
 

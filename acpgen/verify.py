@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import traceback
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
 
 from acpgen.errors import PddlError
+from acpgen.executors import Executor, shard_size, shards
 from acpgen.reference.base import ReadError
 from acpgen.reference.claims import to_record
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
@@ -77,27 +77,47 @@ def _check_reference_choice(kind: str, record: dict, options: ScoreOptions, plan
     )
 
 
-def _check(args) -> RecordCheck:
-    task, record, options, setup = args
-    return check_record(task, record, options, setup.build())
+def _check_shard(args) -> list[RecordCheck]:
+    """A shard of (task, record) pairs in one worker, with planners built once for the shard."""
+    items, options, setup = args
+    planners = setup.build()
+    return [check_record(task, record, options, planners) for task, record in items]
 
 
 def validate_records(
-    items: list[tuple[str, dict]], options: ScoreOptions, setup, jobs: int = 1, progress: bool = True
+    items: list[tuple[str, dict]],
+    options: ScoreOptions,
+    setup,
+    jobs: int = 1,
+    progress: bool = True,
+    executor: Executor | None = None,
 ) -> list[RecordCheck]:
-    """Check (task, record) pairs; results in input order."""
+    """Check (task, record) pairs; results in input order.
+
+    Records are the units of the local process pool (``jobs`` > 1); on a remote ``executor``
+    (Dask) they go in shards of consecutive records. A unit that failed as a whole (its worker
+    died more often than the executor retries) gives each of its records the verdict ``error``
+    with the reason."""
     options = dataclasses.replace(options, recheck=True)
-    bar = tqdm(total=len(items), desc="validating", unit="record", disable=not progress)
-    results = []
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_check, [(t, r, options, setup) for t, r in items]):
-                results.append(result)
-                bar.update()
-    else:
+    executor = executor or Executor(jobs)
+    if not executor.remote and jobs <= 1:
+        bar = tqdm(total=len(items), desc="validating", unit="record", disable=not progress)
         planners = setup.build()
+        results = []
         for task, record in items:
             results.append(check_record(task, record, options, planners))
             bar.update()
-    bar.close()
+        bar.close()
+        return results
+    size = shard_size(len(items), executor.workers) if executor.remote else 1
+    parts = shards(items, size)
+    names = [f"records {i * size + 1}-{i * size + len(part)}" for i, part in enumerate(parts)]
+    results = []
+    units = [(part, options, setup) for part in parts]
+    for part, outcome in zip(parts, executor.map(_check_shard, units, names, desc="validating", progress=progress)):
+        if outcome.ok:
+            results.extend(outcome.value)
+        else:
+            reason = f"the unit '{outcome.name}' failed: {outcome.error}"
+            results.extend(RecordCheck(record.get("id"), task, ERROR, reason) for task, record in part)
     return results

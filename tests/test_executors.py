@@ -1,0 +1,284 @@
+"""Executors (acpgen/executors.py): the local pool and a real Dask LocalCluster (2 worker processes).
+
+Outputs of `acp generate` (all stages) and `acp score --recheck` are byte-identical for the local
+executor and Dask; a worker killed in the middle of a domain is survived with identical bytes; a
+unit that raises is reported by name and reason while the others finish.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import cloudpickle
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+from distributed import LocalCluster
+
+from acpgen import pipeline
+from acpgen.cli import cli
+from acpgen.config import load_config
+from acpgen.errors import ConfigError
+from acpgen.executors import DaskExecutor, Executor, ExecutorConfig, cluster_spec, make_executor, shard_size, shards
+
+CONFIG = FIXTURES / "pipeline" / "dask.yaml"
+_DOMAIN_UNIT = pipeline._domain_unit  # the real unit, called by the killing wrapper below
+
+# Workers unpickle this module's functions from their bytes (they need not find the tests folder).
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, memory_limit=0, dashboard_address=None
+    ) as local_cluster:
+        yield local_cluster
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every artefact of a run (not the planner cache, whose entries record how long each call took)."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.relative_to(root).parts[0] != "planner-cache"
+    }
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("local")
+    invoke("generate", "--domain", "all", "--config", str(CONFIG), "--out", str(out))
+    return out
+
+
+# --- the executors on plain functions
+
+
+def _square_unless_four(n: int) -> int:
+    time.sleep(0.05 * (5 - n))  # later units finish first
+    if n == 4:
+        raise ValueError("four is refused")
+    return n * n
+
+
+def _fail_first_time(marker: str) -> str:
+    if not Path(marker).exists():
+        Path(marker).write_text("failed once")
+        raise RuntimeError("first attempt fails")
+    return "second attempt"
+
+
+def check_order_and_failure(executor: Executor) -> None:
+    names = [f"unit-{n}" for n in range(6)]
+    outcomes = list(executor.map(_square_unless_four, list(range(6)), names, progress=False))
+    assert [o.name for o in outcomes] == names
+    assert [o.value for o in outcomes if o.ok] == [0, 1, 4, 9, 25]
+    (failed,) = [o for o in outcomes if not o.ok]
+    assert failed.name == "unit-4"
+    assert failed.error is not None and failed.error.startswith("ValueError: four is refused at test_executors.py:")
+    assert all(o.worker for o in outcomes if o.ok)
+
+
+def test_local_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit():
+    check_order_and_failure(Executor(jobs=2))
+    check_order_and_failure(Executor(jobs=1))
+
+
+def test_dask_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit(cluster):
+    with DaskExecutor(scheduler=cluster.scheduler_address, retries=0) as executor:
+        check_order_and_failure(executor)
+
+
+def test_dask_retries_a_unit_that_raised(cluster, tmp_path):
+    with DaskExecutor(scheduler=cluster.scheduler_address, retries=1) as executor:
+        (outcome,) = executor.map(_fail_first_time, [str(tmp_path / "marker")], ["flaky"], progress=False)
+    assert outcome.ok and outcome.value == "second attempt"
+    with DaskExecutor(scheduler=cluster.scheduler_address, retries=0) as executor:
+        (outcome,) = executor.map(_fail_first_time, [str(tmp_path / "other")], ["flaky"], progress=False)
+    assert outcome.error == f"RuntimeError: first attempt fails at test_executors.py:{_line_of_raise()}"
+
+
+def _line_of_raise() -> int:
+    source = Path(__file__).read_text().splitlines()
+    return 1 + source.index('        raise RuntimeError("first attempt fails")')
+
+
+def test_shards_cover_the_items_in_order():
+    items = list(range(10))
+    assert shards(items, 3) == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
+    assert shard_size(10, workers=2) == 2  # 8 shards wanted, ceil(10 / 8)
+    assert shard_size(3, workers=8) == 1
+
+
+# --- generate and score: local and Dask give the same bytes
+
+
+def test_generate_on_dask_gives_the_local_bytes(cluster, local_run, tmp_path):
+    out = tmp_path / "dask"
+    result = invoke(
+        "generate",
+        "--domain",
+        "all",
+        "--config",
+        str(CONFIG),
+        "--out",
+        str(out),
+        "--scheduler",
+        cluster.scheduler_address,
+    )
+    assert "ferry: 1 problems" in result.output and "grippers: 1 problems" in result.output
+    local = snapshot(local_run)
+    assert any(name.endswith(".gen.jsonl") for name in local) and any(name.endswith(".bool.jsonl") for name in local)
+    assert snapshot(out) == local
+
+
+def _domain_unit_killing_its_worker_once(args: tuple):
+    """ferry's unit, the first time: problems and plans are made, then the worker process dies."""
+    config, domain, setup, stages = args[:4]
+    marker = Path(config.out).parent / f"killed-{domain}"
+    if domain == "ferry" and not marker.exists():
+        pipeline.run_domain(config, domain, setup.build(), stages=stages[:2], progress=False)
+        marker.write_text(str(os.getpid()))
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _DOMAIN_UNIT(args)
+
+
+def test_a_worker_killed_mid_domain_is_survived_with_the_same_bytes(cluster, local_run, tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "_domain_unit", _domain_unit_killing_its_worker_once)
+    out = tmp_path / "run"
+    invoke(
+        "generate",
+        "--domain",
+        "all",
+        "--config",
+        str(CONFIG),
+        "--out",
+        str(out),
+        "--scheduler",
+        cluster.scheduler_address,
+    )
+    killed = tmp_path / "killed-ferry"
+    assert killed.exists(), "the ferry unit did not run the killing path"
+    assert int(killed.read_text()) != os.getpid()  # a worker process died, not the client
+    assert snapshot(out) == snapshot(local_run)
+    cluster.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker for the next tests
+
+
+def test_score_recheck_on_dask_gives_the_local_bytes(cluster, local_run, tmp_path):
+    predictions = tmp_path / "predictions.jsonl"
+    invoke("reference-answers", str(local_run), "-o", str(predictions))
+    lines = predictions.read_text().splitlines()
+    # wrong answers too: every second one answers "None" (a parse or a wrong answer, depending on the task)
+    mixed = [
+        line if i % 2 else line.replace('"response": ', '"response": "None", "was": ') for i, line in enumerate(lines)
+    ]
+    predictions.write_text("\n".join(mixed) + "\n")
+    common = ["score", str(predictions), "--dataset", str(local_run), "--recheck", "--cache-dir"]
+    invoke(*common, str(tmp_path / "cache-local"), "-o", str(tmp_path / "local.jsonl"))
+    invoke(
+        *common,
+        str(tmp_path / "cache-dask"),
+        "-o",
+        str(tmp_path / "dask.jsonl"),
+        "--scheduler",
+        cluster.scheduler_address,
+    )
+    local = (tmp_path / "local.jsonl").read_bytes()
+    assert local.count(b'"score": 1.0') and local.count(b'"score": 0.0')
+    assert (tmp_path / "dask.jsonl").read_bytes() == local
+
+
+# --- configuration
+
+
+def test_executor_section_of_the_config(tmp_path):
+    config = tmp_path / "pipeline.yaml"
+    config.write_text(CONFIG.read_text() + "executor: {kind: dask, scheduler: 'tcp://head:8786', retries: 2}\n")
+    assert load_config(config).executor == ExecutorConfig(kind="dask", scheduler="tcp://head:8786", retries=2)
+    for bad, named in [
+        ("{kind: spark}", "executor.kind"),
+        ("{kind: dask, cluster: {kind: condor}}", "executor.cluster.kind"),
+        ("{kind: dask, cluster: {kind: slurm, jobs: 0}}", "executor.cluster.jobs"),
+        ("{kind: dask, scheduler: 'tcp://a:1', cluster: {kind: slurm}}", "not both"),
+        ("{kind: dask, workers: 2, queue: long}", "unknown key(s) queue"),
+    ]:
+        config.write_text(CONFIG.read_text() + f"executor: {bad}\n")
+        with pytest.raises(ConfigError, match=named.replace("(", r"\(").replace(")", r"\)")):
+            load_config(config)
+
+
+def test_scheduler_goes_with_the_dask_executor():
+    with pytest.raises(ConfigError, match="--scheduler goes with --executor dask"):
+        make_executor("local", scheduler="tcp://head:8786")
+
+
+def test_a_failing_domain_unit_is_reported_and_the_other_domains_finish(tmp_path):
+    config = load_config(CONFIG).with_overrides(out=str(tmp_path / "out"))
+    reports = []
+    done = list(
+        pipeline.run_domains(
+            config,
+            ["ferry", "nosuch", "grippers"],
+            config.planner.setup(config.out),
+            stages=["problems"],
+            jobs=2,
+            progress=False,
+            report=reports.append,
+        )
+    )
+    assert [domain for domain, _ in done] == ["ferry", "grippers"]
+    assert [counts["problems"] for _, counts in done] == [1, 1]
+    (failure,) = [r for r in reports if r.failed]
+    assert (failure.stage, failure.domain) == ("run", "nosuch")
+    assert failure.failed[0].startswith("the domain's unit failed: ConfigError: unknown domain 'nosuch'")
+    assert pipeline.fell_short(reports) == "nosuch run (1 failed)"
+
+
+# --- docs/cluster.md: the Slurm example is a valid executor section and gives a batch script
+
+CLUSTER_DOC = Path(__file__).parents[1] / "docs" / "cluster.md"
+
+
+def documented_executor_section() -> str:
+    blocks = CLUSTER_DOC.read_text().split("```yaml\n")[1:]
+    (section,) = [block.split("```")[0] for block in blocks if block.startswith("executor:")]
+    return section
+
+
+def test_the_documented_slurm_section_gives_a_slurm_job_script(tmp_path):
+    dask_jobqueue = pytest.importorskip("dask_jobqueue")
+    config_file = tmp_path / "pipeline.yaml"
+    config_file.write_text(CONFIG.read_text() + documented_executor_section())
+    executor = load_config(config_file).executor
+    assert (executor.kind, executor.retries, executor.cluster["kind"], executor.cluster["jobs"]) == (
+        "dask",
+        1,
+        "slurm",
+        8,
+    )
+    class_name, jobs, spec = cluster_spec(executor.cluster)
+    assert (class_name, jobs) == ("SLURMCluster", 8)
+    spec["log_directory"] = str(tmp_path / "logs")  # the cluster makes this folder; not /shared/... here
+    cluster = dask_jobqueue.SLURMCluster(**spec)
+    try:
+        script = cluster.job_script()
+    finally:
+        cluster.close()
+    directives = [line for line in script.splitlines() if line.startswith("#SBATCH")]
+    for wanted in ("-p compute", "-A my-project", "--cpus-per-task=16", "-t 04:00:00"):
+        assert any(line.endswith(wanted) for line in directives), (wanted, directives)
+    assert any(line.startswith("#SBATCH --mem=") for line in directives)  # 64GB, in dask-jobqueue's own unit
+    assert "module load apptainer" in script and "export OMP_NUM_THREADS=1" in script
+    assert "/shared/USER/acp/.venv/bin/python -m distributed.cli.dask_worker" in script
+    assert "--nworkers 16" in script and "--nthreads 1" in script
