@@ -47,14 +47,14 @@ def run_domain(
 
 def _domain_unit(args: tuple) -> tuple[list[StageReport], dict[str, int]]:
     """One domain's stages in a worker process: its reports and artefact counts."""
-    config, domain, setup, stages, force, source = args
+    config, domain, setup, stages, force, source, jobs = args
     reports: list[StageReport] = []
     counts = run_domain(
         config,
         domain,
         setup.build(),
         stages=stages,
-        jobs=1,
+        jobs=jobs,
         progress=False,
         report=reports.append,
         force=force,
@@ -82,8 +82,8 @@ def run_domains(
 
     With several domains and ``jobs`` > 1, or with a remote ``executor`` (Dask), the domains are
     the units of the executor (each domain's stages in one worker, one after the other), so that no
-    core waits for the slowest problem or question of a stage while another domain has work; with
-    one domain on the local executor, its stages spread their own work over ``jobs`` workers.
+    core waits for the slowest problem or question of a stage while another domain has work; on the
+    local executor a domain's stages also spread their own work over ``jobs`` workers.
     Either way each domain's artefacts are the same bytes: they depend on the seed and config, not
     on the schedule. A domain whose unit failed (raised, or its worker died more often than the
     executor retries) is reported as a failure of the stage "run" and not yielded; the other
@@ -91,7 +91,11 @@ def run_domains(
     """
     executor = executor or Executor(jobs)
     if executor.remote or (jobs > 1 and len(domains) > 1):
-        units = [(config, d, setup, stages, force, source) for d in domains]
+        # On the local pool each domain's stages also spread their own work over ``jobs`` workers
+        # (more processes than cores while several domains run, but the domain that runs last -- often
+        # the largest -- is not left to one core); Dask workers run their unit in one process.
+        inner = 1 if executor.remote else jobs
+        units = [(config, d, setup, stages, force, source, inner) for d in domains]
         for domain, outcome in zip(
             domains, executor.map(_domain_unit, units, domains, desc="domains", progress=progress)
         ):
