@@ -16,6 +16,15 @@ DEV = FIXTURES / "acpbench-dev"
 GEN_TASKS = tuple(t for t in TASKS if (DEV / f"{t}.gen.json").exists())
 
 
+def snapshot(root: Path) -> dict[str, bytes]:
+    """The artefacts of a run (not the planner cache, whose entries record how long each call took)."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.relative_to(root).parts[0] != "planner-cache"
+    }
+
+
 def dev_records(task: str) -> list[dict]:
     """The reference dev gen records of one task."""
     return json.loads((DEV / f"{task}.gen.json").read_text())

@@ -16,7 +16,7 @@ from pathlib import Path
 import cloudpickle
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES
+from conftest import FIXTURES, snapshot
 from distributed import LocalCluster
 
 from acpgen import pipeline
@@ -44,15 +44,6 @@ def invoke(*args: str):
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every artefact of a run (not the planner cache, whose entries record how long each call took)."""
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.relative_to(root).parts[0] != "planner-cache"
-    }
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES, GEN_TASKS
+from conftest import FIXTURES, GEN_TASKS, snapshot
 
 from acpgen.cli import cli
 from acpgen.config import load_config
@@ -38,15 +38,6 @@ def generate(out: Path, *extra: str):
 def generate_command(out: Path, config: Path) -> list[str]:
     """`acp generate` of ferry as a separate Python process."""
     return [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out), "--config", str(config)]
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """The artefacts of a run (not the planner cache, whose entries record how long each call took)."""
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.relative_to(root).parts[0] != "planner-cache"
-    }
 
 
 @pytest.fixture(scope="module")
