@@ -13,10 +13,16 @@ literal, closing under positive atoms is enough (a positive closure is then cano
 graphs stay small; otherwise both polarities are closed.
 
 The closure is computed exactly from the reachable state space when it has at most
-``max_states`` states, else by planner queries that are sound both ways: "is there a reachable
-goal state where p is false?" — a plan removes p (and every other atom its end state lacks) from
-the candidates, a proof of unsolvability puts p in the closure, and any other planner outcome
-makes the whole answer undecided (never a silent "no").
+``max_states`` states. Beyond that, reachable goal states found cheaply refute candidates: the
+greedy search of the solvability test, greedy searches (``SEARCH_STATES`` states each) for a goal
+state without each remaining candidate, and a sweep from every goal state found over the goal
+states one action away. That gives bounds (the goal's own literals are in the closure, the
+unrefuted candidates may be), and bounds that already differ in the number of goal literals of some
+predicate decide non-equivalence. Only the candidates still open are asked to the planner, one
+query each bounded by the planner time limit, sound both ways: "is there a reachable goal state where
+p is false?" — a plan removes p (and every other candidate its end state lacks), a proof of
+unsolvability puts p in the closure, and any other planner outcome makes the whole answer undecided
+(never a silent "no").
 
 Placeholder mode: the truth's goal names no particular objects ("build one tower of three
 blocks"), so the goal may be realised by any objects. Following Planetarium, the initial states
@@ -50,8 +56,10 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import bits, declared_domain_name, split_canonical, without_comments
 from acpgen.pddl.semantics import execute
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.planners import Limits, PlannerResult, Planners, Status
+from acpgen.planners import Limits, Planners, Status
 
+#: states one greedy search may generate when looking for a goal state that refutes a closure candidate
+SEARCH_STATES = 2000
 _PROBLEM_DOMAIN = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.IGNORECASE)
 
 
@@ -80,6 +88,8 @@ class Closure:
     pos: int = 0
     neg: int = 0
     undecided: str = ""
+    open_pos: int = 0  # bounds only: candidates neither refuted nor proven yet
+    open_neg: int = 0
 
 
 def problem_domain_name(problem_text: str) -> str | None:
@@ -152,6 +162,8 @@ class _Parsed:
     task: GroundTask
     oracle: Oracle
     closures: dict[bool, Closure] = field(default_factory=dict)
+    bounds: dict[bool, Closure] = field(default_factory=dict)
+    witness: int | None = None  # a reachable goal state, when the greedy search found one
     solvable: bool | None = None
 
 
@@ -175,6 +187,7 @@ class EquivalenceChecker:
         self.max_states = max_states
         self.limits = limits
         self.retry_factor = retry_factor
+        self.search_states = min(max_states, SEARCH_STATES)
         self._parsed: dict[str, _Parsed] = {}
         declared = declared_domain_name(domain_text)
         if declared is None:
@@ -193,57 +206,82 @@ class EquivalenceChecker:
             found = self._parsed[problem_text] = _Parsed(task, oracle)
         return found
 
-    def _ask(self, encoding_problem: str) -> PlannerResult:
-        result = self.planners.solve(self.domain_text, encoding_problem, self.limits)
-        if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
-            bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
-            result = self.planners.solve(self.domain_text, encoding_problem, bigger)
-        return result
-
     def closure(self, parsed: _Parsed, negatives: bool) -> Closure:
         """The goal closed under the fluent literals true in every reachable goal state (``negatives``:
         negative literals too). Assumes the goal is reachable."""
         if negatives not in parsed.closures:
-            parsed.closures[negatives] = self._close(parsed, negatives)
+            bounds = self.bounds(parsed, negatives)
+            settle = not bounds.undecided and bounds.open_pos | bounds.open_neg
+            parsed.closures[negatives] = self._settle(parsed, bounds) if settle else bounds
         return parsed.closures[negatives]
 
-    def _close(self, parsed: _Parsed, negatives: bool) -> Closure:
+    def bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
+        """The closure as far as it is known without a planner: ``pos``/``neg`` are in it for sure (the
+        goal's own literals, or all of it when the state space was explored), ``open_pos``/``open_neg``
+        are the candidates no goal state found so far refutes (see :func:`_refute`)."""
+        if negatives not in parsed.bounds:
+            parsed.bounds[negatives] = self._bounds(parsed, negatives)
+        return parsed.bounds[negatives]
+
+    def _bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
         task = parsed.task
-        fluent = task.mask_of(task.fluent_atoms()) if negatives else ~task.static_mask
+        fluent = task.mask_of(task.fluent_atoms())
         space = parsed.oracle.space
         if space is not None:
-            goal_states = [s for s in space.states if task.is_goal(s)]
             always, ever = -1, 0
-            for state in goal_states:
-                always &= state
-                ever |= state
+            for state in space.states:
+                if task.is_goal(state):
+                    always &= state
+                    ever |= state
             return Closure(always & fluent, fluent & ~ever if negatives else 0)
-        # Beyond the exploration bound: candidates from goal states found cheaply, then planner queries.
-        seen_goal_states = [s for s in parsed.oracle.explored.states if task.is_goal(s)]
-        first = self._goal_state(task, task.goal_pos, task.goal_neg)
-        if first is None or isinstance(first, str):
-            return Closure(undecided=first or "the planner found no goal state of a solvable problem")
-        seen_goal_states.append(first)
-        pos_candidates, neg_candidates = -1, fluent if negatives else 0
-        for state in seen_goal_states:
-            pos_candidates &= state
-            neg_candidates &= ~state
-        pos_candidates &= fluent & ~task.goal_pos
-        neg_candidates &= ~task.goal_neg
-        pos, neg = task.goal_pos, task.goal_neg
-        for bit in bits(pos_candidates):
-            if not pos_candidates >> bit & 1:
-                continue  # removed by an earlier witness
+        # Beyond the exploration bound: goal states found by searches refute candidates (exact: each is
+        # a reachable goal state); what no search refutes is left to the planner.
+        witnesses = _GoalStates(task, self.search_states)
+        for state in parsed.oracle.explored.states:
+            if task.is_goal(state):
+                witnesses.add(state)
+        if parsed.witness is not None:
+            witnesses.add(parsed.witness)
+        if not witnesses.seen:
+            first = self._goal_state(task, task.goal_pos, task.goal_neg)
+            if first is None or isinstance(first, str):
+                return Closure(undecided=first or "the planner found no goal state of a solvable problem")
+            witnesses.add(first)
+        open_pos = fluent & ~task.goal_pos & witnesses.always
+        open_neg = (fluent & ~task.goal_neg & ~witnesses.ever) if negatives else 0
+        for bit in bits(open_pos):
+            if witnesses.always >> bit & 1:
+                found = _greedy_search(task, task.goal_pos, task.goal_neg | 1 << bit, self.search_states)
+                if found is not None:
+                    witnesses.add(found)
+        open_pos &= witnesses.always
+        for bit in bits(open_neg):
+            if not witnesses.ever >> bit & 1:
+                found = _greedy_search(task, task.goal_pos | 1 << bit, task.goal_neg, self.search_states)
+                if found is not None:
+                    witnesses.add(found)
+        open_neg &= ~witnesses.ever
+        return Closure(task.goal_pos, task.goal_neg, open_pos=open_pos, open_neg=open_neg)
+
+    def _settle(self, parsed: _Parsed, bounds: Closure) -> Closure:
+        """The candidates no search refuted, asked to the planner one by one ("is there a reachable goal
+        state where p is false?"): a plan refutes p and every candidate its end state refutes, a proof
+        of unsolvability puts p in the closure, anything else leaves the closure undecided."""
+        task = parsed.task
+        pos, neg, open_pos, open_neg = bounds.pos, bounds.neg, bounds.open_pos, bounds.open_neg
+        for bit in bits(open_pos):
+            if not open_pos >> bit & 1:
+                continue  # refuted by an earlier witness
             found = self._goal_state(task, task.goal_pos, task.goal_neg | 1 << bit)
             if isinstance(found, str):
                 return Closure(undecided=found)
             if found is None:
                 pos |= 1 << bit
             else:
-                pos_candidates &= found
-                neg_candidates &= ~found
-        for bit in bits(neg_candidates):
-            if not neg_candidates >> bit & 1:
+                open_pos &= found
+                open_neg &= ~found
+        for bit in bits(open_neg):
+            if not open_neg >> bit & 1:
                 continue
             found = self._goal_state(task, task.goal_pos | 1 << bit, task.goal_neg)
             if isinstance(found, str):
@@ -251,14 +289,14 @@ class EquivalenceChecker:
             if found is None:
                 neg |= 1 << bit
             else:
-                neg_candidates &= ~found
+                open_neg &= ~found
         return Closure(pos, neg)
 
     def _goal_state(self, task: GroundTask, pos: int, neg: int) -> int | str | None:
         """A reachable state with all of ``pos`` and none of ``neg`` (from a plan); None when the
         planner proved there is none; a reason string when it could not decide."""
         encoding = lifted_query(task, task.init, pos, neg, "closure")
-        result = self._ask(encoding.problem)
+        result = self.planners.solve(self.domain_text, encoding.problem, self.limits)
         if result.status == Status.UNSOLVABLE:
             return None
         if result.status != Status.SOLVED or not result.plans:
@@ -277,7 +315,8 @@ class EquivalenceChecker:
         it does not is the oracle asked (exhaustive exploration, then a planner)."""
         if parsed.solvable is None:
             task = parsed.task
-            if task.goal_satisfiable and _greedy_goal_search(task, min(self.max_states, 5000)):
+            parsed.witness = _greedy_search(task, task.goal_pos, task.goal_neg, min(self.max_states, 5000))
+            if task.goal_satisfiable and parsed.witness is not None:
                 parsed.solvable = True
             else:
                 parsed.solvable = parsed.oracle.goal_reachable().value
@@ -315,6 +354,11 @@ class EquivalenceChecker:
                 reason = "the truth problem is unsolvable but the candidate is solvable"
             return Equivalence(True, candidate_solvable, both, reason)
         negatives = bool(truth.task.goal_neg or candidate.task.goal_neg)
+        t_bounds, c_bounds = self.bounds(truth, negatives), self.bounds(candidate, negatives)
+        decided = not (t_bounds.undecided or c_bounds.undecided)
+        apart = _bounds_apart(truth.task, t_bounds, candidate.task, c_bounds) if decided else ""
+        if apart:
+            return Equivalence(True, True, False, f"goals differ after closing both ({apart})")
         t_closed, c_closed = self.closure(truth, negatives), self.closure(candidate, negatives)
         for name, closed in (("truth", t_closed), ("candidate", c_closed)):
             if closed.undecided:
@@ -354,28 +398,81 @@ class EquivalenceChecker:
         return graphs[0].isomorphic(graphs[1])
 
 
-def _greedy_goal_search(task: GroundTask, max_states: int) -> bool:
-    """Greedy best-first search on the number of unreached goal literals; True when it reaches a goal
-    state within ``max_states`` expansions (False proves nothing)."""
+def _greedy_search(task: GroundTask, pos: int, neg: int, max_states: int) -> int | None:
+    """Greedy best-first search from the initial state on the number of unmet literals of ``pos`` /
+    ``not neg``: a reachable state meeting them, or None when none was found within ``max_states``
+    generated states (None proves nothing)."""
 
     def missing(state: int) -> int:
-        return (task.goal_pos & ~state).bit_count() + (task.goal_neg & state).bit_count()
+        return (pos & ~state).bit_count() + (neg & state).bit_count()
 
     start = task.init
     frontier = [(missing(start), 0, start)]
     seen = {start}
     counter = 0
     while frontier and counter < max_states:
-        _, _, state = heapq.heappop(frontier)
-        if task.is_goal(state):
-            return True
+        unmet, _, state = heapq.heappop(frontier)
+        if unmet == 0:
+            return state
         for _, action in task.successors(state):
             nxt = action.apply(state)
             if nxt not in seen:
                 seen.add(nxt)
                 counter += 1
                 heapq.heappush(frontier, (missing(nxt), counter, nxt))
-    return False
+    return None
+
+
+class _GoalStates:
+    """Reachable goal states found so far, with the atoms true in all of them (``always``) and in some
+    (``ever``). Each state added is swept: goal states one action away are added too, breadth first,
+    up to ``limit`` states in all (moving what the goal does not mention refutes many candidates at once)."""
+
+    def __init__(self, task: GroundTask, limit: int) -> None:
+        self.task, self.limit = task, limit
+        self.seen: set[int] = set()
+        self.always, self.ever = -1, 0
+
+    def add(self, state: int) -> None:
+        queue = [state]
+        while queue and len(self.seen) < self.limit:
+            state = queue.pop()
+            if state in self.seen:
+                continue
+            self.seen.add(state)
+            self.always &= state
+            self.ever |= state
+            for _, action in self.task.successors(state):
+                nxt = action.apply(state)
+                if nxt not in self.seen and self.task.is_goal(nxt):
+                    queue.insert(0, nxt)
+
+
+def _literal_counts(task: GroundTask, pos: int, neg: int) -> Counter[tuple[str, bool]]:
+    """Goal literals by predicate and polarity (the colours of goal nodes in a :class:`ProblemGraph`)."""
+    counts: Counter[tuple[str, bool]] = Counter()
+    for mask, positive in ((pos, True), (neg, False)):
+        counts.update((split_canonical(atom)[0], positive) for atom in task.atoms.atoms(mask))
+    return counts
+
+
+def _bounds_apart(truth: GroundTask, t: Closure, candidate: GroundTask, c: Closure) -> str:
+    """Why no closures within the two bounds can be isomorphic ('' when they might be): one closure
+    surely has more literals of some predicate and polarity than the other can have at most."""
+    t_low, c_low = _literal_counts(truth, t.pos, t.neg), _literal_counts(candidate, c.pos, c.neg)
+    t_high = t_low + _literal_counts(truth, t.open_pos, t.open_neg)
+    c_high = c_low + _literal_counts(candidate, c.open_pos, c.open_neg)
+    for colour in sorted(set(t_low) | set(c_low)):
+        sign = "" if colour[1] else "not "
+        if t_low[colour] > c_high[colour]:
+            return (
+                f"the truth's has at least {t_low[colour]} {sign}{colour[0]}, the candidate's at most {c_high[colour]}"
+            )
+        if c_low[colour] > t_high[colour]:
+            return (
+                f"the candidate's has at least {c_low[colour]} {sign}{colour[0]}, the truth's at most {t_high[colour]}"
+            )
+    return ""
 
 
 def _count_difference(truth: GroundTask, candidate: GroundTask) -> str:

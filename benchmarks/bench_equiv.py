@@ -9,7 +9,9 @@ checked against five perturbed answers: renamed objects with shuffled facts (equ
 goal fact taken from the initial state, one goal literal dropped, one initial fact dropped, and
 one more object. Each check runs on a fresh checker (nothing cached between checks); the size of a
 check is its truth's number of true propositions (initial facts plus goal literals), bucketed as
-1-20, 21-40, 41-60, 61-80 and >80. Prints the median and 99th percentile per bucket.
+1-20, 21-40, 41-60, 61-80 and >80. Planner calls are bounded by --planner-time seconds (no retry) and a
+check is stopped after --cap seconds; prints the median and 99th percentile of the decided checks per
+bucket, with the undecided and stopped checks counted apart.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from acpgen.generators import get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical
 from acpgen.pddl.render import problem_text
-from acpgen.planners import PlannerSetup
+from acpgen.planners import Limits, PlannerSetup, warm
 
 BUCKETS = ((1, 20), (21, 40), (41, 60), (61, 80), (81, 10**9))
 
@@ -114,37 +116,64 @@ def p99(values: list[float]) -> float:
     return values[min(len(values) - 1, math.ceil(0.99 * len(values)) - 1)]
 
 
-def run_bench(truths, jobs_note: str) -> None:
+def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) -> None:
+    """Each check with planner calls bounded by ``planner_time`` seconds (no retry) and stopped after
+    ``cap`` seconds; median and p99 are over the decided checks, undecided and stopped ones counted apart."""
     planners = PlannerSetup().build()
     times: dict[str, list[float]] = {}
+    apart: dict[str, dict[str, int]] = {}
     verdicts: dict[str, dict[str, int]] = {}
+    signal.signal(signal.SIGALRM, _alarm)
     for domain, domain_text, truth, placeholder in truths:
         rng = random.Random(f"{domain}/{truth}")
         size_task = GroundTask.from_strings(domain_text, truth)
         size = len(size_task.lifted.init) + len(size_task.lifted.goal)
+        bucket = bucket_name(size)
         for kind, candidate in perturbations(domain_text, truth, rng):
-            checker = EquivalenceChecker(domain_text, planners)
+            checker = EquivalenceChecker(domain_text, planners, limits=Limits(time=planner_time), retry_factor=1)
             start = time.perf_counter()
-            result = checker.check(truth, candidate, placeholder)
+            signal.alarm(cap)
+            try:
+                equivalent = checker.check(truth, candidate, placeholder).equivalent
+                outcome = {True: "equivalent", False: "not", None: "undecided"}[equivalent]
+            except _Slow:
+                outcome = "stopped"
+                warm.reset()  # the stop may have cut a request to the warm translator short
+            finally:
+                signal.alarm(0)
             elapsed = (time.perf_counter() - start) * 1000
-            times.setdefault(bucket_name(size), []).append(elapsed)
-            print(f"  {domain} size {size} {kind}: {elapsed:.0f} ms, {result.equivalent}", file=sys.stderr, flush=True)
-            tally = verdicts.setdefault(kind, {"equivalent": 0, "not": 0, "undecided": 0})
-            tally[{True: "equivalent", False: "not", None: "undecided"}[result.equivalent]] += 1
-    print(f"equivalence checks ({jobs_note}), ms per check by truth size (true propositions)")
-    print(f"{'size':>8} {'checks':>7} {'median':>9} {'p99':>9} {'max':>9}")
-    everything = []
+            if outcome in ("equivalent", "not"):
+                times.setdefault(bucket, []).append(elapsed)
+            else:
+                tally = apart.setdefault(bucket, {"undecided": 0, "stopped": 0})
+                tally[outcome] += 1
+            print(f"  {domain} size {size} {kind}: {elapsed:.0f} ms, {outcome}", file=sys.stderr, flush=True)
+            by_kind = verdicts.setdefault(kind, {"equivalent": 0, "not": 0, "undecided": 0, "stopped": 0})
+            by_kind[outcome] += 1
+    print(
+        f"equivalence checks ({jobs_note}; planner {planner_time:g} s per call, a check stopped after {cap} s), "
+        "ms per decided check by truth size (true propositions)"
+    )
+    print(f"{'size':>8} {'decided':>8} {'median':>9} {'p99':>9} {'max':>9} {'undecided':>10} {'stopped':>8}")
+    everything, undecided, stopped = [], 0, 0
     for low, _ in BUCKETS:
         name = bucket_name(low)
         values = sorted(times.get(name, []))
+        tally = apart.get(name, {"undecided": 0, "stopped": 0})
         everything += values
+        undecided, stopped = undecided + tally["undecided"], stopped + tally["stopped"]
         if values:
-            print(f"{name:>8} {len(values):7d} {statistics.median(values):9.1f} {p99(values):9.1f} {values[-1]:9.1f}")
+            print(
+                f"{name:>8} {len(values):8d} {statistics.median(values):9.1f} {p99(values):9.1f} {values[-1]:9.1f}"
+                f" {tally['undecided']:10d} {tally['stopped']:8d}"
+            )
+        elif tally["undecided"] or tally["stopped"]:
+            print(f"{name:>8} {0:8d} {'-':>9} {'-':>9} {'-':>9} {tally['undecided']:10d} {tally['stopped']:8d}")
     if everything:
         everything.sort()
         print(
-            f"{'all':>8} {len(everything):7d} {statistics.median(everything):9.1f} {p99(everything):9.1f} "
-            f"{everything[-1]:9.1f}"
+            f"{'all':>8} {len(everything):8d} {statistics.median(everything):9.1f} {p99(everything):9.1f} "
+            f"{everything[-1]:9.1f} {undecided:10d} {stopped:8d}"
         )
     print("verdicts by perturbation:", json.dumps(verdicts, sort_keys=True))
 
@@ -260,6 +289,8 @@ def main() -> None:
     parser.add_argument("--config", type=Path, default=None)
     parser.add_argument("--domain", action="append", default=None)
     parser.add_argument("--compare", action="store_true", help="time the graph libraries instead")
+    parser.add_argument("--planner-time", type=float, default=5.0, help="seconds per planner call (no retry)")
+    parser.add_argument("--cap", type=int, default=30, help="seconds after which a check is stopped")
     args = parser.parse_args()
     if args.dataset is not None:
         truths = truths_from_dataset(args.dataset)
@@ -272,7 +303,7 @@ def main() -> None:
     if args.compare:
         compare_libraries(truths)
     else:
-        run_bench(truths, f"{source}, one process")
+        run_bench(truths, f"{source}, one process", args.planner_time, args.cap)
 
 
 if __name__ == "__main__":

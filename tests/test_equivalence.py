@@ -17,6 +17,7 @@ import pytest
 from acpgen.equivalence import EquivalenceChecker, equivalent
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
+from acpgen.planners import Planners
 
 DOMAINS = Path(__file__).resolve().parents[1] / "domains"
 
@@ -406,3 +407,26 @@ def test_cli_exit_codes_and_json(tmp_path):
     assert run.returncode == 1, run.stderr
     shown = json.loads(run.stdout)
     assert set(shown) == {"parseable", "solvable", "equivalent", "reason"} and shown["equivalent"] is False
+
+
+@pytest.mark.parametrize("name,truth,candidate,placeholder,expected", CASES, ids=[c[0] for c in CASES])
+def test_pairs_beyond_the_exploration_bound(name, truth, candidate, placeholder, expected):
+    """max_states=8: no exhaustive exploration, so the closures come from greedy searches for refuting goal
+    states and planner queries for the rest; the verdicts must be the brute-force labels."""
+    result = equivalent(text_of(truth), write(truth), write(candidate), placeholder, max_states=8)
+    assert result.equivalent is expected, result.reason
+
+
+class _NoPlanner(Planners):
+    def solve(self, *args, **kwargs):
+        raise AssertionError("the planner was called")
+
+
+def test_searches_refute_without_a_planner():
+    """A goal fact dropped (not implied): the searches find goal states without it, and the closure bounds
+    already tell the goals apart, with no planner call."""
+    truth = FERRY
+    candidate = FERRY.with_goal(FERRY.goal[1:])
+    checker = EquivalenceChecker(text_of(truth), _NoPlanner(), max_states=8)
+    result = checker.check(write(truth), write(candidate))
+    assert result.equivalent is False and "at least" in result.reason, result.reason

@@ -10,10 +10,12 @@ import pytest
 from acpgen.answers import ParseError
 from acpgen.generators import get_generator
 from acpgen.generators.patterns import BLOCKSWORLD, FERRY, GRIPPERS, VISITALL
+from acpgen.nl.describe import Describer
+from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.scoring import Scored
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions
-from acpgen.tasks.base import OK, SCORED, WRONG, QAItem
+from acpgen.tasks.base import OK, SCORED, UNPROVEN, WRONG, QAItem
 from acpgen.tasks.text_to_pddl import CATEGORIES, last_problem
 
 T2P = TASKS["t2p"]
@@ -95,7 +97,11 @@ def _generated(seed: int) -> dict | None:
     state = {"id": "p-s0000", "problem": "p", "source": "plan", "plan": 0, "step": 0, "goal": False}
     ctx = RecordContext(record, ScoreOptions(recheck=True))
     fields = T2P.generate(ctx, QAItem(state, None), random.Random(seed), None)
-    return None if fields is None else {**record, **fields}
+    if fields is None:
+        return None
+    record = {**record, **fields}
+    lifted = GroundTask.from_strings(FERRY_DOMAIN, record["PDDL_problem"]).lifted
+    return {**record, "context": T2P.context(Describer(load_template("ferry"), lifted), record, "nl")}
 
 
 def _records(n: int = 16) -> list[dict]:
@@ -124,6 +130,63 @@ def test_validate_catches_a_pattern_text_that_does_not_fit():
     wrong = {**record, "goal_pattern": {"name": "all-at", "text": text[: text.rfind(" ")] + " " + other}}
     check = T2P.validate(RecordContext(wrong, ScoreOptions(recheck=True)))
     assert check.verdict == WRONG and "pattern" in check.reason
+
+
+def _explicit(part: str) -> dict:
+    return next(r for r in _records() if not r[f"{part}_pattern"]["name"])
+
+
+def _validate(record: dict, context: str):
+    return T2P.validate(RecordContext({**record, "context": context}, ScoreOptions(recheck=True)))
+
+
+# Written by hand from TRUTH (not by the describer): the facts the explicit texts must state.
+TRUTH_STATE = (
+    "Initially, the ferry is at location l0; the ferry is empty; car c0 is at location l0; car c1 is at location l1."
+)
+TRUTH_GOAL = (
+    "The goal is to reach a state where the following facts hold: car c1 is at location l0; car c0 is at location l1."
+)
+
+
+def test_explicit_description_reads_back_into_the_truth():
+    record = {**_record(), "answer": TRUTH, "abstraction": "explicit_explicit", "init_pattern": {}, "goal_pattern": {}}
+    context = (
+        f"{load_template('ferry').description} \nThis problem has 2 locations and 2 cars. \n{TRUTH_STATE} {TRUTH_GOAL}"
+    )
+    assert _validate(record, context).verdict == OK  # clause order does not matter, the facts do
+    for wrong in (
+        context.replace("; the ferry is empty", ""),  # a fact dropped
+        context.replace("car c1 is at location l1", "car c1 is at location l0"),  # a fact changed
+        context.replace("car c0 is at location l1.", "car c0 is at location l1; the ferry is empty."),  # goal extra
+        context.replace("2 cars", "3 cars"),  # the size sentence does not fit the objects
+    ):
+        check = _validate(record, wrong)
+        assert check.verdict == WRONG, wrong
+    assert _validate(record, context.replace("car c0 is at location l0", "car c0 sits at l0")).verdict == UNPROVEN
+
+
+def test_validate_catches_an_altered_explicit_state_or_goal():
+    for part, opening in (("init", "Initially, "), ("goal", "the following facts hold: ")):
+        record = _explicit(part)
+        assert _validate(record, record["context"]).verdict == OK
+        start = record["context"].index(opening) + len(opening)
+        end = record["context"].index(".", start)
+        clauses = record["context"][start:end].split("; ")
+        if len(clauses) > 1:
+            dropped = record["context"][:start] + "; ".join(clauses[1:]) + record["context"][end:]
+            check = _validate(record, dropped)
+            assert check.verdict == WRONG and "reads back as other facts" in check.reason, check
+        first = clauses[0]
+        changed = first.replace("l0", "@").replace("l1", "l0").replace("@", "l1")
+        assert changed != first
+        check = _validate(record, record["context"].replace(first, changed, 1))
+        assert check.verdict == WRONG, (first, changed, check)
+
+
+def test_validate_without_context_is_unproven():
+    record = {k: v for k, v in _records(4)[0].items() if k != "context"}
+    assert T2P.validate(RecordContext(record, ScoreOptions(recheck=True))).verdict == UNPROVEN
 
 
 def test_score_rows_carry_the_three_flags():

@@ -86,6 +86,14 @@ class Describer:
 
     def clauses(self, atoms, *, omit_implied: bool = False) -> list[str]:
         """Clauses describing a set of atoms (canonical strings), merged and ordered as the template says."""
+        out = []
+        for entry, facts in self.written(atoms, omit_implied=omit_implied):
+            out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
+        return out
+
+    def written(self, atoms, *, omit_implied: bool = False) -> list[tuple[PredicateText, list[tuple[str, ...]]]]:
+        """The facts a description of ``atoms`` states, per predicate in the template's order (with
+        ``omit_implied``, those an ``implied`` rule covers are left out once the rule was checked)."""
         by_pred: dict[str, list[tuple[str, ...]]] = {}
         for atom in atoms:
             pred, args = split_canonical(atom)
@@ -101,8 +109,16 @@ class Describer:
                 elif self._implied(entry, entry.implied, facts):
                     continue
             if facts:
-                out.extend(self._merged(entry, facts) if entry.merge else [entry.fill(a) for a in facts])
+                out.append((entry, facts))
         return out
+
+    def written_atoms(self, atoms, *, omit_implied: bool = False) -> set[str]:
+        """The atoms :meth:`written` states, in canonical form."""
+        return {
+            canonical(entry.name, args)
+            for entry, facts in self.written(atoms, omit_implied=omit_implied)
+            for args in facts
+        }
 
     def _implied(self, entry: PredicateText, implied: str, facts: list[tuple[str, ...]]) -> bool:
         rule = implied.split()

@@ -130,6 +130,15 @@ def _server() -> _Server:
     return server
 
 
+def reset() -> None:
+    """Close this thread's translator server (after a request was interrupted, e.g. by a signal, its
+    answers would no longer match the requests); the next translation starts a fresh one."""
+    server = getattr(_local, "server", None)
+    _local.server = None
+    if server is not None:
+        server.close()
+
+
 def translate(workdir: Path, args: list[str], cpu: int, memory_mb: int | None) -> tuple[int, float, bool, str]:
     """Run the translator with ``args`` in ``workdir``: (exit code, CPU s, timed out, its output)."""
     request = {"cwd": str(workdir), "args": args, "cpu": cpu, "memory_mb": memory_mb, "log": TRANSLATE_LOG}

@@ -28,7 +28,7 @@ from acpgen.errors import PddlError
 from acpgen.generators import DOMAINS, get_generator
 from acpgen.generators.patterns import Pattern
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import canonical
+from acpgen.pddl.model import LiftedTask, canonical
 from acpgen.pddl.render import problem_text
 from acpgen.tasks.base import (
     OK,
@@ -46,6 +46,7 @@ from acpgen.tasks.base import (
 
 if TYPE_CHECKING:
     from acpgen.nl.describe import Describer
+    from acpgen.rac.reader import Reader
 
 EXPLICIT, ABSTRACT = "explicit", "abstract"
 CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))
@@ -211,6 +212,49 @@ class TextToPddl(Task):
         )
         if record.get("abstraction") != expected:
             return Check(WRONG, f"abstraction {record.get('abstraction')} but the record's parts are {expected}")
+        return self._read_back(record, lifted)
+
+    def _read_back(self, record: dict[str, Any], lifted: LiftedTask) -> Check:
+        """The record's English reads back into exactly the truth: read with the domain's template
+        (:class:`acpgen.rac.reader.Reader`), the static facts and an explicit initial state or goal are
+        the truth's facts (those an ``implied`` rule of the template covers may be left unsaid, as the
+        describer leaves them), an abstract part is its pattern's text, and the rest of the text is
+        what the truth's objects give. A text the template cannot read is unproven (a user's template
+        acp does not know), a text that reads as other facts is wrong."""
+        from acpgen.nl.describe import Describer
+        from acpgen.nl.pddl_words import pddl_template
+        from acpgen.rac.reader import Reader
+        from acpgen.tasks.rac import template_of
+
+        context = record.get("context")
+        if not isinstance(context, str):
+            return Check(UNPROVEN, "the record has no context to read back")
+        template = template_of(record, lifted)
+        describer = Describer(template if template is not None else pddl_template(lifted), lifted)
+        reader = Reader(lifted, describer.template)
+        try:
+            parts = _description_parts(context, describer, record)
+        except _Mismatch as err:
+            return Check(WRONG, f"the description does not read back: {err}")
+        static = set(describer.static_atoms())
+        fluent = set(describer.state_atoms())
+        positive = [canonical(lit.predicate, lit.args) for lit in lifted.goal if lit.positive]
+        negative = {f"(not {canonical(lit.predicate, lit.args)})" for lit in lifted.goal if not lit.positive}
+        expected = {
+            "static facts": describer.written_atoms(static, omit_implied=True),
+            "initial state": describer.written_atoms(fluent, omit_implied=True),
+            "goal": describer.written_atoms(positive) | negative,
+        }
+        for part, text in parts.items():
+            if text is None:
+                continue  # abstract: its text was compared with the pattern's
+            found = _read_literals(reader, text)
+            if isinstance(found, str):
+                return Check(UNPROVEN, f"the {part} '{found}' does not read as facts of {describer.template.path}")
+            if found != expected[part]:
+                missing = sorted(expected[part] - found)[:3]
+                extra = sorted(found - expected[part])[:3]
+                return Check(WRONG, f"the {part} reads back as other facts (missing {missing}, extra {extra})")
         return Check(OK)
 
     def to_responses(self, record: dict[str, Any]) -> list[str]:
@@ -240,6 +284,74 @@ class TextToPddl(Task):
                 by_type.setdefault(type_name, []).append(obj)
         parts = [f"{', '.join(names)} ({type_name})" for type_name, names in sorted(by_type.items())]
         return f"The objects are: {'; '.join(parts)}." if parts else "The problem has no objects of its own."
+
+
+class _Mismatch(Exception):
+    """The record's context is not laid out as the t2p context of its truth."""
+
+
+_NONE_HOLD = "none of the propositions hold"
+_GOAL_OPENING = "The goal is to reach a state where "
+_EXPLICIT_GOAL = _GOAL_OPENING + "the following facts hold: "
+_NEGATED = "it is not the case that "
+
+
+def _strip(text: str, prefix: str, suffix: str, what: str) -> str:
+    if not (text.startswith(prefix) and text.endswith(suffix)):
+        raise _Mismatch(f"the {what} should read '{prefix}...{suffix}', found '{text[:80]}'")
+    return text[len(prefix) : len(text) - len(suffix)]
+
+
+def _description_parts(context: str, describer: Describer, record: dict[str, Any]) -> dict[str, str | None]:
+    """The texts of the static facts, the initial state and the goal in a t2p context (laid out as
+    :meth:`TextToPddl.context` writes it): None for an abstract part, whose text must be its
+    pattern's; _Mismatch when the layout, the description or the size sentence is not the truth's."""
+    template = describer.template
+    nl = context.split("\n\nPDDL domain:", 1)[0]
+    pieces = nl.rsplit(" \n", 2)
+    if len(pieces) != 3:
+        raise _Mismatch("the context is not 'description / size and static facts / state and goal'")
+    head, middle, tail = pieces
+    if head != template.description:
+        raise _Mismatch("the domain description is not the template's")
+    size = describer.size_sentence() or TextToPddl._objects_sentence(describer)
+    static = _strip(middle, " ".join(p for p in (size, template.layout) if p), "", "size sentence").strip()
+    if static:
+        static = _strip(static, f"{template.static_intro} " if template.static_intro else "", ".", "static facts")
+    if _GOAL_OPENING not in tail:
+        raise _Mismatch(f"no sentence '{_GOAL_OPENING}...'")
+    cut = tail.index(" " + _GOAL_OPENING)
+    init_text, goal_text = tail[:cut], tail[cut + 1 :]
+    parts: dict[str, str | None] = {"static facts": static}
+    for part, key, text, explicit in (
+        ("initial state", "init", init_text, "Initially, "),
+        ("goal", "goal", goal_text, _EXPLICIT_GOAL),
+    ):
+        pattern = (record.get(f"{key}_pattern") or NO_PATTERN)["text"]
+        if pattern:
+            opening = "Initially, " if key == "init" else _GOAL_OPENING
+            if text != f"{opening}{pattern}.":
+                raise _Mismatch(f"the {part} should be the pattern's text '{pattern}', found '{text[:80]}'")
+            parts[part] = None
+        else:
+            body = _strip(text, explicit, ".", part)
+            parts[part] = "" if body == _NONE_HOLD else body
+    return parts
+
+
+def _read_literals(reader: Reader, text: str) -> set[str] | str:
+    """The literals a '; '-separated list of clauses states (a clause 'it is not the case that X' is the
+    negation of X's atoms), or the first clause that reads as nothing."""
+    found: set[str] = set()
+    for clause in (c.strip() for c in text.split(";")):
+        if not clause:
+            continue
+        negated = clause.lower().startswith(_NEGATED)
+        reading = reader.literals(clause[len(_NEGATED) :] if negated else clause)
+        if reading.unread or not reading.items:
+            return clause
+        found.update(f"(not {item})" if negated else item for item in reading.items)
+    return found
 
 
 TASK = TextToPddl()
