@@ -212,6 +212,10 @@ class TextToPddl(Task):
         )
         if record.get("abstraction") != expected:
             return Check(WRONG, f"abstraction {record.get('abstraction')} but the record's parts are {expected}")
+        if "context" not in record:
+            # A qa-stage record has no English yet (export writes it); the exported record's text is
+            # read back by `acp validate` and by the dataset's self-check.
+            return Check(OK, "solvable truth, stored answer and patterns proven; no text to read back yet")
         return self._read_back(record, lifted)
 
     def _read_back(self, record: dict[str, Any], lifted: LiftedTask) -> Check:
