@@ -234,6 +234,10 @@ class TextToPddl(Task):
         if not isinstance(context, str):
             return Check(UNPROVEN, "the record has no context to read back")
         template = template_of(record, lifted)
+        if template is None and record.get("representation", "nl") != "pddl":
+            # Written in English from a template acp is not given (a user's --template): the text
+            # cannot be read back here, which proves nothing either way.
+            return Check(UNPROVEN, "written with a template acp does not have (a user's template): not read back")
         describer = Describer(template if template is not None else pddl_template(lifted), lifted)
         reader = Reader(lifted, describer.template)
         try:
