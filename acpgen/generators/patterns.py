@@ -22,6 +22,8 @@ from itertools import pairwise
 
 Objects = Mapping[str, str]  # object -> declared type
 Names = dict[str, str]  # placeholder -> object name
+Build = Callable[[Objects, random.Random], tuple[frozenset[str], Names]]  # facts and the names chosen
+Read = Callable[[Objects, frozenset[str]], Names | None]  # the names, or None if the facts do not fit
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -32,8 +34,8 @@ class Pattern:
     name: str
     part: str  # "init" or "goal"
     text: str  # English; {placeholders} are object names chosen by ``build``
-    build: Callable[[Objects, random.Random], tuple[frozenset[str], Names]]
-    read: Callable[[Objects, frozenset[str]], Names | None]
+    build: Build
+    read: Read
 
     @property
     def placeholder(self) -> bool:
@@ -119,14 +121,19 @@ def _ferry_fixed(objects: Objects, loc: str) -> frozenset[str]:
     return frozenset([*(f"(at {c} {loc})" for c in of_type(objects, "car")), f"(at-ferry {loc})", "(empty-ferry)"])
 
 
-def _ferry_all_at(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
-    loc = rng.choice(of_type(objects, "location"))
-    return frozenset(f"(at {c} {loc})" for c in of_type(objects, "car")), {"loc": loc}
+def _all_at(subject: str, place: str, key: str) -> tuple[Build, Read]:
+    """Build and read a state where every object of type ``subject`` is ``(at _ p)`` for one object
+    ``p`` of type ``place`` (the placeholder ``key`` names it)."""
 
+    def build(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+        where = rng.choice(of_type(objects, place))
+        return frozenset(f"(at {o} {where})" for o in of_type(objects, subject)), {key: where}
 
-def _ferry_all_at_read(objects: Objects, facts: frozenset[str]) -> Names | None:
-    loc = _single_value(facts, "at", of_type(objects, "car"))
-    return {"loc": loc} if loc is not None and all(f.startswith("(at ") for f in facts) else None
+    def read(objects: Objects, facts: frozenset[str]) -> Names | None:
+        where = _single_value(facts, "at", of_type(objects, subject))
+        return {key: where} if where is not None and all(f.startswith("(at ") for f in facts) else None
+
+    return build, read
 
 
 FERRY = (
@@ -137,22 +144,12 @@ FERRY = (
         _ferry_together,
         _ferry_together_read,
     ),
-    Pattern("all-at", "goal", "every car is at location {loc}", _ferry_all_at, _ferry_all_at_read),
+    Pattern("all-at", "goal", "every car is at location {loc}", *_all_at("car", "location", "loc")),
 )
 
 
 # ----- grippers -----------------------------------------------------------------------------------
-def _grippers_all_in(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
-    room = rng.choice(of_type(objects, "room"))
-    return frozenset(f"(at {b} {room})" for b in of_type(objects, "ball")), {"room": room}
-
-
-def _grippers_all_in_read(objects: Objects, facts: frozenset[str]) -> Names | None:
-    room = _single_value(facts, "at", of_type(objects, "ball"))
-    return {"room": room} if room is not None and all(f.startswith("(at ") for f in facts) else None
-
-
-GRIPPERS = (Pattern("all-in", "goal", "every ball is in room {room}", _grippers_all_in, _grippers_all_in_read),)
+GRIPPERS = (Pattern("all-in", "goal", "every ball is in room {room}", *_all_at("ball", "room", "room")),)
 
 
 # ----- visitall ------------------------------------------------------------------------------------
