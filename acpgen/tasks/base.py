@@ -147,10 +147,16 @@ class RecordContext:
         return GroundTask.from_strings(self.record["PDDL_domain"], self.record["PDDL_problem"], source)
 
     @cached_property
+    def planners(self) -> Planners:
+        """The planners of the record's checks (the default ones when none were given); unlike
+        :attr:`oracle`, reaching them grounds nothing."""
+        return self._planners or Planners()
+
+    @cached_property
     def oracle(self) -> Oracle:
         return Oracle(
             self.task,
-            self._planners,
+            self.planners,
             max_states=self.options.max_states,
             limits=self.options.limits,
             retry_factor=self.options.retry_factor,

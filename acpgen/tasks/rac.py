@@ -62,7 +62,7 @@ def fluent_types(ctx: RecordContext) -> dict[str, str]:
 
     key = (ctx.record["PDDL_domain"], ctx.record["PDDL_problem"])
     if key not in _TYPES_CACHE:
-        result = ctx.oracle.planners.mutex_groups(*key, ctx.options.limits)
+        result = ctx.planners.mutex_groups(*key, ctx.options.limits)
         if result.status != Status.SOLVED:
             raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator ({result.status})")
         groups = [[a for a in group if ctx.task.is_valid_atom(a)] for group in result.groups]
@@ -192,7 +192,7 @@ def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, 
         "PDDL_domain": variant_domain(ctx.task.lifted, rules, template.path),
         "PDDL_problem": variant_problem(ctx.task, rules),
     }
-    variant = RecordContext({**ctx.record, **pddl}, ctx.options, ctx.oracle.planners)
+    variant = RecordContext({**ctx.record, **pddl}, ctx.options, ctx.planners)
     return variant, {**pddl, "ramifications": True}
 
 

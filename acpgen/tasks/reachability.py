@@ -153,7 +153,7 @@ class Reachability(Task):
 
 def mutex_groups(ctx: RecordContext) -> list[list[str]]:
     """The translator's mutex groups of the record's task (empty when the translator gives none)."""
-    result = ctx.oracle.planners.mutex_groups(ctx.record["PDDL_domain"], ctx.record["PDDL_problem"], ctx.options.limits)
+    result = ctx.planners.mutex_groups(ctx.record["PDDL_domain"], ctx.record["PDDL_problem"], ctx.options.limits)
     return [[a for a in group if ctx.task.is_valid_atom(a)] for group in result.groups]
 
 

@@ -160,7 +160,7 @@ class TextToPddl(Task):
     def _checker(self, ctx: RecordContext) -> EquivalenceChecker:
         return EquivalenceChecker(
             ctx.record["PDDL_domain"],
-            ctx.oracle.planners,
+            ctx.planners,
             max_states=ctx.options.max_states,
             limits=ctx.options.limits,
             retry_factor=ctx.options.retry_factor,
