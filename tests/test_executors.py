@@ -115,9 +115,9 @@ def test_shards_cover_the_items_in_order():
 # --- generate and score: local and Dask give the same bytes
 
 
-def test_generate_on_dask_gives_the_local_bytes(cluster, local_run, tmp_path):
-    out = tmp_path / "dask"
-    result = invoke(
+def generate_on(cluster, out: Path):
+    """`acp generate --domain all` of the test config on the cluster."""
+    return invoke(
         "generate",
         "--domain",
         "all",
@@ -128,6 +128,11 @@ def test_generate_on_dask_gives_the_local_bytes(cluster, local_run, tmp_path):
         "--scheduler",
         cluster.scheduler_address,
     )
+
+
+def test_generate_on_dask_gives_the_local_bytes(cluster, local_run, tmp_path):
+    out = tmp_path / "dask"
+    result = generate_on(cluster, out)
     assert "ferry: 1 problems" in result.output and "grippers: 1 problems" in result.output
     local = snapshot(local_run)
     assert any(name.endswith(".gen.jsonl") for name in local) and any(name.endswith(".bool.jsonl") for name in local)
@@ -148,17 +153,7 @@ def _domain_unit_killing_its_worker_once(args: tuple):
 def test_a_worker_killed_mid_domain_is_survived_with_the_same_bytes(cluster, local_run, tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "_domain_unit", _domain_unit_killing_its_worker_once)
     out = tmp_path / "run"
-    invoke(
-        "generate",
-        "--domain",
-        "all",
-        "--config",
-        str(CONFIG),
-        "--out",
-        str(out),
-        "--scheduler",
-        cluster.scheduler_address,
-    )
+    generate_on(cluster, out)
     killed = tmp_path / "killed-ferry"
     assert killed.exists(), "the ferry unit did not run the killing path"
     assert int(killed.read_text()) != os.getpid()  # a worker process died, not the client
