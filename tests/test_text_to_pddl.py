@@ -3,6 +3,7 @@ generation, scoring with the three flags, and validation catching a wrong record
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -69,6 +70,16 @@ def test_patterns_read_back_what_they_build(domain, pattern):
         assert all(name in pattern.fill(names) for name in names.values())
         dropped = frozenset(sorted(facts)[1:])
         assert pattern.read(objects, dropped) is None, sorted(facts)[0]
+
+
+@pytest.mark.parametrize("domain,pattern", ALL_PATTERNS, ids=lambda x: getattr(x, "name", x))
+def test_patterns_pickle_for_worker_processes(domain, pattern):
+    """Generators travel to pool and Dask workers; a pattern built from a closure would not."""
+    objects = PATTERN_OBJECTS[domain]
+    copy = pickle.loads(pickle.dumps(pattern))
+    facts, names = copy.build(objects, random.Random(3))
+    assert (facts, names) == pattern.build(objects, random.Random(3))
+    assert copy.read(objects, facts) == names
 
 
 def test_tower_reads_only_single_towers():

@@ -121,19 +121,28 @@ def _ferry_fixed(objects: Objects, loc: str) -> frozenset[str]:
     return frozenset([*(f"(at {c} {loc})" for c in of_type(objects, "car")), f"(at-ferry {loc})", "(empty-ferry)"])
 
 
-def _all_at(subject: str, place: str, key: str) -> tuple[Build, Read]:
+@dataclass(frozen=True)
+class _AllAt:
     """Build and read a state where every object of type ``subject`` is ``(at _ p)`` for one object
-    ``p`` of type ``place`` (the placeholder ``key`` names it)."""
+    ``p`` of type ``place`` (the placeholder ``key`` names it). A class, not a closure: patterns
+    travel to worker processes with the generators, so their functions must pickle."""
 
-    def build(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
-        where = rng.choice(of_type(objects, place))
-        return frozenset(f"(at {o} {where})" for o in of_type(objects, subject)), {key: where}
+    subject: str
+    place: str
+    key: str
 
-    def read(objects: Objects, facts: frozenset[str]) -> Names | None:
-        where = _single_value(facts, "at", of_type(objects, subject))
-        return {key: where} if where is not None and all(f.startswith("(at ") for f in facts) else None
+    def build(self, objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+        where = rng.choice(of_type(objects, self.place))
+        return frozenset(f"(at {o} {where})" for o in of_type(objects, self.subject)), {self.key: where}
 
-    return build, read
+    def read(self, objects: Objects, facts: frozenset[str]) -> Names | None:
+        where = _single_value(facts, "at", of_type(objects, self.subject))
+        return {self.key: where} if where is not None and all(f.startswith("(at ") for f in facts) else None
+
+
+def _all_at(subject: str, place: str, key: str) -> tuple[Build, Read]:
+    rule = _AllAt(subject, place, key)
+    return rule.build, rule.read
 
 
 FERRY = (
