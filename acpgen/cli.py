@@ -451,6 +451,7 @@ def generate(
             force=frozenset(force),
             source=source,
             executor=executor,
+            timed=lambda name, seconds: click.echo(f"stage {name}: {seconds:.1f} s", err=True),
         )
         for name, counts in runs:
             click.echo(
@@ -567,8 +568,9 @@ def dataset_command(
         f"{checks.validate['error']} errors; stored answers: "
         f"{checks.answers_scored_1} of {checks.answers} score 1 ({checks.answers_undecided} undecided)"
     )
+    stages = ", ".join(f"{name} {seconds[name]:.0f} s" for name in STAGES if name in seconds)
     click.echo(
-        f"time: {seconds['total']:.0f} s in total ({seconds['generate']:.0f} s generating, "
+        f"time: {seconds['total']:.0f} s in total ({seconds['generate']:.0f} s generating: {stages}; "
         f"{seconds['check']:.0f} s checking); {checks.records / seconds['total']:.2f} records/s overall"
     )
     for line in built.stage_failures + assembly.shortfalls + checks.problems:

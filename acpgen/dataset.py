@@ -231,6 +231,7 @@ def build_dataset(
         reports.append(stage_report)
         report(stage_report)
 
+    stage_seconds: dict[str, float] = {}
     for _ in run_domains(
         config,
         domains,
@@ -241,10 +242,11 @@ def build_dataset(
         report=keep,
         force=force,
         executor=executor,
+        timed=stage_seconds.__setitem__,
     ):
         pass
     failures = [f"{r.domain} {r.stage}: {failure}" for r in reports for failure in r.failed]
-    seconds = {"generate": time.perf_counter() - start}
+    seconds = {**stage_seconds, "generate": time.perf_counter() - start}
     assembly = assemble(config, domains)
     files = write_splits(assembly, target)
     mark = time.perf_counter()

@@ -1,11 +1,11 @@
 """Where units of work run: a local process pool (the default) or a Dask cluster.
 
-A unit is one call ``fn(unit)`` of a picklable module-level function (a domain of `acp generate`,
-a shard of records of `acp validate` and `acp score`). :meth:`Executor.map` yields one
-:class:`UnitOutcome` per unit **in the order of the units**, whatever order they finish in, so
-the client writes its files in a fixed order and the output bytes do not depend on the executor
-or the number of workers. Units never write shared files themselves except through the stages'
-atomic writes, and each writes only its own domain's folder.
+A unit is one call ``fn(unit)`` of a picklable module-level function (a problem or a file of a
+stage of `acp generate`, a shard of records of `acp validate` and `acp score`). :meth:`Executor.map`
+yields one :class:`UnitOutcome` per unit **in the order of the units**, whatever order they finish
+in, so the client writes the files in a fixed order and the output bytes do not depend on the
+executor or the number of workers. Units read their inputs and write nothing but planner-cache
+entries (atomically); the client writes every output.
 
 * ``local``: ``jobs`` worker processes (``concurrent.futures.ProcessPoolExecutor``); with one job
   or one unit, the units run in this process, one after the other.

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from acpgen.config import PipelineConfig
 from acpgen.domains import DomainSource
-from acpgen.executors import Executor
+from acpgen.executors import Executor, describe_error
 from acpgen.planners import Planners, PlannerSetup
-from acpgen.stages import STAGES, StageContext, StageReport, count_artefacts
+from acpgen.stages import PREPARE, STAGES, StageContext, StageReport, StageWork, call_unit, count_artefacts
 
 
 def stages_up_to(stage: str | None) -> list[str]:
@@ -45,24 +46,6 @@ def run_domain(
     return count_artefacts(ctx)
 
 
-def _domain_unit(args: tuple) -> tuple[list[StageReport], dict[str, int]]:
-    """One domain's stages in a worker process: its reports and artefact counts."""
-    config, domain, setup, stages, force, source, jobs = args
-    reports: list[StageReport] = []
-    counts = run_domain(
-        config,
-        domain,
-        setup.build(),
-        stages=stages,
-        jobs=jobs,
-        progress=False,
-        report=reports.append,
-        force=force,
-        source=source,
-    )
-    return reports, counts
-
-
 def run_domains(
     config: PipelineConfig,
     domains: list[str],
@@ -75,52 +58,74 @@ def run_domains(
     force: frozenset[str] = frozenset(),
     source: DomainSource | None = None,
     executor: Executor | None = None,
+    timed: Callable[[str, float], None] = lambda stage, seconds: None,
 ) -> Iterator[tuple[str, dict[str, int]]]:
     """Run ``stages`` for each domain; yields (domain, its artefact counts) in the order of
-    ``domains``, after passing each of its stage reports to ``report`` (as each stage ends when
-    the domains run one after the other; when its domain ends otherwise).
+    ``domains`` once every stage has run, after passing each stage report to ``report``.
 
-    With several domains and ``jobs`` > 1, or with a remote ``executor`` (Dask), the domains are
-    the units of the executor (each domain's stages in one worker, one after the other), so that no
-    core waits for the slowest problem or question of a stage while another domain has work; on the
-    local executor a domain's stages also spread their own work over ``jobs`` workers.
-    Either way each domain's artefacts are the same bytes: they depend on the seed and config, not
-    on the schedule. A domain whose unit failed (raised, or its worker died more often than the
-    executor retries) is reported as a failure of the stage "run" and not yielded; the other
-    domains go on.
+    The stages run one after the other; within a stage the units of every domain (a problem for
+    problems, plans and states, a task and format for qa, a file for export; see `StageWork`) go to
+    the executor together -- ``jobs`` local processes, or Dask workers -- so that no worker waits
+    while any domain has work left. Units are committed (files written, stamps recorded) here, in
+    unit order, so each domain's artefacts are the same bytes whatever ran where. A unit that fails
+    is reported with its name and the reason and the others go on; a domain whose stage cannot even
+    be prepared (an unknown domain, a malformed file of the user's) is reported as a failure of the
+    stage "run" and takes no further part. ``timed(stage, seconds)`` receives each stage's wall time.
     """
     executor = executor or Executor(jobs)
-    if executor.remote or (jobs > 1 and len(domains) > 1):
-        # On the local pool each domain's stages also spread their own work over ``jobs`` workers
-        # (more processes than cores while several domains run, but the domain that runs last -- often
-        # the largest -- is not left to one core); Dask workers run their unit in one process.
-        inner = 1 if executor.remote else jobs
-        units = [(config, d, setup, stages, force, source, inner) for d in domains]
-        for domain, outcome in zip(
-            domains, executor.map(_domain_unit, units, domains, desc="domains", progress=progress)
-        ):
-            if not outcome.ok:
-                report(StageReport("run", domain, failed=[f"the domain's unit failed: {outcome.error}"]))
-                continue
-            reports, counts = outcome.value
-            for stage_report in reports:
-                report(stage_report)
-            yield domain, counts
-        return
-    planners = setup.build()
+    planners = None if executor.remote or jobs > 1 else setup.build()  # the serial path shares one set
+    contexts: dict[str, StageContext] = {}
     for domain in domains:
-        counts = run_domain(
-            config,
-            domain,
-            planners,
-            stages=stages,
-            jobs=jobs,
-            progress=progress,
-            report=report,
-            force=force,
-            source=source,
+        try:
+            contexts[domain] = _context(config, domain, planners, jobs, progress, force, source)
+        except Exception as err:
+            report(StageReport("run", domain, failed=[f"cannot run: {describe_error(err)}"]))
+    for name in stages:
+        start = time.perf_counter()
+        works: dict[str, StageWork] = {}
+        for domain, ctx in list(contexts.items()):
+            try:
+                works[domain] = PREPARE[name](ctx)
+            except Exception as err:
+                report(StageReport("run", domain, failed=[f"{name}: {describe_error(err)}"]))
+                del contexts[domain]
+        units = [(work, unit) for work in works.values() for unit in work.units]
+        outcomes = executor.map(
+            call_unit, [(u.fn, u.args) for _, u in units], [u.name for _, u in units], desc=name, progress=progress
         )
-        yield domain, counts
+        for (work, unit), outcome in zip(units, outcomes):
+            if outcome.ok:
+                unit.commit(outcome.value)
+            else:
+                work.failed(unit, outcome.error or "")
+        for domain, work in works.items():
+            try:
+                report(work.close())
+            except Exception as err:
+                report(StageReport("run", domain, failed=[f"{name}: {describe_error(err)}"]))
+                del contexts[domain]
+        timed(name, time.perf_counter() - start)
+    for domain, ctx in contexts.items():
+        yield domain, count_artefacts(ctx)
+
+
+def _context(
+    config: PipelineConfig,
+    domain: str,
+    planners: Planners | None,
+    jobs: int,
+    progress: bool,
+    force: frozenset[str],
+    source: DomainSource | None,
+) -> StageContext:
+    source = source or DomainSource.builtin(domain)
+    if source.generator is not None:
+        config.domain(domain)  # an unknown domain fails here, before any work
+    ctx = StageContext(
+        domain, config, Path(config.out), planners, jobs=1, progress=False, force=force, domain_source=source
+    )
+    ctx.clean()
+    return ctx
 
 
 def fell_short(reports: list[StageReport]) -> str | None:

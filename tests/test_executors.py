@@ -1,7 +1,7 @@
 """Executors (acpgen/executors.py): the local pool and a real Dask LocalCluster (2 worker processes).
 
 Outputs of `acp generate` (all stages) and `acp score --recheck` are byte-identical for the local
-executor and Dask; a worker killed in the middle of a domain is survived with identical bytes; a
+executor and Dask; a worker killed in the middle of a unit is survived with identical bytes; a
 unit that raises is reported by name and reason while the others finish.
 """
 
@@ -24,9 +24,10 @@ from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.errors import ConfigError
 from acpgen.executors import DaskExecutor, Executor, ExecutorConfig, cluster_spec, make_executor, shard_size, shards
+from acpgen.stages import qa
 
 CONFIG = FIXTURES / "pipeline" / "dask.yaml"
-_DOMAIN_UNIT = pipeline._domain_unit  # the real unit, called by the killing wrapper below
+_CALL_UNIT = pipeline.call_unit  # the real unit runner, called by the killing wrapper below
 
 # Workers unpickle this module's functions from their bytes (they need not find the tests folder).
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -139,23 +140,25 @@ def test_generate_on_dask_gives_the_local_bytes(cluster, local_run, tmp_path):
     assert snapshot(out) == local
 
 
-def _domain_unit_killing_its_worker_once(args: tuple):
-    """ferry's unit, the first time: problems and plans are made, then the worker process dies."""
-    config, domain, setup, stages = args[:4]
-    marker = Path(config.out).parent / f"killed-{domain}"
-    if domain == "ferry" and not marker.exists():
-        pipeline.run_domain(config, domain, setup.build(), stages=stages[:2], progress=False)
+def _call_unit_killing_its_worker_once(pair: tuple):
+    """ferry's first qa unit, the first time: its questions are made, then the worker process dies
+    before it can hand them back."""
+    fn, args = pair
+    ctx = args[0]
+    marker = Path(ctx.config.out).parent / "killed-ferry"
+    value = _CALL_UNIT(pair)
+    if fn is qa._generate and ctx.domain == "ferry" and not marker.exists():
         marker.write_text(str(os.getpid()))
         os.kill(os.getpid(), signal.SIGKILL)
-    return _DOMAIN_UNIT(args)
+    return value
 
 
-def test_a_worker_killed_mid_domain_is_survived_with_the_same_bytes(cluster, local_run, tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline, "_domain_unit", _domain_unit_killing_its_worker_once)
+def test_a_worker_killed_mid_unit_is_survived_with_the_same_bytes(cluster, local_run, tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "call_unit", _call_unit_killing_its_worker_once)
     out = tmp_path / "run"
     generate_on(cluster, out)
     killed = tmp_path / "killed-ferry"
-    assert killed.exists(), "the ferry unit did not run the killing path"
+    assert killed.exists(), "no ferry qa unit ran the killing path"
     assert int(killed.read_text()) != os.getpid()  # a worker process died, not the client
     assert snapshot(out) == snapshot(local_run)
     cluster.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker for the next tests
@@ -209,7 +212,7 @@ def test_scheduler_goes_with_the_dask_executor():
         make_executor("local", scheduler="tcp://head:8786")
 
 
-def test_a_failing_domain_unit_is_reported_and_the_other_domains_finish(tmp_path):
+def test_a_domain_that_cannot_run_is_reported_and_the_other_domains_finish(tmp_path):
     config = load_config(CONFIG).with_overrides(out=str(tmp_path / "out"))
     reports = []
     done = list(
@@ -227,8 +230,36 @@ def test_a_failing_domain_unit_is_reported_and_the_other_domains_finish(tmp_path
     assert [counts["problems"] for _, counts in done] == [1, 1]
     (failure,) = [r for r in reports if r.failed]
     assert (failure.stage, failure.domain) == ("run", "nosuch")
-    assert failure.failed[0].startswith("the domain's unit failed: ConfigError: unknown domain 'nosuch'")
+    assert failure.failed[0].startswith("cannot run: ConfigError: unknown domain 'nosuch'")
     assert pipeline.fell_short(reports) == "nosuch run (1 failed)"
+
+
+def test_a_failing_unit_is_reported_by_name_and_the_other_units_finish(tmp_path):
+    """A unit that raises (here: ferry's plan file names an action the problem does not have, so its
+    states unit fails) is one
+    failure with the unit's name and reason; the other domain's units and later stages go on, and
+    the failed unit's stale file does not stay."""
+    config = load_config(CONFIG).with_overrides(out=str(tmp_path / "out"))
+    setup = config.planner.setup(config.out)
+    run = dict(stages=["problems", "plans", "states"], jobs=2, progress=False)
+    list(pipeline.run_domains(config, ["ferry", "grippers"], setup, **run))
+    ferry = tmp_path / "out" / "ferry"
+    (ferry / "plans" / "p001.json").write_text('{"plans": [{"actions": ["(fly ferry moon)"], "cost": 1}]}')
+    reports: list = []
+    run["stages"] = ["states"]  # the plans stage would remake the changed file
+    done = dict(
+        pipeline.run_domains(
+            config, ["ferry", "grippers"], setup, **run, report=reports.append, force=frozenset({"states"})
+        )
+    )
+    failed = {(r.domain, r.stage): r.failed for r in reports if r.failed}
+    (failure,) = failed[("ferry", "states")]
+    assert (
+        failure.startswith("p001: PddlError: ") and "names no action of the problem ((fly ferry moon))" in failure
+    )
+    assert list(failed) == [("ferry", "states")]
+    assert not (ferry / "states" / "p001.jsonl").exists() and (ferry / "states.jsonl").read_text() == ""
+    assert done["ferry"]["states"] == 0 and done["grippers"]["states"] > 0
 
 
 # --- docs/cluster.md: the Slurm example is a valid executor section and gives a batch script

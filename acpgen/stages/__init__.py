@@ -10,9 +10,17 @@ from __future__ import annotations
 import json
 
 from acpgen.stages import export, plans, problems, qa, states
-from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.base import StageContext, StageReport, StageWork, call_unit
 
 STAGES = {"problems": problems.run, "plans": plans.run, "states": states.run, "qa": qa.run, "export": export.run}
+#: each stage split into units (`StageWork`), for running several domains' units on one executor
+PREPARE = {
+    "problems": problems.prepare,
+    "plans": plans.prepare,
+    "states": states.prepare,
+    "qa": qa.prepare,
+    "export": export.prepare,
+}
 
 
 def count_artefacts(ctx: StageContext) -> dict[str, int]:
@@ -23,4 +31,4 @@ def count_artefacts(ctx: StageContext) -> dict[str, int]:
     return {"questions": questions, "problems": len(ctx.problem_files()), "plans": plan_count, "states": states}
 
 
-__all__ = ["STAGES", "StageContext", "StageReport", "count_artefacts"]
+__all__ = ["PREPARE", "STAGES", "StageContext", "StageReport", "StageWork", "call_unit", "count_artefacts"]

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from acpgen.artefacts import remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.domains import DomainSource
-from acpgen.errors import AcpError
+from acpgen.executors import Executor
 from acpgen.planners import Planners
 from acpgen.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
 
@@ -23,7 +26,7 @@ class StageContext:
     domain: str
     config: PipelineConfig
     out: Path
-    planners: Planners | None  # None in worker processes that never plan
+    planners: Planners | None  # None: built from the config when a stage first needs them
     jobs: int = 1
     progress: bool = True
     force: frozenset[str] = frozenset()  # stages whose units are made again whatever their stamps say
@@ -35,10 +38,17 @@ class StageContext:
         return self.domain_source or DomainSource.builtin(self.domain)
 
     def require_planners(self) -> Planners:
-        """The planners of a stage that plans; AcpError in a context made without them (a worker)."""
+        """The planners of a stage that plans: this context's, else the configured ones (built once per
+        context; a context sent to a worker process arrives without planners, see ``__getstate__``)."""
         if self.planners is None:
-            raise AcpError(f"{self.domain}: this stage needs planners, but its context was made without them")
+            self.planners = self.config.planner.setup(self.config.out).build()
         return self.planners
+
+    def __getstate__(self) -> dict:
+        """Pickled for a worker: planners hold processes and locks of this process, so they stay here."""
+        state = dict(self.__dict__)
+        state["planners"] = None
+        return state
 
     @property
     def root(self) -> Path:
@@ -84,6 +94,63 @@ class StageContext:
         """A random generator derived from the run seed, the domain and ``parts`` (stable across runs)."""
         text = ":".join(str(p) for p in (self.config.seed, self.domain, *parts))
         return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+@dataclass
+class Unit:
+    """One piece of a stage's work. ``fn(args)`` runs wherever the executor sends it (a module-level
+    function and picklable arguments, so a pool or Dask worker can run it); ``commit(value)`` writes
+    its result in the client, in unit order, so the files do not depend on where units ran."""
+
+    name: str  # "<domain>/<stage>/<what>", in reports and logs
+    fn: Callable[[Any], Any]
+    args: Any
+    commit: Callable[[Any], None]
+    target: Path | None = None  # the file the unit remakes: removed if the unit fails (no stale copy stays)
+
+
+@dataclass
+class StageWork:
+    """A stage of one domain, split up: what was skipped (in ``report``), the units still to run, and
+    ``finish()`` to run after all of them were committed (combined files, counts)."""
+
+    report: StageReport
+    units: list[Unit] = field(default_factory=list)
+    finish: Callable[[], None] = lambda: None
+    started: float = field(default_factory=time.perf_counter)
+
+    def failed(self, unit: Unit, error: str) -> None:
+        """A unit that raised (or whose workers kept dying): reported with its name; its stale file goes."""
+        self.report.failed.append(f"{unit.name.split('/', 2)[-1]}: {error}")
+        if unit.target is not None:
+            unit.target.unlink(missing_ok=True)
+
+    def close(self) -> StageReport:
+        """Finish, and the report with the stage's time since it was prepared (its units ran in between)."""
+        self.finish()
+        self.report.seconds = time.perf_counter() - self.started
+        return self.report
+
+
+def run_work(ctx: StageContext, work: StageWork) -> StageReport:
+    """Run one domain's stage here: its units on ``ctx.jobs`` local processes (in this process for one
+    job or one unit), each committed in order; a unit that raised is reported with its name."""
+    units = work.units
+    outcomes = Executor(ctx.jobs).map(
+        call_unit, [(u.fn, u.args) for u in units], [u.name for u in units], desc=work.report.stage, progress=False
+    )
+    for unit, outcome in zip(units, outcomes):
+        if outcome.ok:
+            unit.commit(outcome.value)
+        else:
+            work.failed(unit, outcome.error or "")
+    return work.close()
+
+
+def call_unit(pair: tuple[Callable[[Any], Any], Any]) -> Any:
+    """The executors' function for stage units: ``fn(args)``."""
+    fn, args = pair
+    return fn(args)
 
 
 @dataclass

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-import time
+from functools import partial
 from pathlib import Path
-
-from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import ConfigError
@@ -29,7 +27,7 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
-from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
 from acpgen.stages.qa import qa_file, qa_files
 from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS
@@ -138,17 +136,28 @@ def stamp(ctx: StageContext, source: Path, representation: str) -> dict:
     }
 
 
-def run(ctx: StageContext) -> StageReport:
-    start = time.perf_counter()
-    report = StageReport("export", ctx.domain)
+def _export(args: tuple[StageContext, str, str, str]) -> list[dict]:
+    ctx, task, representation, fmt = args
+    return export_task(ctx, task, representation, fmt)
+
+
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per exported file that is missing or stale."""
+    work = StageWork(StageReport("export", ctx.domain))
+    report = work.report
     representation = ctx.config.export.representation
     if representation not in REPRESENTATIONS:
         raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
     ctx.source.check_representation(representation)
     book = ctx.stamp_book("export")
     (ctx.root / "export.json").unlink(missing_ok=True)  # the stamps of acp before stamps/export.json
-    bar = tqdm(qa_files(ctx.config.qa), desc=f"{ctx.domain} export", disable=not ctx.progress)
-    for task, fmt in bar:
+
+    def commit(target: Path, made_from: dict, records: list[dict]) -> None:
+        atomic_write_text(target, jsonl_text(records, sort_keys=False))
+        book.record(target.name, target, made_from)
+        report.done += 1
+
+    for task, fmt in qa_files(ctx.config.qa):
         source = qa_file(ctx, task, fmt)
         target = export_file(ctx.root, task, fmt)
         if not source.exists():
@@ -158,11 +167,18 @@ def run(ctx: StageContext) -> StageReport:
         if book.fresh(target.name, target, made_from):
             report.skipped += 1
             continue
-        records = export_task(ctx, task, representation, fmt)
-        atomic_write_text(target, jsonl_text(records, sort_keys=False))
-        book.record(target.name, target, made_from)
-        report.done += 1
-    written = [export_file(ctx.root, t, f) for t, f in qa_files(ctx.config.qa)]
-    report.items = sum(len(path.read_text().splitlines()) for path in written if path.exists())
-    report.seconds = time.perf_counter() - start
-    return report
+        args = (ctx, task, representation, fmt)
+        work.units.append(
+            Unit(f"{ctx.domain}/export/{target.name}", _export, args, partial(commit, target, made_from), target)
+        )
+
+    def finish() -> None:
+        written = [export_file(ctx.root, t, f) for t, f in qa_files(ctx.config.qa)]
+        report.items = sum(len(path.read_text().splitlines()) for path in written if path.exists())
+
+    work.finish = finish
+    return work
+
+
+def run(ctx: StageContext) -> StageReport:
+    return run_work(ctx, prepare(ctx))

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
-from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-
-from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Limits, PlannerResult, Status
-from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
 from acpgen.stamps import digest_of, input_digests
 
 
@@ -72,31 +69,43 @@ def stamp(ctx: StageContext, problem: Path) -> dict:
     return {**ctx.base_stamp(), "config": digest_of(config), "inputs": input_digests(ctx.root, [problem])}
 
 
-def run(ctx: StageContext) -> StageReport:
-    start = time.perf_counter()
-    report = StageReport("plans", ctx.domain)
+def _plan(args: tuple[StageContext, Path]) -> dict:
+    ctx, problem = args
+    return plan_problem(ctx, problem)
+
+
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per problem whose plan file is missing or stale."""
+    work = StageWork(StageReport("plans", ctx.domain))
+    report = work.report
     book = ctx.stamp_book("plans")
-    todo = []
     made_from = {problem: stamp(ctx, problem) for problem in ctx.problem_files()}  # before any work
+
+    def commit(problem: Path, record: dict) -> None:
+        target = ctx.plans_dir / f"{problem.stem}.json"
+        if not record["plans"]:
+            report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
+            target.unlink(missing_ok=True)  # a stale plan file must not stay
+            return
+        atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        book.record(target.name, target, made_from[problem])
+        report.done += 1
+
     for problem in made_from:
         target = ctx.plans_dir / f"{problem.stem}.json"
         if book.fresh(target.name, target, made_from[problem]):
             report.skipped += 1
         else:
-            todo.append(problem)
-    bar = tqdm(total=len(todo), desc=f"{ctx.domain} plans", disable=not ctx.progress)
-    with ThreadPoolExecutor(max_workers=max(1, ctx.jobs)) as pool:
-        for problem, record in zip(todo, pool.map(lambda p: plan_problem(ctx, p), todo)):
-            bar.update()
-            if not record["plans"]:
-                report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
-                (ctx.plans_dir / f"{problem.stem}.json").unlink(missing_ok=True)  # a stale plan file must not stay
-                continue
-            target = ctx.plans_dir / f"{problem.stem}.json"
-            atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n")
-            book.record(target.name, target, made_from[problem])
-            report.done += 1
-    bar.close()
-    report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
-    report.seconds = time.perf_counter() - start
-    return report
+            work.units.append(
+                Unit(f"{ctx.domain}/plans/{problem.stem}", _plan, (ctx, problem), partial(commit, problem), target)
+            )
+
+    def finish() -> None:
+        report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
+
+    work.finish = finish
+    return work
+
+
+def run(ctx: StageContext) -> StageReport:
+    return run_work(ctx, prepare(ctx))

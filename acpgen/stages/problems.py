@@ -9,16 +9,15 @@ their stamp (seed, sizes, attempts, planner settings, PDDL domain, code) is unch
 from __future__ import annotations
 
 import dataclasses
-import time
-
-from tqdm import tqdm
+from functools import partial
+from pathlib import Path
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.planners import Limits, Status
-from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
 from acpgen.stages.user_problems import copy_user_problems
 from acpgen.stamps import digest_of
 
@@ -63,24 +62,47 @@ def stamp(ctx: StageContext) -> dict:
     return {**ctx.base_stamp(), "config": digest_of(config)}
 
 
-def run(ctx: StageContext) -> StageReport:
+def _make(args: tuple[StageContext, int]) -> tuple[str | None, str | None]:
+    """A unit: (the problem's text, None), or (None, why no solvable problem was found)."""
+    ctx, index = args
+    try:
+        return make_problem(ctx, index), None
+    except AcpError as err:
+        return None, str(err)
+
+
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per problem file still to make."""
+    work = StageWork(StageReport("problems", ctx.domain))
     if ctx.source.problems is not None:
-        return copy_user_problems(ctx)
-    start = time.perf_counter()
-    report = StageReport("problems", ctx.domain)
+        work.report = copy_user_problems(ctx)  # checked and copied here: no unit worth sending away
+        return work
+    report = work.report
     count = ctx.config.domain(ctx.domain).problems
     book, made_from = ctx.stamp_book("problems"), stamp(ctx)
-    for index in tqdm(range(1, count + 1), desc=f"{ctx.domain} problems", disable=not ctx.progress):
+
+    def commit(path: Path, made: tuple[str | None, str | None]) -> None:
+        text, why = made
+        if text is None:
+            report.failed.append(f"{path.name}: {why}")
+            return
+        atomic_write_text(path, text)
+        book.record(path.name, path, made_from)
+        report.done += 1
+
+    for index in range(1, count + 1):
         path = ctx.problems_dir / f"{problem_name(index)}.pddl"
         if book.fresh(path.name, path, made_from):
             report.skipped += 1
             continue
-        try:
-            atomic_write_text(path, make_problem(ctx, index))
-            book.record(path.name, path, made_from)
-            report.done += 1
-        except AcpError as err:
-            report.failed.append(f"{path.name}: {err}")
-    report.items = len(ctx.problem_files())
-    report.seconds = time.perf_counter() - start
-    return report
+        work.units.append(Unit(f"{ctx.domain}/problems/{path.stem}", _make, (ctx, index), partial(commit, path), path))
+
+    def finish() -> None:
+        report.items = len(ctx.problem_files())
+
+    work.finish = finish
+    return work
+
+
+def run(ctx: StageContext) -> StageReport:
+    return run_work(ctx, prepare(ctx))

@@ -20,23 +20,19 @@ import hashlib
 import json
 import logging
 import random
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
-
-from tqdm import tqdm
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import QAConfig
 from acpgen.errors import PddlError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
-from acpgen.planners import Limits, PlannerSetup
-from acpgen.stages.base import StageContext, StageReport
+from acpgen.planners import Limits
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
 from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
@@ -115,10 +111,10 @@ class QASource:
         }
 
 
-def _budgets(ctx: StageContext, setup: PlannerSetup | None):
+def _budgets(ctx: StageContext):
     """Planners, and the options to generate with and to verify with."""
     settings = ctx.config.qa
-    planners = ctx.planners or (setup or PlannerSetup()).build()
+    planners = ctx.require_planners()
     limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
     generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
@@ -134,7 +130,6 @@ def _collect(
     ctx: StageContext,
     task_name: str,
     fmt: str,
-    setup: PlannerSetup | None,
     propose: Propose,
     check: Callable[[RecordContext], Check],
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -145,7 +140,7 @@ def _collect(
     budget (a fresh grounding of the record as written).
     """
     settings = ctx.config.qa
-    planners, generate_options, verify_options = _budgets(ctx, setup)
+    planners, generate_options, verify_options = _budgets(ctx)
     source = QASource(ctx)
     candidates = source.candidates(task_name, fmt)
     records: list[dict[str, Any]] = []
@@ -174,22 +169,19 @@ def _collect(
     return records, counts
 
 
-def generate_task(ctx: StageContext, task_name: str, setup: PlannerSetup | None = None) -> tuple[list[dict], dict]:
+def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
     """Verified open-ended question records of one task, and counts (tried, skipped, rejected)."""
     task = TASKS[task_name]
     return _collect(
         ctx,
         task_name,
         "gen",
-        setup,
         lambda c, item, rng, records: task.generate(c, item, rng, ctx.config.qa),
         task.validate,
     )
 
 
-def generate_choice(
-    ctx: StageContext, task_name: str, fmt: str, setup: PlannerSetup | None = None
-) -> tuple[list[dict], dict]:
+def generate_choice(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[dict], dict]:
     """Verified boolean or multiple-choice records of one task, balanced: each question asks for the
     answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
     offset per domain so that a dataset is balanced as a whole."""
@@ -214,7 +206,7 @@ def generate_choice(
             fields["variant"] = spec.variant(claim)
         return fields
 
-    return _collect(ctx, task_name, fmt, setup, propose, lambda c: verify(spec, c, c.record))
+    return _collect(ctx, task_name, fmt, propose, lambda c: verify(spec, c, c.record))
 
 
 def _bool_fields(claims: Claims, want: bool, rng: random.Random) -> tuple[dict[str, Any], Claim] | None:
@@ -258,11 +250,10 @@ def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
     return ctx.root / "qa" / f"{kind_of(task_name, fmt)}.jsonl"
 
 
-def _generate(args):
-    ctx, task_name, fmt, setup = args
-    if fmt == "gen":
-        return task_name, fmt, *generate_task(ctx, task_name, setup)
-    return task_name, fmt, *generate_choice(ctx, task_name, fmt, setup)
+def _generate(args: tuple[StageContext, str, str]) -> tuple[list[dict], dict]:
+    """A unit: the records of one task and format, and the counts of the search."""
+    ctx, task_name, fmt = args
+    return generate_task(ctx, task_name) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
 
 
 def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
@@ -327,32 +318,17 @@ def shortfall(counts: dict, got: int, settings) -> str | None:
     )
 
 
-def run(ctx: StageContext) -> StageReport:
-    start = time.perf_counter()
-    report = StageReport("qa", ctx.domain)
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per (task, format) file that is missing, stale or not settled for the budgets."""
+    work = StageWork(StageReport("qa", ctx.domain))
+    report = work.report
     settings = ctx.config.qa
     wanted = qa_files(settings)
     book = ctx.stamp_book("qa")
     made_from = stamps(ctx, {f for _, f in wanted})
-    todo = []
-    for t, f in wanted:
-        target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
-        if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
-            report.skipped += 1
-            if entry["shortfall"]:
-                report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
-        else:
-            todo.append((t, f))
-    bar = tqdm(total=len(todo), desc=f"{ctx.domain} qa", disable=not ctx.progress)
-    setup = ctx.config.planner.setup(ctx.config.out)
-    if ctx.jobs > 1:
-        worker = StageContext(ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source)
-        with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
-            results = list(pool.map(_generate, [(worker, t, f, setup) for t, f in todo]))
-    else:
-        results = [_generate((ctx, t, f, setup)) for t, f in todo]
-    for task_name, fmt, records, counts in results:
-        bar.update()
+
+    def commit(task_name: str, fmt: str, made: tuple[list[dict], dict]) -> None:
+        records, counts = made
         short = shortfall(counts, len(records), settings)
         if short:
             report.failed.append(f"{task_name} {fmt}: {short}")
@@ -369,9 +345,26 @@ def run(ctx: StageContext) -> StageReport:
             shortfall=short,
         )
         report.done += 1
-    bar.close()
-    report.items = sum(
-        len(qa_file(ctx, t, f).read_text().splitlines()) for t, f in wanted if qa_file(ctx, t, f).exists()
-    )
-    report.seconds = time.perf_counter() - start
-    return report
+
+    for t, f in wanted:
+        target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
+        if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
+            report.skipped += 1
+            if entry["shortfall"]:
+                report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
+        else:
+            work.units.append(
+                Unit(f"{ctx.domain}/qa/{kind_of(t, f)}", _generate, (ctx, t, f), partial(commit, t, f), target)
+            )
+
+    def finish() -> None:
+        report.items = sum(
+            len(qa_file(ctx, t, f).read_text().splitlines()) for t, f in wanted if qa_file(ctx, t, f).exists()
+        )
+
+    work.finish = finish
+    return work
+
+
+def run(ctx: StageContext) -> StageReport:
+    return run_work(ctx, prepare(ctx))

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
-from concurrent.futures import ProcessPoolExecutor
-
-from tqdm import tqdm
+from functools import partial
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import PddlError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
-from acpgen.stages.base import StageContext, StageReport
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
 from acpgen.stamps import digest_of, input_digests
 
 
@@ -93,15 +90,9 @@ def _at_distance(origin: dict, distance: tuple[int, int | None] | None) -> bool:
     return togo is not None and low <= togo and (high is None or togo <= high)
 
 
-def _write(ctx: StageContext, book, problem: str, states: list[dict], made_from: dict) -> None:
-    target = ctx.states_dir / f"{problem}.jsonl"
-    atomic_write_text(target, jsonl_text(states))
-    book.record(target.name, target, made_from)
-
-
-def _sample(args):
+def _sample(args: tuple[StageContext, str]) -> list[dict]:
     ctx, problem = args
-    return problem, sample_states(ctx, problem)
+    return sample_states(ctx, problem)
 
 
 def stamp(ctx: StageContext, problem: str) -> dict:
@@ -111,33 +102,40 @@ def stamp(ctx: StageContext, problem: str) -> dict:
     return {**ctx.base_stamp(), "config": digest_of(config), "inputs": inputs}
 
 
-def run(ctx: StageContext) -> StageReport:
-    start = time.perf_counter()
-    report = StageReport("states", ctx.domain)
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per problem whose states file is missing or stale; ``finish`` joins the files."""
+    work = StageWork(StageReport("states", ctx.domain))
+    report = work.report
     problems = sorted(p.stem for p in ctx.plans_dir.glob("*.json"))
     book = ctx.stamp_book("states")
     made_from = {p: stamp(ctx, p) for p in problems}  # before any work
-    todo = [p for p in problems if not book.fresh(f"{p}.jsonl", ctx.states_dir / f"{p}.jsonl", made_from[p])]
-    report.skipped = len(problems) - len(todo)
-    bar = tqdm(total=len(todo), desc=f"{ctx.domain} states", disable=not ctx.progress)
-    worker_ctx = StageContext(  # planners stay here
-        ctx.domain, ctx.config, ctx.out, None, progress=False, domain_source=ctx.source
-    )
-    if ctx.jobs > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=ctx.jobs) as pool:
-            results = pool.map(_sample, [(worker_ctx, p) for p in todo])
-            for problem, states in results:
-                _write(ctx, book, problem, states, made_from[problem])
-                report.done += 1
-                bar.update()
-    else:
-        for problem in todo:
-            _write(ctx, book, problem, sample_states(ctx, problem), made_from[problem])
-            report.done += 1
-            bar.update()
-    bar.close()
-    combined = "".join((ctx.states_dir / f"{p}.jsonl").read_text() for p in problems)
-    atomic_write_text(ctx.states_file, combined)
-    report.items = combined.count("\n")
-    report.seconds = time.perf_counter() - start
-    return report
+    current: set[str] = set()  # problems whose states file is up to date (a failed unit's is not)
+
+    def commit(problem: str, states: list[dict]) -> None:
+        target = ctx.states_dir / f"{problem}.jsonl"
+        atomic_write_text(target, jsonl_text(states))
+        book.record(target.name, target, made_from[problem])
+        current.add(problem)
+        report.done += 1
+
+    for problem in problems:
+        if book.fresh(f"{problem}.jsonl", ctx.states_dir / f"{problem}.jsonl", made_from[problem]):
+            current.add(problem)
+            report.skipped += 1
+        else:
+            target = ctx.states_dir / f"{problem}.jsonl"
+            work.units.append(
+                Unit(f"{ctx.domain}/states/{problem}", _sample, (ctx, problem), partial(commit, problem), target)
+            )
+
+    def finish() -> None:
+        combined = "".join((ctx.states_dir / f"{p}.jsonl").read_text() for p in problems if p in current)
+        atomic_write_text(ctx.states_file, combined)
+        report.items = combined.count("\n")
+
+    work.finish = finish
+    return work
+
+
+def run(ctx: StageContext) -> StageReport:
+    return run_work(ctx, prepare(ctx))

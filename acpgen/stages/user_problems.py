@@ -11,8 +11,6 @@ error when the user's file has changed since (its plans and questions would be s
 
 from __future__ import annotations
 
-import time
-
 from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError, DataError
 from acpgen.pddl.grounding import GroundTask
@@ -28,7 +26,6 @@ def normalised(text: str) -> str:
 
 
 def copy_user_problems(ctx: StageContext) -> StageReport:
-    start = time.perf_counter()
     report = StageReport("problems", ctx.domain)
     folder = ctx.source.problems
     assert folder is not None  # only called for a source with a problems folder
@@ -61,5 +58,4 @@ def copy_user_problems(ctx: StageContext) -> StageReport:
     if not files:
         report.failed.append(f"{folder}: no *.pddl problem files")
     report.items = len(ctx.problem_files())
-    report.seconds = time.perf_counter() - start
     return report
