@@ -254,9 +254,7 @@ def test_a_failing_unit_is_reported_by_name_and_the_other_units_finish(tmp_path)
     )
     failed = {(r.domain, r.stage): r.failed for r in reports if r.failed}
     (failure,) = failed[("ferry", "states")]
-    assert (
-        failure.startswith("p001: PddlError: ") and "names no action of the problem ((fly ferry moon))" in failure
-    )
+    assert failure.startswith("p001: PddlError: ") and "names no action of the problem ((fly ferry moon))" in failure
     assert list(failed) == [("ferry", "states")]
     assert not (ferry / "states" / "p001.jsonl").exists() and (ferry / "states.jsonl").read_text() == ""
     assert done["ferry"]["states"] == 0 and done["grippers"]["states"] > 0
