@@ -208,10 +208,12 @@ class Oracle:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
-        if self._relaxed_landmark(atom_bit):
-            return Decision(True, Method.RELAXED)
+        # A plan that avoids the atom disproves it; no plan avoids a relaxed landmark, so asking the
+        # plans first (cheap, and they decide most atoms) gives the same decisions as asking them second.
         if any(not atoms & atom_bit for atoms in self._plans_atoms):
             return Decision(False, Method.PLAN)
+        if self._relaxed_landmark(atom_bit):
+            return Decision(True, Method.RELAXED)
         if self._rhw_landmarks & atom_bit:
             return Decision(True, Method.RHW)
         decision = self._solvable(lifted_never_achieved(self.task, self.state, atom_bit))

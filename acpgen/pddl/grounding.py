@@ -14,7 +14,10 @@ initial state and each successor carry exactly the derived atoms the rules give 
 
 from __future__ import annotations
 
+import copy
 import itertools
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -63,6 +66,12 @@ class _FactIndex:
         return list(min(buckets, key=len))
 
 
+#: groundings of recently seen PDDL texts, kept pristine (only copies are handed out); per process
+_RECENT: OrderedDict[tuple[str, str], GroundTask] = OrderedDict()
+_RECENT_LOCK = threading.Lock()
+_RECENT_SIZE = 16
+
+
 def _position(entry: tuple[int, GroundAction]) -> int:
     return entry[0]
 
@@ -92,7 +101,30 @@ class GroundTask:
     # ----- construction -------------------------------------------------------------------
     @classmethod
     def from_strings(cls, domain_text: str, problem_text: str, source: str = "PDDL text") -> GroundTask:
-        return cls(read_strings(domain_text, problem_text, source))
+        """The task of the PDDL texts. The same texts grounded again in this process (a question's
+        generation and its re-proof, the tasks asking about one state) are copied from the grounding
+        of the first time: the copy is the task a fresh grounding gives, with its own atom numbering."""
+        key = (domain_text, problem_text)
+        with _RECENT_LOCK:
+            pristine = _RECENT.get(key)
+            if pristine is not None:
+                _RECENT.move_to_end(key)
+        if pristine is None:
+            pristine = cls(read_strings(domain_text, problem_text, source))
+            with _RECENT_LOCK:
+                _RECENT[key] = pristine
+                while len(_RECENT) > _RECENT_SIZE:
+                    _RECENT.popitem(last=False)
+        return pristine._fresh_copy()
+
+    def _fresh_copy(self) -> GroundTask:
+        """A copy that shares the immutable grounding (actions, rules, lifted task) and owns what grows
+        on use: the atom table and the on-demand actions, so that using it never changes this task."""
+        self._triggers  # successor buckets depend on the actions only: built once, shared by the copies
+        twin = copy.copy(self)
+        twin.atoms = AtomTable(list(self.atoms.names), dict(self.atoms.index))
+        twin._actions = dict(self._actions)
+        return twin
 
     @classmethod
     def from_files(cls, domain: Path, problem: Path) -> GroundTask:
