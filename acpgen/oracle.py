@@ -24,6 +24,7 @@ from acpgen.pddl.encode import (
 from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
+from acpgen.pddl.sas import sas_query
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
 
@@ -274,6 +275,11 @@ class Oracle:
             return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
         return self._solvable(self._goal_query("goal"))
 
+    @cached_property
+    def _covered(self) -> int:
+        """Atoms of the task's own grounding: reachable from its initial state in the delete relaxation."""
+        return self.relaxed[0] if self.state == self.task.init else relaxed_reachable(self.task, self.task.init)[0]
+
     def _goal_query(self, name: str, state: int | None = None) -> Encoding:
         state = self.state if state is None else state
         return lifted_query(self.task, state, self.task.goal_pos, self.task.goal_neg, name)
@@ -288,7 +294,11 @@ class Oracle:
         reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, Method.RELAXED)
-        result = self._ask(self.planners.optimal, self._goal_query("opt", state))
+        sas = sas_query(self.task, state, self.task.goal_pos, self.task.goal_neg, self._covered)
+        if sas is not None:  # the search on acp's own grounding, without translating the PDDL again
+            result = self._ask(lambda task, _, limits: self.planners.optimal_sas(task, limits), Encoding(sas, ""))
+        else:
+            result = self._ask(self.planners.optimal, self._goal_query("opt", state))
         if result.status == Status.SOLVED:
             return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:

@@ -120,7 +120,7 @@ class GroundTask:
     def _fresh_copy(self) -> GroundTask:
         """A copy that shares the immutable grounding (actions, rules, lifted task) and owns what grows
         on use: the atom table and the on-demand actions, so that using it never changes this task."""
-        self._triggers  # successor buckets depend on the actions only: built once, shared by the copies
+        _ = self._triggers  # successor buckets depend on the actions only: built once, shared by the copies
         twin = copy.copy(self)
         twin.atoms = AtomTable(list(self.atoms.names), dict(self.atoms.index))
         twin._actions = dict(self._actions)

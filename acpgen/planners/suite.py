@@ -57,6 +57,7 @@ DOMAIN_FILE = "domain.pddl"
 PROBLEM_FILE = "problem.pddl"
 PLANS_JSON = "plans.json"
 PLAN_FILE = "sas_plan"
+SAS_TASK_FILE = "task.sas"  # a search input the driver recognises by its first line, begin_version
 
 _SYMMETRIES = (
     "sym=structural_symmetries(time_bound=0,search_symmetries=oss,"
@@ -226,6 +227,11 @@ class Planners:
         """One optimal plan (A* with LM-cut; with blind search when LM-cut cannot handle the task)."""
         return self._fast_downward(domain, problem, "optimal", OPTIMAL_SEARCHES, limits)
 
+    def optimal_sas(self, sas: str, limits: Limits = Limits()) -> PlannerResult:
+        """:meth:`optimal` for a task given in Fast Downward's SAS format (`acpgen.pddl.sas`): the
+        search alone, without translating."""
+        return self._fast_downward(sas, "", "optimal-sas", OPTIMAL_SEARCHES, limits)
+
     def solve(self, domain: str, problem: str, limits: Limits = Limits()) -> PlannerResult:
         """Any plan, or status unsolvable only when the search *proved* that none exists."""
         return self._fast_downward(domain, problem, "solve", (SOLVE_SEARCH,), limits)
@@ -371,7 +377,10 @@ class Planners:
     def _fast_downward(
         self, domain: str, problem: str, kind: str, searches: tuple[str, ...], limits: Limits
     ) -> PlannerResult:
-        templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, "{domain}", "{problem}", "--search", s) for s in searches]
+        """A Fast Downward search on PDDL, or on a SAS task (``kind`` ending in ``-sas``: the task's text
+        in ``domain``, ``problem`` empty)."""
+        inputs = ("{sas}",) if kind.endswith("-sas") else ("{domain}", "{problem}")
+        templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, *inputs, "--search", s) for s in searches]
         key = PlanCache.key(FAST_DOWNWARD, (kind, *templates[0]), domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
@@ -432,6 +441,8 @@ class Planners:
         try:
             (workdir / DOMAIN_FILE).write_text(domain, encoding="utf-8")
             (workdir / PROBLEM_FILE).write_text(problem, encoding="utf-8")
+            if domain.startswith("begin_version"):  # a SAS task (problem empty)
+                (workdir / SAS_TASK_FILE).write_text(domain, encoding="utf-8")
             yield workdir
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -451,6 +462,7 @@ class Planners:
         values = {
             "{domain}": str(workdir / DOMAIN_FILE),
             "{problem}": str(workdir / PROBLEM_FILE),
+            "{sas}": str(workdir / SAS_TASK_FILE),
             "{time}": str(seconds),
             "{max_time}": f"{max(0.2, 0.9 * limits.time):.2f}",
             "{memory}": str(int(limits.memory_mb)),

@@ -159,7 +159,8 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
     """Run a Fast Downward command line (driver arguments, as acp writes them) like the driver.
 
     Understood: ``--overall-time-limit Ns``, ``--overall-memory-limit NM``, ``--plan-file F``,
-    ``--translate`` (translate only), two input files, and ``--search S``.
+    ``--translate`` (translate only), two input files (domain and problem) or one SAS task, and
+    ``--search S``.
     """
     start = time.monotonic()
     seconds, plan_file, translate_only = 0, "sas_plan", False
@@ -183,9 +184,14 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
         else:
             raise ToolError(f"warm Fast Downward: unexpected argument {arg!r} (set {ENV_VAR}=1 to use the driver)")
     cmd = ("fast-downward", *args)
-    if len(inputs) != 2 or (search is None) != translate_only:
+    searched = len(inputs) == 1 and search is not None and not translate_only  # a SAS task: search only
+    if not searched and (len(inputs) != 2 or (search is None) != translate_only):
         return _run.ToolRun(cmd, DRIVER_INPUT_ERROR, "", "bad arguments", time.monotonic() - start, False)
-    code, used, fired, output = translate(workdir, [*inputs, "--sas-file", SAS_FILE], seconds, memory_mb)
+    if searched:
+        code, used, fired, output, sas = 0, 0.0, False, "", Path(inputs[0])
+    else:
+        code, used, fired, output = translate(workdir, [*inputs, "--sas-file", SAS_FILE], seconds, memory_mb)
+        sas = workdir / SAS_FILE
     if code == 1:
         code = TRANSLATE_CRITICAL_ERROR
     if code != 0 or fired or search is None:
@@ -198,7 +204,7 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
         time_limit=max(left - 1, 0),
         memory_mb=memory_mb,
         cwd=workdir,
-        stdin_path=workdir / SAS_FILE,
+        stdin_path=sas,
     )
     return _run.ToolRun(
         cmd,

@@ -1,0 +1,91 @@
+"""Optimal costs from acp's own SAS encoding (acpgen/pddl/sas.py) against exhaustive exploration.
+
+For a small problem of every domain the whole reachable state space is explored; breadth-first
+goal distances give h* of every state independently of any planner. Fast Downward's A* on the SAS
+task written from acp's grounding must find exactly that cost (or prove unsolvability) from
+states spread over the space, and the encoding must refuse what it cannot answer exactly.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_axioms import DOMAIN as AXIOM_DOMAIN
+from test_axioms import PROBLEM as AXIOM_PROBLEM
+
+from acpgen.generators import DOMAINS, get_generator
+from acpgen.oracle import Method, Oracle
+from acpgen.pddl.explore import explore
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.sas import sas_query
+from acpgen.pddl.semantics import relaxed_reachable
+from acpgen.planners import Limits, Planners, Status
+
+
+def _small_task(domain: str) -> GroundTask:
+    generator = get_generator(domain)
+    problem = generator.render(generator.generate(generator.example_sizes[0], random.Random(3)))
+    return GroundTask.from_strings(generator._domain_text, problem, f"{domain} example")
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_sas_optimal_costs_are_the_explored_goal_distances(domain):
+    task = _small_task(domain)
+    space = explore(task, task.init, 20000)
+    assert space.complete, f"{domain}: the example problem is too large to explore"
+    covered = relaxed_reachable(task, task.init)[0]
+    planners = Planners()
+    rng = random.Random(5)
+    states = [space.states[0], *rng.sample(space.states, min(6, len(space.states)))]
+    costs = []
+    for state in states:
+        sas = sas_query(task, state, task.goal_pos, task.goal_neg, covered)
+        assert sas is not None
+        result = planners.optimal_sas(sas, Limits(time=30))
+        expected = space.optimal_cost(state)
+        if expected is None:
+            assert result.status == Status.UNSOLVABLE, (domain, result.message)
+        else:
+            assert result.status == Status.SOLVED, (domain, result.message)
+            assert len(result.plans[0]) == expected
+            # the plan is a plan of the task: acp's own semantics execute it to a goal state
+            reached = state
+            for name in result.plans[0]:
+                action = task.action(name)
+                assert action is not None and action.applicable(reached), name
+                reached = action.apply(reached)
+            assert task.is_goal(reached)
+        costs.append(expected)
+    assert any(c is not None and c > 0 for c in costs)
+
+
+def test_the_oracle_asks_the_sas_route_and_gets_the_explored_cost():
+    task = _small_task("blocksworld")
+    space = explore(task, task.init, 20000)
+    calls = []
+    planners = Planners()
+    original = planners.optimal_sas
+
+    def counted(sas, limits):
+        calls.append(sas)
+        return original(sas, limits)
+
+    planners.optimal_sas = counted  # type: ignore[method-assign]
+    oracle = Oracle(task, planners, max_states=1)  # too small to explore: the planner decides
+    state = next(s for s in reversed(space.states) if space.optimal_cost(s))
+    decision = oracle.optimal_cost(state)
+    assert (decision.cost, decision.decided, decision.method) == (space.optimal_cost(state), True, Method.PLANNER)
+    assert len(calls) == 1
+
+
+def test_states_outside_the_grounding_and_tasks_with_rules_are_refused():
+    task = _small_task("logistics")  # a truck cannot leave its city: some at-atoms are never reachable
+    covered = relaxed_reachable(task, task.init)[0]
+    bits_outside = [task.atom_id(a) for a in task.fluent_atoms() if not covered >> task.atom_id(a) & 1]
+    assert bits_outside, "the example problem has no unreachable atom"
+    assert sas_query(task, task.init | 1 << bits_outside[0], task.goal_pos, 0, covered) is None
+    assert sas_query(task, task.init, task.goal_pos, 0, covered) is not None
+    with_rules = GroundTask.from_strings(AXIOM_DOMAIN, AXIOM_PROBLEM)
+    assert with_rules.axioms is not None
+    assert sas_query(with_rules, with_rules.init, with_rules.goal_pos, 0, -1) is None
