@@ -62,8 +62,8 @@ bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-H
 bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
 	$(BIN)/python benchmarks/bench_scaling.py
 
-bench-scale: $(STAMP)  ## `acp dataset` on 1 and 2 Dask workers, and its makespan simulated up to 128 (CONFIG=...)
-	$(BIN)/python benchmarks/bench_scale.py --config $(CONFIG) --scratch $(OUT)/bench-scale
+bench-scale: $(STAMP)  ## `acp dataset` on 1 and 2 workers (Dask; ARGS="--executor local --workers 2"), makespan simulated up to 128 (CONFIG=...)
+	$(BIN)/python benchmarks/bench_scale.py --config $(CONFIG) --scratch $(OUT)/bench-scale $(ARGS)
 
 bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about an hour; out/profile)
 	$(BIN)/python benchmarks/profile_dataset.py --out $(OUT)/profile

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 from conftest import DEV
+from test_ramifications import base_task, rules_of
 
 from acpgen.domains import DomainSource
 from acpgen.errors import PddlError
 from acpgen.generators import DOMAINS
 from acpgen.pddl import tarski_io
 from acpgen.pddl.problem_reader import read_problem
+from acpgen.pddl.ramifications import variant_domain, variant_problem
 
 ROOT = Path(__file__).parents[1]
 FERRY = (ROOT / "domains" / "ferry" / "domain.pddl").read_text()
@@ -35,7 +37,7 @@ def both(domain: str, problem: str):
 
 def fast_reads(domain: str, problem: str) -> bool:
     alone = tarski_io._domain_alone(domain)
-    return alone is not None and read_problem(problem, alone) is not None
+    return alone is not None and read_problem(problem, alone[0]) is not None
 
 
 def test_reference_records_read_alike():
@@ -56,6 +58,19 @@ def test_generated_problems_read_alike(name):
         problem = source.generator.render(source.generator.generate(size, random.Random(seed)))
         fast, slow = both(domain, problem)
         assert fast == slow
+        assert fast_reads(domain, problem)
+
+
+@pytest.mark.parametrize("name", sorted(DOMAINS))
+def test_ramification_variants_read_alike(name):
+    """Domains with rules: the rules are converted per problem (their universal quantifiers range over the
+    problem's objects), so the fast reading on top of the domain parsed once equals tarski's full one."""
+    rules = rules_of(name)
+    for seed in (3, 4):
+        task = base_task(name, seed)
+        domain, problem = variant_domain(task.lifted, rules), variant_problem(task, rules)
+        fast, slow = both(domain, problem)
+        assert fast.axioms and fast == slow
         assert fast_reads(domain, problem)
 
 

@@ -95,9 +95,12 @@ def read_strings(domain_text: str, problem_text: str, source: str = "PDDL text")
 
 
 # Domains parsed on their own (with an empty problem), by their text: the base of the fast reading of
-# problems (:mod:`acpgen.pddl.problem_reader`); None for a domain that must always go through tarski.
-_DOMAINS: OrderedDict[str, LiftedTask | None] = OrderedDict()
+# problems (:mod:`acpgen.pddl.problem_reader`) with the domain's rules as tarski read them (their
+# universal quantifiers range over each problem's objects, so each problem converts them anew); None
+# for a domain that must always go through tarski.
+_DOMAINS: OrderedDict[str, tuple[LiftedTask, list[_Derived]] | None] = OrderedDict()
 _DOMAINS_SIZE = 32
+_Derived = tuple[str, list[Any], Formula]  # a rule's predicate, parameters and body, as tarski read them
 
 
 def clear_caches() -> None:
@@ -107,21 +110,22 @@ def clear_caches() -> None:
         _DOMAINS.clear()
 
 
-def _domain_alone(domain_text: str) -> LiftedTask | None:
+def _domain_alone(domain_text: str) -> tuple[LiftedTask, list[_Derived]] | None:
     with _PARSED_LOCK:
         if domain_text in _DOMAINS:
             _DOMAINS.move_to_end(domain_text)
             return _DOMAINS[domain_text]
     name = declared_domain_name(domain_text)
-    domain: LiftedTask | None = None
+    domain: tuple[LiftedTask, list[_Derived]] | None = None
     if name is not None:
         empty = f"(define (problem acp-domain-check) (:domain {name}) (:init) (:goal (and)))"
         try:
-            domain = _parse_with_tarski(domain_text, empty, "the domain")
+            problem, constants, derived = _tarski_read(domain_text, empty, "the domain")
+            domain = _convert(problem, "the domain", constants, domain_text, derived), derived
         except PddlError:
             domain = None  # the full reading reports the error with its source
-        if domain is not None and (domain.axioms or domain.domain_name != name.lower()):
-            domain = None  # universal quantifiers of rules range over the problem's objects: tarski reads those
+        if domain is not None and domain[0].domain_name != name.lower():
+            domain = None
     with _PARSED_LOCK:
         _DOMAINS[domain_text] = domain
         while len(_DOMAINS) > _DOMAINS_SIZE:
@@ -131,23 +135,28 @@ def _domain_alone(domain_text: str) -> LiftedTask | None:
 
 def _parse(domain_text: str, problem_text: str, source: str) -> LiftedTask:
     """The problem read by the fast reader on top of the domain parsed once, where it can; else tarski."""
-    domain = _domain_alone(domain_text)
-    if domain is not None:
+    alone = _domain_alone(domain_text)
+    if alone is not None:
+        domain, derived = alone
         part = read_problem(problem_text, domain)
         if part is not None:
-            return dataclasses.replace(
-                domain,
-                problem_name=part.name,
-                objects={**domain.objects, **part.objects},
-                init=part.init,
-                goal=part.goal,
+            objects = {**domain.objects, **part.objects}
+            lifted = dataclasses.replace(
+                domain, problem_name=part.name, objects=objects, init=part.init, goal=part.goal
             )
+            return _with_rules(lifted, derived, source) if derived else lifted
     return _parse_with_tarski(domain_text, problem_text, source)
 
 
 def _parse_with_tarski(domain_text: str, problem_text: str, source: str) -> LiftedTask:
+    problem, constants, derived = _tarski_read(domain_text, problem_text, source)
+    return _convert(problem, source, constants, domain_text, derived)
+
+
+def _tarski_read(domain_text: str, problem_text: str, source: str) -> tuple[Problem, frozenset[str], list[_Derived]]:
+    """tarski's reading of the texts: the problem, the domain's constants and the rules of derived predicates."""
     reader = PDDLReader(raise_on_error=True, strict_with_requirements=False)
-    derived: list[tuple[str, list[Any], Formula]] = []
+    derived: list[_Derived] = []
     visitor = reader.parser
 
     def visit_derived(ctx: Any) -> None:  # tarski's own visitor refuses (:derived ...); read the rule's parts
@@ -165,7 +174,7 @@ def _parse_with_tarski(domain_text: str, problem_text: str, source: str) -> Lift
         raise PddlError(f"{source}: cannot parse PDDL ({type(err).__name__}: {err})") from err
     except Exception as err:
         raise PddlError(f"{source}: malformed PDDL ({type(err).__name__}: {err})") from err
-    return _convert(problem, source, constants, domain_text, derived)
+    return problem, constants, derived
 
 
 def _convert(
@@ -198,21 +207,12 @@ def _convert(
     for action in problem.actions.values():
         schema = _schema(action, source)
         schemas[schema.name] = schema
-    axioms = tuple(_axiom(name, params, body, source, objects, supertypes) for name, params, body in derived)
-    derived_names = frozenset(a.predicate for a in axioms)
-    check_effects(schemas.values(), derived_names, source)
-    strata = stratify(axioms, source)
+    check_effects(schemas.values(), frozenset(name for name, _, _ in derived), source)
     init = frozenset(_ground_atom(a) for a in problem.init.as_atoms() if isinstance(a, Atom))
-    in_init = sorted({pred for pred, _ in init if pred in derived_names})
-    if in_init:
-        raise PddlError(
-            f"{source}: the problem's :init lists atoms of the derived predicates {', '.join(in_init)}; "
-            "derived atoms are computed from the rules, remove them from :init"
-        )
     goal_dnf = _dnf(problem.goal, source, "the goal")
     if len(goal_dnf) != 1:
         raise PddlError(f"{source}: disjunctive goals are not supported")
-    return LiftedTask(
+    lifted = LiftedTask(
         domain_name=problem.domain_name.lower(),
         problem_name=problem.name.lower(),
         supertypes=supertypes,
@@ -223,9 +223,25 @@ def _convert(
         goal=goal_dnf[0],
         constants=constants,
         domain_text=domain_text,
-        axioms=axioms,
-        strata=strata,
     )
+    return _with_rules(lifted, derived, source)
+
+
+def _with_rules(lifted: LiftedTask, derived: list[_Derived], source: str) -> LiftedTask:
+    """The task with the domain's rules converted over its objects (universal quantifiers expand to them)
+    and stratified; an :init that lists derived atoms is refused."""
+    axioms = tuple(
+        _axiom(name, params, body, source, lifted.objects, lifted.supertypes) for name, params, body in derived
+    )
+    derived_names = frozenset(a.predicate for a in axioms)
+    strata = stratify(axioms, source)
+    in_init = sorted({pred for pred, _ in lifted.init if pred in derived_names})
+    if in_init:
+        raise PddlError(
+            f"{source}: the problem's :init lists atoms of the derived predicates {', '.join(in_init)}; "
+            "derived atoms are computed from the rules, remove them from :init"
+        )
+    return dataclasses.replace(lifted, axioms=axioms, strata=strata)
 
 
 def _axiom(
