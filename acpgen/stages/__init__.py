@@ -8,12 +8,12 @@ Artefacts of domain D live under ``OUT/D/``: ``problems/*.pddl`` (stage problems
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from acpgen.stages import export, plans, problems, qa, states
-from acpgen.stages.base import StageContext, StageReport, StageWork, call_unit
+from acpgen.stages.base import StageContext, StageReport, StageWork, call_unit, run_work
 
-STAGES = {"problems": problems.run, "plans": plans.run, "states": states.run, "qa": qa.run, "export": export.run}
-#: each stage split into units (`StageWork`), for running several domains' units on one executor
+#: each stage split into units (`StageWork`); the pipeline runs all domains' units of a stage together
 PREPARE = {
     "problems": problems.prepare,
     "plans": plans.prepare,
@@ -21,6 +21,15 @@ PREPARE = {
     "qa": qa.prepare,
     "export": export.prepare,
 }
+
+
+def run_stage(name: str, ctx: StageContext) -> StageReport:
+    """One domain's stage, its units on ``ctx.jobs`` local processes."""
+    return run_work(ctx, PREPARE[name](ctx))
+
+
+#: the stages in order, each run for one domain
+STAGES = {name: partial(run_stage, name) for name in PREPARE}
 
 
 def count_artefacts(ctx: StageContext) -> dict[str, int]:

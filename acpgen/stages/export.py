@@ -27,7 +27,7 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
-from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.stages.qa import qa_file, qa_files
 from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS
@@ -178,7 +178,3 @@ def prepare(ctx: StageContext) -> StageWork:
 
     work.finish = finish
     return work
-
-
-def run(ctx: StageContext) -> StageReport:
-    return run_work(ctx, prepare(ctx))

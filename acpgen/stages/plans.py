@@ -18,7 +18,7 @@ from acpgen.artefacts import atomic_write_text
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Limits, PlannerResult, Status
-from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.stamps import digest_of, input_digests
 
 
@@ -105,7 +105,3 @@ def prepare(ctx: StageContext) -> StageWork:
 
     work.finish = finish
     return work
-
-
-def run(ctx: StageContext) -> StageReport:
-    return run_work(ctx, prepare(ctx))

@@ -17,7 +17,7 @@ from acpgen.errors import AcpError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.planners import Limits, Status
-from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.stages.user_problems import copy_user_problems
 from acpgen.stamps import digest_of
 
@@ -102,7 +102,3 @@ def prepare(ctx: StageContext) -> StageWork:
 
     work.finish = finish
     return work
-
-
-def run(ctx: StageContext) -> StageReport:
-    return run_work(ctx, prepare(ctx))

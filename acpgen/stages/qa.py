@@ -32,7 +32,7 @@ from acpgen.errors import PddlError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
-from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
@@ -364,7 +364,3 @@ def prepare(ctx: StageContext) -> StageWork:
 
     work.finish = finish
     return work
-
-
-def run(ctx: StageContext) -> StageReport:
-    return run_work(ctx, prepare(ctx))

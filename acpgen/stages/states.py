@@ -19,7 +19,7 @@ from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import PddlError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
-from acpgen.stages.base import StageContext, StageReport, StageWork, Unit, run_work
+from acpgen.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.stamps import digest_of, input_digests
 
 
@@ -135,7 +135,3 @@ def prepare(ctx: StageContext) -> StageWork:
 
     work.finish = finish
     return work
-
-
-def run(ctx: StageContext) -> StageReport:
-    return run_work(ctx, prepare(ctx))
