@@ -69,7 +69,9 @@ class _FactIndex:
 #: groundings of recently seen PDDL texts, kept pristine (only copies are handed out); per process
 _RECENT: OrderedDict[tuple[str, str], GroundTask] = OrderedDict()
 _RECENT_LOCK = threading.Lock()
-_RECENT_SIZE = 16
+_RECENT_SIZE = 256  # the states of a problem are asked about by many tasks and formats
+_RECENT_MAX_ACTIONS = 400_000  # and at most this many ground actions kept (a few hundred MB at most)
+_RECENT_ACTIONS = 0
 
 
 def _position(entry: tuple[int, GroundAction]) -> int:
@@ -113,8 +115,10 @@ class GroundTask:
             pristine = cls(read_strings(domain_text, problem_text, source))
             with _RECENT_LOCK:
                 _RECENT[key] = pristine
-                while len(_RECENT) > _RECENT_SIZE:
-                    _RECENT.popitem(last=False)
+                global _RECENT_ACTIONS
+                _RECENT_ACTIONS += len(pristine.actions)
+                while len(_RECENT) > 1 and (len(_RECENT) > _RECENT_SIZE or _RECENT_ACTIONS > _RECENT_MAX_ACTIONS):
+                    _RECENT_ACTIONS -= len(_RECENT.popitem(last=False)[1].actions)
         return pristine._fresh_copy()
 
     def _fresh_copy(self) -> GroundTask:
