@@ -70,7 +70,7 @@ class _FactIndex:
 _RECENT: OrderedDict[tuple[str, str], GroundTask] = OrderedDict()
 _RECENT_LOCK = threading.Lock()
 _RECENT_SIZE = 256  # the states of a problem are asked about by many tasks and formats
-_RECENT_MAX_ACTIONS = 400_000  # and at most this many ground actions kept (a few hundred MB at most)
+_RECENT_MAX_ACTIONS = 150_000  # and at most this many ground actions (about 1.4 kB each: some 200 MB)
 _RECENT_ACTIONS = 0
 
 
