@@ -230,6 +230,9 @@ class TimeoutPlanners:
 
     solve = optimal = _timeout
 
+    def optimal_sas(self, sas, limits=Limits()):
+        return self._timeout(sas, "", limits)
+
     def top_k(self, domain, problem, k, limits=Limits()):
         return self._timeout(domain, problem, limits)
 

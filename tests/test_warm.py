@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.sas import sas_query
+from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, LocalBackend, PlanCache, Planners, Status, warm
 
 FIX = Path(__file__).parent / "fixtures" / "planner"
@@ -88,3 +91,22 @@ def test_translator_watchdog_kills_a_long_translation(tmp_path):
         {**request, "args": ["domain.pddl", "missing.pddl"], "log": "t.log"}, wall_limit=30
     )
     assert not fired and code != 0
+
+
+@pytest.mark.parametrize("case", ["solvable", "unsolvable", "unsolvable-by-mutex", "unsolvable-by-search"])
+def test_sas_tasks_are_searched_like_the_driver_does(monkeypatch, case):
+    """A SAS task written by acp (acpgen.pddl.sas) goes to the search alone: the same answer through the
+    driver, which recognises the file as translator output, and through the warm path."""
+    domain, problem = CASES[case]
+    task = GroundTask.from_strings(domain, problem)
+    sas = sas_query(task, task.init, task.goal_pos, task.goal_neg, relaxed_reachable(task, task.init)[0])
+    assert sas is not None
+    answers = []
+    for driver in (True, False):
+        monkeypatch.setenv(warm.ENV_VAR, "1" if driver else "0")
+        result = Planners(LocalBackend(), PlanCache(None, env=False)).optimal_sas(sas, LIMITS)
+        answers.append((result.status, result.plans, result.costs))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == (Status.SOLVED if case == "solvable" else Status.UNSOLVABLE)
+    if case == "solvable":
+        assert answers[0][2] == (7,)  # the optimal cost the translator's route finds (test_expected_statuses)
