@@ -118,7 +118,8 @@ def run(config_path: Path, workers: int, scratch: Path, kind: str) -> tuple[floa
         "units": units,
     }
     (scratch / f"units-{workers}.json").write_text(json.dumps(record, indent=1) + "\n")
-    print(f"{workers} worker(s), {kind}: {seconds:.1f} s, {built.checks.records} records; {built.seconds}")
+    stages = ", ".join(f"{name} {value:.1f} s" for name, value in built.seconds.items())
+    print(f"{workers} worker(s), {kind}: {seconds:.1f} s, {built.checks.records} records ({stages})")
     return seconds, units
 
 
