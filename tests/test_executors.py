@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -297,3 +298,22 @@ def test_the_documented_slurm_section_gives_a_slurm_job_script(tmp_path):
     assert "module load apptainer" in script and "export OMP_NUM_THREADS=1" in script
     assert "/shared/USER/acp/.venv/bin/python -m distributed.cli.dask_worker" in script
     assert "--nworkers 16" in script and "--nthreads 1" in script
+
+
+def test_the_documented_worker_image_section_starts_workers_inside_the_image(tmp_path):
+    """docs/cluster.md, way 2: workers started by the job script run Python from the acp-worker image."""
+    dask_jobqueue = pytest.importorskip("dask_jobqueue")
+    blocks = [textwrap.dedent(b.split("```")[0]) for b in CLUSTER_DOC.read_text().split("```yaml\n")[1:]]
+    (section,) = [b for b in blocks if "acp-worker.sif" in b]
+    config_file = tmp_path / "pipeline.yaml"
+    config_file.write_text(CONFIG.read_text() + section)
+    class_name, jobs, spec = cluster_spec(load_config(config_file).executor.cluster)
+    assert (class_name, jobs) == ("SLURMCluster", 8)
+    spec["log_directory"] = str(tmp_path / "logs")
+    cluster = dask_jobqueue.SLURMCluster(**spec)
+    try:
+        script = cluster.job_script()
+    finally:
+        cluster.close()
+    assert "apptainer exec --bind /shared /shared/USER/acp-worker.sif python -m distributed.cli.dask_worker" in script
+    assert (Path(__file__).parents[1] / "containers" / "acp-worker.def").exists()
