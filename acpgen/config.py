@@ -100,11 +100,13 @@ class DatasetConfig:
 
 @dataclass(frozen=True)
 class DomainConfig:
-    """Per-domain problem counts and sizes (each size dict names the generator's parameters)."""
+    """Per-domain problem counts and sizes (each size dict names the generator's parameters), and the
+    tasks the domain is left out of (``skip_tasks``: its states cannot give their questions)."""
 
     problems: int
     sizes: tuple[dict[str, int], ...]
     max_attempts: int = 20
+    skip_tasks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,9 @@ def load_config(path: Path | None = None) -> PipelineConfig:
         sizes = entry.sizes
         if not isinstance(sizes, (list, tuple)) or not sizes or not all(isinstance(s, dict) for s in sizes):
             raise ConfigError(f"{path}: domains.{name}.sizes must be a non-empty list of mappings")
-        domains[name] = dataclasses.replace(entry, sizes=tuple(dict(s) for s in sizes))
+        skip = entry.skip_tasks
+        if not isinstance(skip, (list, tuple)) or not all(isinstance(t, str) for t in skip):
+            raise ConfigError(f"{path}: domains.{name}.skip_tasks must be a list of task names (see `acp tasks`)")
+        domains[name] = dataclasses.replace(entry, sizes=tuple(dict(s) for s in sizes), skip_tasks=tuple(skip))
     raw["domains"] = domains
     return _build(PipelineConfig, raw, str(path))

@@ -44,8 +44,14 @@ def dev_quota(domains: list[str], dev_per_task: int) -> dict[str, int]:
     return {d: base + (i < extra) for i, d in enumerate(domains)}
 
 
+def domains_of(config: PipelineConfig, domains: list[str], task: str) -> list[str]:
+    """The domains that ask ``task`` (all but those whose ``skip_tasks`` name it)."""
+    return [d for d in domains if d not in config.domains or task not in config.domains[d].skip_tasks]
+
+
 def check_sizes(config: PipelineConfig, domains: list[str]) -> None:
-    quota = dev_quota(domains, config.dataset.dev_per_task)
+    fewest = min((domains_of(config, domains, t) for t, _ in qa_files(config.qa)), key=len, default=domains)
+    quota = dev_quota(fewest or domains, config.dataset.dev_per_task)
     needed = config.dataset.test_per_domain + max(quota.values())
     if config.qa.questions_per_task < needed:
         raise ConfigError(
@@ -67,14 +73,15 @@ class Assembly:
 def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
     """Split every domain's exported records into test and dev."""
     out = Path(config.out)
-    quota = dev_quota(domains, config.dataset.dev_per_task)
     test_n = config.dataset.test_per_domain
     result = Assembly()
     for task, fmt in qa_files(config.qa):
         kind = kind_of(task, fmt)
         for split in SPLITS:
             result.records[(split, kind)] = []
-        for domain in domains:
+        asked = domains_of(config, domains, task)
+        quota = dev_quota(asked, config.dataset.dev_per_task)
+        for domain in asked:
             path = export_file(out / domain, task, fmt)
             if not path.exists():
                 raise DataError(f"{path}: missing; the export stage of {domain} did not run")

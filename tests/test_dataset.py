@@ -296,3 +296,30 @@ def test_dataset_config_section_is_checked(tmp_path):
 def test_exported_records_load_as_a_dataset(built):
     dataset = Dataset.load(built / "ds" / "app" / "test.gen.jsonl")
     assert len(dataset.records) == 2
+
+
+def test_a_domain_left_out_of_a_task_gives_no_file_and_no_shortfall(tmp_path):
+    """``domains.<d>.skip_tasks``: the domain makes no questions of the task, and the dataset takes that
+    task's test and dev questions from the other domains without counting a shortfall."""
+    raw = yaml.safe_load(CI_CONFIG.read_text())
+    raw["qa"].update(questions_per_task=4, formats=["gen"], tasks=["app", "reach"])
+    raw["dataset"] = {"test_per_domain": 2, "dev_per_task": 2}
+    raw["domains"]["grippers"]["skip_tasks"] = ["reach"]
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    args = ["dataset", "--config", str(config), "--out", str(tmp_path / "ds"), "--work", str(tmp_path / "work")]
+    result = CliRunner().invoke(cli, [*args, "-j", "1"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "work" / "grippers" / "qa" / "reach.jsonl").exists()
+    assert (tmp_path / "work" / "grippers" / "qa" / "app.jsonl").exists()
+    domains = {}
+    for task in ("app", "reach"):
+        for split in ("test", "dev"):
+            lines = (tmp_path / "ds" / task / f"{split}.gen.jsonl").read_text().splitlines()
+            domains[(task, split)] = sorted(json.loads(line)["domain"] for line in lines)
+    assert domains[("reach", "test")] == ["ferry", "ferry"] and domains[("reach", "dev")] == ["ferry", "ferry"]
+    assert domains[("app", "test")] == ["ferry", "ferry", "grippers", "grippers"]
+    raw["domains"]["grippers"]["skip_tasks"] = ["rech"]
+    config.write_text(yaml.safe_dump(raw))
+    result = CliRunner().invoke(cli, [*args, "-j", "1"])
+    assert result.exit_code != 0 and "domains.grippers.skip_tasks: unknown task(s) rech" in result.output

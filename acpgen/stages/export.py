@@ -28,7 +28,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
 from acpgen.stages.base import StageContext, StageReport, StageWork, Unit
-from acpgen.stages.qa import qa_file, qa_files
+from acpgen.stages.qa import domain_qa_files, qa_file
 from acpgen.stamps import digest_of, input_digests
 from acpgen.tasks import TASKS
 
@@ -157,7 +157,7 @@ def prepare(ctx: StageContext) -> StageWork:
         book.record(target.name, target, made_from)
         report.done += 1
 
-    for task, fmt in qa_files(ctx.config.qa):
+    for task, fmt in domain_qa_files(ctx.config, ctx.domain):
         source = qa_file(ctx, task, fmt)
         target = export_file(ctx.root, task, fmt)
         if not source.exists():
@@ -173,7 +173,7 @@ def prepare(ctx: StageContext) -> StageWork:
         )
 
     def finish() -> None:
-        written = [export_file(ctx.root, t, f) for t, f in qa_files(ctx.config.qa)]
+        written = [export_file(ctx.root, t, f) for t, f in domain_qa_files(ctx.config, ctx.domain)]
         report.items = sum(len(path.read_text().splitlines()) for path in written if path.exists())
 
     work.finish = finish

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.artefacts import atomic_write_text, jsonl_text
-from acpgen.config import QAConfig
-from acpgen.errors import PddlError
+from acpgen.config import PipelineConfig, QAConfig
+from acpgen.errors import ConfigError, PddlError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
@@ -246,6 +246,15 @@ def qa_files(settings: QAConfig) -> list[tuple[str, str]]:
     return task_formats(settings.formats, settings.tasks)
 
 
+def domain_qa_files(config: PipelineConfig, domain: str) -> list[tuple[str, str]]:
+    """:func:`qa_files` without the tasks the domain is left out of (``domains.<domain>.skip_tasks``)."""
+    skipped = config.domains[domain].skip_tasks if domain in config.domains else ()
+    unknown = sorted(set(skipped) - set(TASKS))
+    if unknown:
+        raise ConfigError(f"domains.{domain}.skip_tasks: unknown task(s) {', '.join(unknown)}; see `acp tasks`")
+    return [(t, f) for t, f in qa_files(config.qa) if t not in skipped]
+
+
 def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
     return ctx.root / "qa" / f"{kind_of(task_name, fmt)}.jsonl"
 
@@ -323,7 +332,7 @@ def prepare(ctx: StageContext) -> StageWork:
     work = StageWork(StageReport("qa", ctx.domain))
     report = work.report
     settings = ctx.config.qa
-    wanted = qa_files(settings)
+    wanted = domain_qa_files(ctx.config, ctx.domain)
     book = ctx.stamp_book("qa")
     made_from = stamps(ctx, {f for _, f in wanted})
 
