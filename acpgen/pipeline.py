@@ -77,7 +77,7 @@ def run_domains(
     contexts: dict[str, StageContext] = {}
     for domain in domains:
         try:
-            contexts[domain] = _context(config, domain, planners, jobs, progress, force, source)
+            contexts[domain] = _context(config, domain, planners, setup, force, source)
         except Exception as err:
             report(StageReport("run", domain, failed=[f"cannot run: {describe_error(err)}"]))
     for name in stages:
@@ -113,8 +113,7 @@ def _context(
     config: PipelineConfig,
     domain: str,
     planners: Planners | None,
-    jobs: int,
-    progress: bool,
+    setup: PlannerSetup,
     force: frozenset[str],
     source: DomainSource | None,
 ) -> StageContext:
@@ -122,7 +121,14 @@ def _context(
     if source.generator is not None:
         config.domain(domain)  # an unknown domain fails here, before any work
     ctx = StageContext(
-        domain, config, Path(config.out), planners, jobs=1, progress=False, force=force, domain_source=source
+        domain,
+        config,
+        Path(config.out),
+        planners,
+        progress=False,
+        force=force,
+        domain_source=source,
+        planner_setup=setup,
     )
     ctx.clean()
     return ctx

@@ -15,7 +15,7 @@ from acpgen.artefacts import remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.domains import DomainSource
 from acpgen.executors import Executor
-from acpgen.planners import Planners
+from acpgen.planners import Planners, PlannerSetup
 from acpgen.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
 
 
@@ -31,6 +31,7 @@ class StageContext:
     progress: bool = True
     force: frozenset[str] = frozenset()  # stages whose units are made again whatever their stamps say
     domain_source: DomainSource | None = None  # None: the built-in domain named ``domain``
+    planner_setup: PlannerSetup | None = None  # how to build planners (None: from the config)
 
     @cached_property
     def source(self) -> DomainSource:
@@ -41,7 +42,7 @@ class StageContext:
         """The planners of a stage that plans: this context's, else the configured ones (built once per
         context; a context sent to a worker process arrives without planners, see ``__getstate__``)."""
         if self.planners is None:
-            self.planners = self.config.planner.setup(self.config.out).build()
+            self.planners = (self.planner_setup or self.config.planner.setup(self.config.out)).build()
         return self.planners
 
     def __getstate__(self) -> dict:
