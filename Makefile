@@ -62,7 +62,7 @@ bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-H
 bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
 	$(BIN)/python benchmarks/bench_scaling.py
 
-bench-scale: $(STAMP)  ## `acp dataset` on 1 and 2 workers (Dask; ARGS="--executor local --workers 2"), makespan simulated up to 128 (CONFIG=...)
+bench-scale: $(STAMP)  ## `acp dataset` on 1 and 2 Dask workers, makespan simulated to 128 (CONFIG=benchmarks/scale.yaml: 10 min; default config: hours)
 	$(BIN)/python benchmarks/bench_scale.py --config $(CONFIG) --scratch $(OUT)/bench-scale $(ARGS)
 
 bench-profile: $(STAMP)  ## cProfile of every `acp dataset` stage on 4 domains (about an hour; out/profile)

@@ -410,7 +410,7 @@ def generate(
       problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
       plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
       states.jsonl        states along the plans and random rollouts from them
-      qa/<task>.jsonl     symbolic questions with verified answers for the 8 tasks
+      qa/<task>.jsonl     symbolic questions with verified answers for every task and format
       <task>.gen.jsonl    the records: reference schema, text from templates/<domain>.yaml
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
     run can simply be started again. Each artefact's stamp (OUT/<domain>/stamps/) records what it
