@@ -34,13 +34,7 @@ def run_domain(
     in ``force``, which make all their artefacts again); artefact counts.
 
     ``source``: the user's own domain (default: the built-in domain ``domain``, configured in the config)."""
-    source = source or DomainSource.builtin(domain)
-    if source.generator is not None:
-        config.domain(domain)
-    ctx = StageContext(
-        domain, config, Path(config.out), planners, jobs=jobs, progress=progress, force=force, domain_source=source
-    )
-    ctx.clean()
+    ctx = _context(config, domain, planners, None, force, source, jobs=jobs, progress=progress)
     for name in stages:
         report(STAGES[name](ctx))
     return count_artefacts(ctx)
@@ -113,10 +107,14 @@ def _context(
     config: PipelineConfig,
     domain: str,
     planners: Planners | None,
-    setup: PlannerSetup,
+    setup: PlannerSetup | None,
     force: frozenset[str],
     source: DomainSource | None,
+    jobs: int = 1,
+    progress: bool = False,
 ) -> StageContext:
+    """A domain's stage context, after checking the domain is configured and removing a killed run's
+    temporary files."""
     source = source or DomainSource.builtin(domain)
     if source.generator is not None:
         config.domain(domain)  # an unknown domain fails here, before any work
@@ -125,7 +123,8 @@ def _context(
         config,
         Path(config.out),
         planners,
-        progress=False,
+        jobs=jobs,
+        progress=progress,
         force=force,
         domain_source=source,
         planner_setup=setup,

@@ -138,7 +138,11 @@ def run_work(ctx: StageContext, work: StageWork) -> StageReport:
     job or one unit), each committed in order; a unit that raised is reported with its name."""
     units = work.units
     outcomes = Executor(ctx.jobs).map(
-        call_unit, [(u.fn, u.args) for u in units], [u.name for u in units], desc=work.report.stage, progress=False
+        call_unit,
+        [(u.fn, u.args) for u in units],
+        [u.name for u in units],
+        desc=f"{ctx.domain} {work.report.stage}",
+        progress=ctx.progress,
     )
     for unit, outcome in zip(units, outcomes):
         if outcome.ok:
