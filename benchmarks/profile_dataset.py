@@ -24,7 +24,6 @@ import io
 import pstats
 import tempfile
 import time
-from concurrent.futures import Future
 from pathlib import Path
 
 from common import chosen_domains
@@ -58,27 +57,6 @@ COUNTERS = (
 )
 
 
-class SerialExecutor:
-    """Stands in for the plans stage's ThreadPoolExecutor: runs the work in the calling thread."""
-
-    def __init__(self, max_workers: int | None = None):
-        self.max_workers = max_workers
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def map(self, func, items):
-        return [func(item) for item in items]
-
-    def submit(self, func, *args):
-        future = Future()
-        future.set_result(func(*args))
-        return future
-
-
 class Recorder:
     """Wall-clock seconds of the work units (plans per problem, qa per task and format)."""
 
@@ -95,17 +73,15 @@ class Recorder:
             self.plans.append((ctx.domain, problem.stem, time.perf_counter() - start))
             return record
 
-        def timed_generate(args):
-            ctx, task, fmt, setup = args
+        def timed_generate(ctx, task, fmt):
             start = time.perf_counter()
             # A fresh planner cache per unit, as in a worker process of `acp dataset -j 2`.
-            result = generate((dataclasses.replace(ctx, planners=None), task, fmt, setup))
-            self.qa.append((ctx.domain, task, fmt, time.perf_counter() - start, len(result[2])))
+            result = generate(dataclasses.replace(ctx, planners=None), task, fmt)
+            self.qa.append((ctx.domain, task, fmt, time.perf_counter() - start, len(result[0])))
             return result
 
         plans_stage.plan_problem = timed_plan
         qa_stage._generate = timed_generate
-        plans_stage.ThreadPoolExecutor = SerialExecutor
 
 
 def schedule(durations: list[float], workers: int) -> float:

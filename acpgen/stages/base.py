@@ -99,13 +99,13 @@ class StageContext:
 
 @dataclass
 class Unit:
-    """One piece of a stage's work. ``fn(args)`` runs wherever the executor sends it (a module-level
+    """One piece of a stage's work. ``fn(*args)`` runs wherever the executor sends it (a module-level
     function and picklable arguments, so a pool or Dask worker can run it); ``commit(value)`` writes
     its result in the client, in unit order, so the files do not depend on where units ran."""
 
     name: str  # "<domain>/<stage>/<what>", in reports and logs
-    fn: Callable[[Any], Any]
-    args: Any
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
     commit: Callable[[Any], None]
     target: Path | None = None  # the file the unit remakes: removed if the unit fails (no stale copy stays)
 
@@ -152,10 +152,10 @@ def run_work(ctx: StageContext, work: StageWork) -> StageReport:
     return work.close()
 
 
-def call_unit(pair: tuple[Callable[[Any], Any], Any]) -> Any:
-    """The executors' function for stage units: ``fn(args)``."""
+def call_unit(pair: tuple[Callable[..., Any], tuple[Any, ...]]) -> Any:
+    """The executors' function for stage units: ``fn(*args)``."""
     fn, args = pair
-    return fn(args)
+    return fn(*args)
 
 
 @dataclass

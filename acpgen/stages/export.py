@@ -136,11 +136,6 @@ def stamp(ctx: StageContext, source: Path, representation: str) -> dict:
     }
 
 
-def _export(args: tuple[StageContext, str, str, str]) -> list[dict]:
-    ctx, task, representation, fmt = args
-    return export_task(ctx, task, representation, fmt)
-
-
 def prepare(ctx: StageContext) -> StageWork:
     """One unit per exported file that is missing or stale."""
     work = StageWork(StageReport("export", ctx.domain))
@@ -169,7 +164,7 @@ def prepare(ctx: StageContext) -> StageWork:
             continue
         args = (ctx, task, representation, fmt)
         work.units.append(
-            Unit(f"{ctx.domain}/export/{target.name}", _export, args, partial(commit, target, made_from), target)
+            Unit(f"{ctx.domain}/export/{target.name}", export_task, args, partial(commit, target, made_from), target)
         )
 
     def finish() -> None:

@@ -69,11 +69,6 @@ def stamp(ctx: StageContext, problem: Path) -> dict:
     return {**ctx.base_stamp(), "config": digest_of(config), "inputs": input_digests(ctx.root, [problem])}
 
 
-def _plan(args: tuple[StageContext, Path]) -> dict:
-    ctx, problem = args
-    return plan_problem(ctx, problem)
-
-
 def prepare(ctx: StageContext) -> StageWork:
     """One unit per problem whose plan file is missing or stale."""
     work = StageWork(StageReport("plans", ctx.domain))
@@ -97,7 +92,9 @@ def prepare(ctx: StageContext) -> StageWork:
             report.skipped += 1
         else:
             work.units.append(
-                Unit(f"{ctx.domain}/plans/{problem.stem}", _plan, (ctx, problem), partial(commit, problem), target)
+                Unit(
+                    f"{ctx.domain}/plans/{problem.stem}", plan_problem, (ctx, problem), partial(commit, problem), target
+                )
             )
 
     def finish() -> None:

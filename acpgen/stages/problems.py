@@ -62,9 +62,8 @@ def stamp(ctx: StageContext) -> dict:
     return {**ctx.base_stamp(), "config": digest_of(config)}
 
 
-def _make(args: tuple[StageContext, int]) -> tuple[str | None, str | None]:
+def _make(ctx: StageContext, index: int) -> tuple[str | None, str | None]:
     """A unit: (the problem's text, None), or (None, why no solvable problem was found)."""
-    ctx, index = args
     try:
         return make_problem(ctx, index), None
     except AcpError as err:

@@ -259,9 +259,8 @@ def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
     return ctx.root / "qa" / f"{kind_of(task_name, fmt)}.jsonl"
 
 
-def _generate(args: tuple[StageContext, str, str]) -> tuple[list[dict], dict]:
+def _generate(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[dict], dict]:
     """A unit: the records of one task and format, and the counts of the search."""
-    ctx, task_name, fmt = args
     return generate_task(ctx, task_name) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
 
 

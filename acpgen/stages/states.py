@@ -90,11 +90,6 @@ def _at_distance(origin: dict, distance: tuple[int, int | None] | None) -> bool:
     return togo is not None and low <= togo and (high is None or togo <= high)
 
 
-def _sample(args: tuple[StageContext, str]) -> list[dict]:
-    ctx, problem = args
-    return sample_states(ctx, problem)
-
-
 def stamp(ctx: StageContext, problem: str) -> dict:
     """What the states file of ``problem`` is made from."""
     config = {"seed": ctx.config.seed, "states": dataclasses.asdict(ctx.config.states)}
@@ -125,7 +120,7 @@ def prepare(ctx: StageContext) -> StageWork:
         else:
             target = ctx.states_dir / f"{problem}.jsonl"
             work.units.append(
-                Unit(f"{ctx.domain}/states/{problem}", _sample, (ctx, problem), partial(commit, problem), target)
+                Unit(f"{ctx.domain}/states/{problem}", sample_states, (ctx, problem), partial(commit, problem), target)
             )
 
     def finish() -> None:
