@@ -24,7 +24,7 @@ from acpgen.pddl.encode import (
 from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
-from acpgen.pddl.sas import sas_query
+from acpgen.pddl.sas import SasTask
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
 
@@ -276,6 +276,11 @@ class Oracle:
         return self._solvable(self._goal_query("goal"))
 
     @cached_property
+    def _sas(self) -> SasTask:
+        """The goal query in SAS form, written once; each optimal-cost question adds its state."""
+        return SasTask(self.task, self.task.goal_pos, self.task.goal_neg)
+
+    @cached_property
     def _covered(self) -> int:
         """Atoms of the task's own grounding: reachable from its initial state in the delete relaxation."""
         return self.relaxed[0] if self.state == self.task.init else relaxed_reachable(self.task, self.task.init)[0]
@@ -294,7 +299,7 @@ class Oracle:
         reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, Method.RELAXED)
-        sas = sas_query(self.task, state, self.task.goal_pos, self.task.goal_neg, self._covered)
+        sas = self._sas.text(state, self._covered)
         if sas is not None:  # the search on acp's own grounding, without translating the PDDL again
             result = self._ask(lambda task, _, limits: self.planners.optimal_sas(task, limits), Encoding(sas, ""))
         else:
