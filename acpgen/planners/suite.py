@@ -379,13 +379,14 @@ class Planners:
     ) -> PlannerResult:
         """A Fast Downward search on PDDL, or on a SAS task (``kind`` ending in ``-sas``: the task's text
         in ``domain``, ``problem`` empty)."""
-        inputs = ("{sas}",) if kind.endswith("-sas") else ("{domain}", "{problem}")
+        sas = kind.endswith("-sas")
+        inputs = ("{sas}",) if sas else ("{domain}", "{problem}")
         templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, *inputs, "--search", s) for s in searches]
         key = PlanCache.key(FAST_DOWNWARD, (kind, *templates[0]), domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
             return hit
-        with self._workdir(domain, problem) as workdir:
+        with self._workdir(domain, problem, sas=sas) as workdir:
             run, spent = self._first_supported(FAST_DOWNWARD, templates, workdir, limits)
             outcome = classify(run)
             plan = sas_plan(workdir / PLAN_FILE)
@@ -435,14 +436,16 @@ class Planners:
 
     # ----- shared machinery ---------------------------------------------------------------
     @contextmanager
-    def _workdir(self, domain: str, problem: str) -> Iterator[Path]:
-        """A fresh directory holding the PDDL files; removed afterwards whatever happens."""
+    def _workdir(self, domain: str, problem: str, sas: bool = False) -> Iterator[Path]:
+        """A fresh directory holding the PDDL files (with ``sas``: the SAS task in ``domain``, alone);
+        removed afterwards whatever happens."""
         workdir = Path(tempfile.mkdtemp(prefix="acp-planner-"))
         try:
-            (workdir / DOMAIN_FILE).write_text(domain, encoding="utf-8")
-            (workdir / PROBLEM_FILE).write_text(problem, encoding="utf-8")
-            if domain.startswith("begin_version"):  # a SAS task (problem empty)
+            if sas:
                 (workdir / SAS_TASK_FILE).write_text(domain, encoding="utf-8")
+            else:
+                (workdir / DOMAIN_FILE).write_text(domain, encoding="utf-8")
+                (workdir / PROBLEM_FILE).write_text(problem, encoding="utf-8")
             yield workdir
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
