@@ -55,7 +55,6 @@ from acpgen.pddl.encode import lifted_query
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import bits, declared_domain_name, split_canonical, without_comments
 from acpgen.pddl.semantics import execute
-from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, Status
 
 #: states one greedy search may generate when looking for a goal state that refutes a closure candidate
@@ -199,7 +198,7 @@ class EquivalenceChecker:
         found = self._parsed.get(problem_text)
         if found is None:
             # PDDL is case-insensitive but the parser is not for its keywords; acp lower-cases every name anyway.
-            task = GroundTask(read_strings(self.domain_text, problem_text.lower(), source))
+            task = GroundTask.from_strings(self.domain_text, problem_text.lower(), source)
             oracle = Oracle(
                 task, self.planners, max_states=self.max_states, limits=self.limits, retry_factor=self.retry_factor
             )

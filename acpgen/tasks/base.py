@@ -140,6 +140,9 @@ class RecordContext:
         self.record = record
         self.options = options
         self._planners = planners
+        #: what a task derives from the record once for all its answers (t2p: the equivalence checker,
+        #: which keeps the truth's analysis)
+        self.memo: dict[str, Any] = {}
 
     @cached_property
     def task(self) -> GroundTask:

@@ -158,13 +158,17 @@ class TextToPddl(Task):
         return last_problem(response)
 
     def _checker(self, ctx: RecordContext) -> EquivalenceChecker:
-        return EquivalenceChecker(
-            ctx.record["PDDL_domain"],
-            ctx.planners,
-            max_states=ctx.options.max_states,
-            limits=ctx.options.limits,
-            retry_factor=ctx.options.retry_factor,
-        )
+        """The record's checker, made once: it analyses the truth once for all answers to the record."""
+        if "equivalence" not in ctx.memo:
+            ctx.memo["equivalence"] = EquivalenceChecker(
+                ctx.record["PDDL_domain"],
+                ctx.planners,
+                max_states=ctx.options.max_states,
+                limits=ctx.options.limits,
+                retry_factor=ctx.options.retry_factor,
+            )
+        checker: EquivalenceChecker = ctx.memo["equivalence"]
+        return checker
 
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
         result = self._checker(ctx).check(ctx.record["PDDL_problem"], answer, bool(ctx.record.get("placeholder")))
