@@ -36,6 +36,7 @@ class GenFields(TypedDict, total=False):
     variant: str  # rac_*: which question text
     category: str  # rac_*: fluent, state, executability, effects, numerical, composite
     fluent_type: str | None  # rac_*: static, base, derived, self_derived, or the mixes all / fluents (None: actions)
+    fluent_types: dict[str, list[str]]  # rac_*: fluent type -> predicates, the same in every record of a domain
     sequence_length: int  # rac_*
     object: str  # rac_fluent, rac_num, rac_comp: the object asked about
     ramifications: bool  # rac_*: asked about the ramification variant of the domain (PDDL with :derived rules)
@@ -90,6 +91,7 @@ class ChoiceFields(TypedDict, total=False):
     options: list[dict[str, Any]]  # mcq: four claims
     category: str  # rac_*
     fluent_type: str | None  # rac_*
+    fluent_types: dict[str, list[str]]  # rac_*: fluent type -> predicates, the same in every record of a domain
     sequence_length: int  # rac_*
     object: str  # rac_*
     ramifications: bool  # rac_*: asked about the ramification variant of the domain

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from acpgen.pddl.grounding import GroundTask
-from acpgen.rac.questions import Question, answer, claim_holds
+from acpgen.rac.questions import Question, answer, claim_holds, record_types
 from acpgen.rac.world import CoreWorld, LiftedWorld
 from acpgen.scoring import score_one
 from acpgen.tasks import TASKS, RecordContext
@@ -316,3 +316,233 @@ def test_variant_record_answers_by_hand_score_one_in_english_and_pddl():
         ["(idle)", "(spread)", "(handempty)"] + [f"({p} {b})" for p in ("alone", "clear") for b in "abc"]
     )
     assert TASKS["rac_state"].validate(RecordContext(state)).verdict == "ok"
+
+
+# ----- the question text, read back: a text that leaves out a restriction of its answer is wrong ----------
+# After (unstack a b), (stack a c) makes a on c, a clear and the hand empty, and c no longer clear; of those,
+# clear and handempty are derived (TYPES).
+SEQ_TEXT = "Suppose these 1 actions are performed in order from the current state: unstack a from b."
+EFFECTS = (
+    SEQ_TEXT + ' If then the action "stack a onto c" is performed, which {words} become true (they were false '
+    "before)? List all of them."
+)
+
+
+def effects_record(text: str, fluent_type: str = "derived", stored=("(clear a)", "(handempty)")) -> dict:
+    return record(
+        "rac_effects",
+        "added",
+        ["(unstack a b)"],
+        list(stored),
+        action="(stack a c)",
+        fluent_type=fluent_type,
+        fluent_types=record_types(TYPES),
+        question=text,
+    )
+
+
+def validate(rec: dict, kind: str | None = None):
+    from acpgen.tasks import ScoreOptions
+    from acpgen.verify import check_record
+
+    return check_record(kind or rec["task"], rec, ScoreOptions())
+
+
+def test_a_text_that_names_its_restriction_validates():
+    check = validate(effects_record(EFFECTS.format(words="properties that follow from other properties")))
+    assert check.verdict == "ok", check.reason
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        # the issue's case: the text asks for every fact made true, (on a c) included
+        (EFFECTS.format(words="properties"), "fluent_type"),
+        # another type than the record's: ontable is the only base predicate, and it does not change
+        (EFFECTS.format(words="properties that actions change directly"), "fluent_type"),
+        # the text written before the fix, which names no type: no question acp asks
+        (
+            SEQ_TEXT + ' If then the action "stack a onto c" is performed, which facts that were false become true? '
+            "List all of them.",
+            "not read back",
+        ),
+        # another further action: stacking a onto b makes b unclear instead; added derived: a clear, hand empty
+        # (the same), so the text must also differ in what it reads back -> the action field disagrees
+        (
+            SEQ_TEXT.replace("unstack a from b", "pick up c from the table")
+            + ' If then the action "stack c onto a" is performed, which properties that follow from other properties '
+            "become true (they were false before)? List all of them.",
+            "sequence",
+        ),
+    ],
+)
+def test_a_text_that_asks_something_else_than_the_fields_is_wrong(text, why):
+    check = validate(effects_record(text))
+    assert check.verdict == "wrong"
+    assert why in check.reason
+
+
+# unstack a b, put-down a: every block on the table and clear, the hand empty
+FLUENT_TEXT = (
+    "Suppose these {n} actions are performed in order from the current state: {seq}. Which properties of {obj} "
+    "are {pol} afterwards? List all of them."
+)
+
+
+@pytest.mark.parametrize(
+    "n, seq, obj, pol, verdict",
+    [
+        ("2", "unstack a from b, put a down on the table", "a", "true", "ok"),
+        ("2", "unstack a from b, put a down on the table", "c", "true", "wrong"),  # another object
+        ("2", "unstack a from b, put a down on the table", "a", "false", "wrong"),  # the other polarity
+        ("1", "unstack a from b", "a", "true", "wrong"),  # a shorter sequence: a is held, not on the table
+        ("2", "unstack a from b", "a", "true", "wrong"),  # the count does not match the list
+        ("2", "unstack a from b, fly a to the moon", "a", "true", "wrong"),  # a step that names no action
+    ],
+)
+def test_fluent_questions_are_read_back_from_their_text(n, seq, obj, pol, verdict):
+    # a after the two actions: on the table and clear (and not held, not on anything)
+    rec = record(
+        "rac_fluent",
+        "true",
+        UNSTACK_PUTDOWN,
+        ["(clear a)", "(ontable a)"],
+        object="a",
+        fluent_type="all",
+        fluent_types=record_types(TYPES),
+        question=FLUENT_TEXT.format(n=n, seq=seq, obj=obj, pol=pol),
+    )
+    assert validate(rec).verdict == verdict
+
+
+BOOL_EFFECTS = (
+    "Suppose these 1 actions are performed in order from the current state: unstack a from b, and then the "
+    'action "stack a onto c". Is the following true afterwards: {fact}?'
+)
+
+
+@pytest.mark.parametrize(
+    "fact, answer, verdict",
+    [
+        ("a is on c", "yes", "ok"),
+        ("c is not clear", "yes", "ok"),
+        ("a is on b", "yes", "wrong"),  # the claim's fields say (on a c); the text asks about (on a b)
+        ("a is on c", "no", "wrong"),
+    ],
+)
+def test_boolean_questions_are_decided_from_their_text(fact, answer, verdict):
+    claim_value = "(not (clear c))" if "clear" in fact else "(on a c)"
+    truth = claim_value in ("(on a c)", "(not (clear c))")
+    rec = {
+        **record("rac_effects", "holds_after", ["(unstack a b)"], answer, action="(stack a c)"),
+        "format": "bool",
+        "fluent_type": "fluents",
+        "fluent_types": record_types(TYPES),
+        "claim": {"about": "holds_after", "value": claim_value},
+        "question": BOOL_EFFECTS.format(fact=fact),
+    }
+    check = validate(rec, "rac_effects.bool")
+    if answer == "no" and truth:  # the fields themselves are wrong: caught before the text is read
+        assert check.verdict == "wrong"
+    else:
+        assert check.verdict == verdict, check.reason
+
+
+def test_multiple_choice_options_are_read_back_in_their_order():
+    stem = (
+        "Suppose these 2 actions are performed in order from the current state: unstack a from b, put a down on "
+        "the table. How many actions can be performed in the resulting state?"
+    )
+    # every block on the table and clear, the hand empty: pick up a, b or c -> 3 actions
+    options = [{"about": "executable", "value": v} for v in (3, 1, 2, 5)]
+    rec = {
+        **record("rac_num", "executable", UNSTACK_PUTDOWN, "A"),
+        "format": "mcq",
+        "fluent_type": None,
+        "fluent_types": record_types(TYPES),
+        "options": options,
+        "query": stem,
+        "question": stem + " A. 3. B. 1. C. 2. D. 5.",
+        "choices": {"text": ["3", "1", "2", "5"], "label": list("ABCD")},
+    }
+    assert validate(rec, "rac_num.mcq").verdict == "ok"
+    rec["choices"] = {"text": ["1", "3", "2", "5"], "label": list("ABCD")}  # the texts no longer follow the claims
+    assert validate(rec, "rac_num.mcq").verdict == "wrong"
+
+
+# ----- fluent types are the domain's: the same for a state whose goal is unreachable ------------------------
+FLOORTILE = (Path(__file__).parent.parent / "domains" / "floortile" / "domain.pddl").read_text()
+# t1 above t2, one robot on t2 holding white; black and white available
+TILES = """(define (problem two) (:domain floor-tile)
+  (:objects t1 t2 - tile r - robot black white - color)
+  (:init (up t1 t2) (down t2 t1) (robot-at r t2) (robot-has r white) (available-color black)
+         (available-color white) {extra})
+  (:goal (painted t1 black)))"""
+
+
+def test_fluent_types_do_not_depend_on_the_records_state():
+    from acpgen.tasks.base import QAItem
+    from acpgen.tasks.rac import item_fluent_types
+
+    solvable = TILES.format(extra="(clear t1)")
+    dead_end = TILES.format(extra="(painted t1 white)")  # t1 is painted white: it can never be black
+    problems = (solvable,)
+    types = []
+    for problem in (solvable, dead_end):
+        ctx = RecordContext({"id": 1, "domain": "floortile", "PDDL_domain": FLOORTILE, "PDDL_problem": problem})
+        types.append(item_fluent_types(ctx, ctx, QAItem({}, None, (), problems)))
+    assert types[0] == types[1]
+    # by hand: a robot is on one tile and holds one colour; a tile has one colour; clear is derived
+    # (the template), the grid and the available colours are static
+    assert types[0] == {
+        "available-color": "static",
+        "clear": "derived",
+        "down": "static",
+        "free-color": "static",
+        "left": "static",
+        "painted": "self_derived",
+        "right": "static",
+        "robot-at": "self_derived",
+        "robot-has": "self_derived",
+        "up": "static",
+    }
+
+
+def test_every_record_of_a_domain_has_the_domains_fluent_types(tmp_path):
+    """A generated dataset (floortile, whose rollout states include dead ends): one type map per domain and
+    variant in all records, every record valid with its text read back."""
+    from click.testing import CliRunner
+
+    from acpgen.cli import cli
+
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        json.dumps(
+            {
+                "seed": 5,
+                "out": str(tmp_path / "out"),
+                "plans": {"number_of_plans": 2, "time_limit": 20, "diverse_plans": 2, "diverse_time_limit": 20},
+                "states": {"rollouts_per_state": 2, "rollout_length": 6, "max_per_problem": 40},
+                "qa": {
+                    "formats": ["gen", "bool"],
+                    "questions_per_task": 6,
+                    "candidates_per_task": 40,
+                    "tasks": ["rac_fluent", "rac_state", "rac_effects"],
+                },
+                "domains": {"floortile": {"problems": 2, "sizes": [{"rows": 2, "columns": 3, "robots": 2}]}},
+            }
+        )
+    )
+    runner = CliRunner()
+    result = runner.invoke(cli, ["generate", "--config", str(config), "--domain", "floortile"])
+    assert result.exit_code == 0, result.output
+    data = tmp_path / "out"
+    records = [
+        json.loads(line) for path in sorted(data.glob("*/rac_*.jsonl")) for line in path.read_text().splitlines()
+    ]
+    assert len(records) == 36  # 3 tasks x 2 formats x 6 questions
+    maps: dict[bool, set[str]] = {}
+    for r in records:
+        maps.setdefault(r["ramifications"], set()).add(json.dumps(r["fluent_types"], sort_keys=True))
+    assert {k: len(v) for k, v in maps.items()} == {False: 1, True: 1}
+    assert runner.invoke(cli, ["validate", str(data)]).exit_code == 0

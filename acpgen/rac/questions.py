@@ -48,6 +48,32 @@ FLUENT_TYPES = ("static", "base", "derived", "self_derived")
 MIXES = ("all", "fluents")
 
 
+#: variants whose answer depends on the question's fluent type (the others name their literals, or ask
+#: about actions)
+TYPED_VARIANTS = frozenset({"true", "false", "both", "added", "deleted", "object_true", "fluents_before"})
+
+
+def uses_fluent_type(category: str, variant: str) -> bool:
+    """Whether the answer to a question of this category and variant depends on its fluent type."""
+    return variant in TYPED_VARIANTS and category != "executability"
+
+
+def record_types(types: Mapping[str, str]) -> dict[str, list[str]]:
+    """A domain's fluent types as records store them: fluent type -> its predicates, every type present
+    (one shape in every record, so a file mixing domains loads as one table)."""
+    return {kind: sorted(p for p, t in types.items() if t == kind) for kind in FLUENT_TYPES}
+
+
+def types_of_record(stored: Mapping[str, Any]) -> dict[str, str]:
+    """Predicate -> fluent type from a record's ``fluent_types`` (:func:`record_types`)."""
+    out: dict[str, str] = {}
+    for kind, predicates in stored.items():
+        if kind not in FLUENT_TYPES or not isinstance(predicates, list):
+            raise DataError(f"fluent_types: {kind!r} is no fluent type, or its predicates are not a list")
+        out.update({str(p): kind for p in predicates})
+    return dict(sorted(out.items()))
+
+
 def of_type(types: Mapping[str, str], atom: str, wanted: str) -> bool:
     """Whether an atom's predicate has the fluent type ``wanted`` (or belongs to the mix ``wanted``)."""
     kind = types.get(split_canonical(atom)[0])
@@ -85,13 +111,15 @@ class Question:
         except KeyError as err:
             raise DataError(f"record {record.get('id')}: no field {err} (a reasoning-about-actions record)") from None
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self, types: Mapping[str, str]) -> dict[str, Any]:
+        """The record fields of the question; ``types``: the domain's fluent types it was asked with."""
         out: dict[str, Any] = {
             "category": self.category,
             "variant": self.variant,
             "sequence": list(self.sequence),
             "sequence_length": len(self.sequence),
             "fluent_type": self.fluent_type,
+            "fluent_types": record_types(types),
         }
         if self.object is not None:
             out["object"] = self.object

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from acpgen.answers import answer_section
 from acpgen.nl.template import PLACEHOLDER, DomainTemplate
 from acpgen.pddl.model import LiftedTask, canonical, split_canonical
-from acpgen.rac.literals import negated
+from acpgen.rac.literals import literal_atom, negated
 
 _NAME = r"[a-z0-9][a-z0-9_-]*"
 _LIST = rf"{_NAME}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME})*"
@@ -130,6 +130,49 @@ class Reader:
 
     def actions(self, response: str) -> Reading:
         return self._read(response, atoms=False)
+
+    def one(self, text: str, atoms: bool) -> str | None:
+        """The single literal (``atoms``) or action a short text names (PDDL syntax or the template's
+        English), or None when it names none or several."""
+        text = " ".join(text.lower().split()).strip(" .\"'")
+        for prefix in _NEGATED_PREFIX[:2]:  # "it is not the case that (p a)": PDDL syntax under an English negation
+            if atoms and text.startswith(prefix) and text[len(prefix) :].lstrip().startswith("("):
+                inner = self.one(text[len(prefix) :], atoms)
+                return None if inner is None or not literal_atom(inner)[1] else negated(inner)
+        pddl = list(_PDDL.finditer(text))
+        if pddl:
+            if len(pddl) != 1 or pddl[0].group(0) != text:
+                return None
+            match = pddl[0]
+            item = "(" + " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split()) + ")"
+            if not (self._atom_ok(item) if atoms else self._action_ok(item)):
+                return None
+            return negated(item) if atoms and match.group(1) is not None else item
+        found = self._items(text, atoms)
+        return found[0] if len(found) == 1 else None
+
+    def sequence(self, text: str) -> list[str] | None:
+        """The actions of a sequence written as a question writes it (actions separated by commas, in PDDL
+        syntax or in English), in order and with repeats; None unless every stretch reads as one action."""
+        text = " ".join(text.lower().split())
+        if text.startswith("("):
+            pieces = [m.group(0) for m in _PDDL.finditer(text)]
+            actions = [self.one(p, atoms=False) for p in pieces]
+            rest = _PDDL.sub("", text).replace(",", "").strip()
+            return None if rest or None in actions else [a for a in actions if a is not None]
+        parts = text.split(", ")
+        # best[j]: the actions of parts[:j], each stretch of consecutive parts one action (None: no reading)
+        best: list[list[str] | None] = [[]] + [None] * len(parts)
+        for j in range(1, len(parts) + 1):
+            for i in range(j - 1, -1, -1):
+                before = best[i]
+                if before is None:
+                    continue
+                action = self.one(", ".join(parts[i:j]), atoms=False)
+                if action is not None:
+                    best[j] = before + [action]
+                    break
+        return best[-1]
 
     def _read(self, response: str, atoms: bool) -> Reading:
         text = answer_section(response).lower()

@@ -86,7 +86,12 @@ class QASource:
         suffix = None
         if state.get("source") == "plan":
             suffix = self.plans[state["problem"]][state["plan"]][state["step"] :]
-        return QAItem(state, suffix, self.wrong_actions)
+        return QAItem(state, suffix, self.wrong_actions, self.problem_texts)
+
+    @cached_property
+    def problem_texts(self) -> tuple[str, ...]:
+        """The PDDL texts of the domain's problems, in file-name order."""
+        return tuple((self.ctx.problems_dir / f"{p}.pddl").read_text() for p in sorted(self.by_problem))
 
     @cached_property
     def wrong_actions(self) -> tuple[tuple[str, ...], ...]:

@@ -280,6 +280,9 @@ class QAItem:
     state: dict[str, Any]
     suffix: list[str] | None
     wrong_actions: tuple[tuple[str, ...], ...] = ()  # argument types of the domain's wrong-action texts
+    #: the PDDL texts of all the domain's problems (for what is a property of the domain, not of one state:
+    #: the fluent types of the reasoning-about-actions tasks)
+    domain_problems: tuple[str, ...] = ()
 
 
 class ActionCase(Protocol):

@@ -32,48 +32,70 @@ from acpgen.rac.literals import literal_atom, mentions
 from acpgen.rac.sequences import LENGTHS, executable_sequence, with_inexecutable
 from acpgen.rac.world import CoreWorld, LiftedWorld
 from acpgen.tasks.base import OK, UNPROVEN, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
-from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
+from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, Matcher
 from acpgen.tasks.claims import Claim, SequenceClaim, expect
 
 if TYPE_CHECKING:  # acpgen.nl imports the task registry, which imports this module
     from acpgen.nl.describe import Describer
     from acpgen.nl.template import DomainTemplate
+    from acpgen.rac.asked import Asked
 
 MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
-_PROPERTIES = {
-    "static": "properties that no action changes",
-    "base": "properties that actions change directly",
-    "derived": "properties that follow from other properties",
-    "self_derived": "single-valued properties (one value at a time)",
-    "fluents": "properties that can change",
-}
-_TYPES_CACHE: dict[tuple[str, str], dict[str, str]] = {}
+_GROUPS_CACHE: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
 
 
-def _properties(fluent_type: str | None) -> str:
-    return _PROPERTIES.get(fluent_type or "", "properties")
+def _mutex_groups(ctx: RecordContext, domain_text: str, problems: tuple[str, ...]) -> list[list[str]]:
+    """The translator's mutex groups of each of a domain's problems (their own goals, which their plans
+    reach), joined; DataError when the translator answers none of them."""
+    key = (domain_text, problems)
+    if key not in _GROUPS_CACHE:
+        groups: list[list[str]] = []
+        answered = 0
+        for problem in problems:
+            result = ctx.planners.mutex_groups(domain_text, problem, ctx.options.limits)
+            if result.status == Status.SOLVED:
+                answered += 1
+                groups.extend(list(g) for g in result.groups)
+        if not answered:
+            raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator for the domain")
+        if len(_GROUPS_CACHE) > 64:
+            _GROUPS_CACHE.clear()
+        _GROUPS_CACHE[key] = groups
+    return _GROUPS_CACHE[key]
+
+
+def domain_fluent_types(ctx: RecordContext, groups: list[list[str]]) -> dict[str, str]:
+    """Predicate -> fluent type (:func:`acpgen.pddl.fluents.classify`) of the task a record asks about (the
+    domain, or its ramification variant), from mutex groups of the domain's problems and the template's
+    ``fluent_types``: a property of the domain, the same for every record of it."""
+    from acpgen.pddl.fluents import classify
+
+    template = template_of(ctx.record, ctx.task.lifted)
+    overrides = template.fluent_types if template is not None else None
+    source = str(template.path) if template is not None else "the template"
+    return {p: t.value for p, t in classify(ctx.task.lifted, groups, overrides, source).items()}
 
 
 def fluent_types(ctx: RecordContext) -> dict[str, str]:
-    """Predicate -> fluent type of the record's domain (:func:`acpgen.pddl.fluents.classify`): the
-    translator's mutex groups of the record's own PDDL (a planner call, cached), and the ``fluent_types``
-    of the domain's template. Raises :class:`DataError` when the translator gives no answer."""
-    from acpgen.pddl.fluents import classify
+    """The fluent types a record's question uses: the record's ``fluent_types`` (the domain's, stored when
+    the record was made); for a record without them (made before they were stored), the types from the
+    mutex groups of the record's own PDDL."""
+    stored = ctx.record.get("fluent_types")
+    if isinstance(stored, dict):
+        return rq.types_of_record(stored)
+    problem = (ctx.record["PDDL_problem"],)
+    return domain_fluent_types(ctx, _mutex_groups(ctx, ctx.record["PDDL_domain"], problem))
 
-    key = (ctx.record["PDDL_domain"], ctx.record["PDDL_problem"])
-    if key not in _TYPES_CACHE:
-        result = ctx.planners.mutex_groups(*key, ctx.options.limits)
-        if result.status != Status.SOLVED:
-            raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator ({result.status})")
-        groups = [[a for a in group if ctx.task.is_valid_atom(a)] for group in result.groups]
-        template = template_of(ctx.record, ctx.task.lifted)
-        overrides = template.fluent_types if template is not None else None
-        source = str(template.path) if template is not None else "the template"
-        types = {p: t.value for p, t in classify(ctx.task.lifted, groups, overrides, source).items()}
-        if len(_TYPES_CACHE) > 512:
-            _TYPES_CACHE.clear()
-        _TYPES_CACHE[key] = types
-    return _TYPES_CACHE[key]
+
+def item_fluent_types(base: RecordContext, asked: RecordContext, item: QAItem) -> dict[str, str] | None:
+    """The domain's fluent types for a question about ``asked`` (the base record's task or its variant),
+    from all the domain's problems (``item.domain_problems``; the record's own problem when none are
+    given); None when the translator gives no mutex groups."""
+    problems = item.domain_problems or (base.record["PDDL_problem"],)
+    try:
+        return domain_fluent_types(asked, _mutex_groups(base, base.record["PDDL_domain"], problems))
+    except DataError:
+        return None
 
 
 def question_types(types: Mapping[str, str], dynamic: bool) -> list[str]:
@@ -95,10 +117,12 @@ def propose(
     rng: random.Random,
     category: str,
     variant: str,
+    types: Mapping[str, str],
     lengths: tuple[int, ...] | None = None,
 ) -> rq.Question | None:
     """The structured question of a category and variant about the record's state, or None; the
-    sequence length is drawn from ``lengths`` (default `LENGTHS`; a difficulty level narrows it)."""
+    sequence length is drawn from ``lengths`` (default `LENGTHS`; a difficulty level narrows it);
+    ``types``: the domain's fluent types."""
     task = ctx.task
     sequence = executable_sequence(task, item.suffix, rng, rng.choice(lengths or LENGTHS))
     if sequence is None:
@@ -108,10 +132,7 @@ def propose(
         if replaced is None:
             return None
         sequence = replaced[0]
-    try:
-        world = CoreWorld(task, fluent_types(ctx))
-    except DataError:
-        return None
+    world = CoreWorld(task, dict(types))
     fluent_type: str | None = None
     obj: str | None = None
     action: str | None = None
@@ -204,6 +225,31 @@ def describer_of(record: dict[str, Any]) -> Describer | None:
     return None if template is None else Describer(template, lifted)
 
 
+class UserTemplate(Exception):
+    """A question written in English from a template acp is not given: it cannot be read back here."""
+
+
+def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str, ...]) -> Asked:
+    """The question of a record as its text asks it (:func:`acpgen.rac.asked.read_asked`), read with the
+    domain template's texts and words (PDDL syntax and the shared questions without a template)."""
+    from acpgen.nl.template import load_questions
+    from acpgen.rac.asked import read_asked
+    from acpgen.rac.reader import Reader
+
+    lifted = ctx.task.lifted
+    template = template_of(ctx.record, lifted)
+    if template is None and ctx.record.get("representation", "nl") != "pddl":
+        raise UserTemplate("written with a template acp does not have (a user's template): not read back")
+    questions = template.questions if template is not None else load_questions()
+    return read_asked(questions, task, category, ctx.record, Reader(lifted, template), lifted, variants)
+
+
+def _normal_answer(value: Any) -> Any:
+    if isinstance(value, list):
+        return sorted(str(s).lower() for s in value)
+    return value.lower() if isinstance(value, str) else value
+
+
 class SequenceChoice(ChoiceFormats):
     """Boolean and multiple-choice questions: one claim about the sequence (``SequenceClaim``)."""
 
@@ -216,11 +262,15 @@ class SequenceChoice(ChoiceFormats):
 
     def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         about = rng.choice(rq.BOOL_VARIANTS[self.category])
+        base = ctx
         ctx, pddl = asked_about(ctx, rng)
-        q = propose(ctx, item, rng, self.category, about, settings.sequence_lengths)
+        types = item_fluent_types(base, ctx, item)
+        if types is None:
+            return None
+        q = propose(ctx, item, rng, self.category, about, types, settings.sequence_lengths)
         if q is None:
             return None
-        world = CoreWorld(ctx.task, fluent_types(ctx))
+        world = CoreWorld(ctx.task, types)
         true: list[Any] = []
         false: list[Any] = []
         if about in ("holds", "holds_before", "holds_after", "all_hold"):
@@ -267,7 +317,7 @@ class SequenceChoice(ChoiceFormats):
             raise DataError(f"unknown claim {about!r}")
         if not true and not false:
             return None
-        shared = {**{k: v for k, v in q.fields().items() if k != "variant"}, **pddl}
+        shared = {**{k: v for k, v in q.fields(types).items() if k != "variant"}, **pddl}
         return Claims([SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared)
 
     def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
@@ -297,6 +347,32 @@ class SequenceChoice(ChoiceFormats):
     def variant(self, claim: Claim) -> str:
         return expect(claim, SequenceClaim).about
 
+    def check_text(self, ctx: RecordContext, record: dict[str, Any]) -> Check:
+        """Decide the claims again from the question as its text asks it (not from the record's fields)."""
+        from acpgen.rac.asked import NotRead
+
+        try:
+            asked = read_back(ctx, str(record.get("task")), self.category, rq.BOOL_VARIANTS[self.category])
+        except NotRead as err:
+            return Check(WRONG, f"the question text is not read back: {err}")
+        except UserTemplate as err:
+            return Check(UNPROVEN, str(err))
+        q = asked.question
+        world = LiftedWorld(ctx.task.lifted, fluent_types(ctx))
+        if record.get("format") == "bool":
+            expected = [record.get("answer") == "yes"]
+        else:
+            expected = [label == record.get("answer") for label in LABELS[: len(asked.values)]]
+        for position, (value, truth) in enumerate(zip(asked.values, expected)):
+            try:
+                holds = rq.claim_holds(world, q, q.variant, value)
+            except DataError as err:
+                return Check(WRONG, f"the question as written cannot be answered: {err}")
+            if holds != truth:
+                where = "" if record.get("format") == "bool" else f"option {LABELS[position]}: "
+                return Check(WRONG, f"{where}as written, {value} is {'true' if holds else 'false'}")
+        return Check(OK)
+
     def read_reference(
         self, fmt: str, question: str, options: list[str], match: Matcher
     ) -> tuple[list[Claim], dict[str, Any]]:
@@ -305,11 +381,13 @@ class SequenceChoice(ChoiceFormats):
 
 def _values(record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
     """Placeholder values shared by the free-answer and boolean texts."""
+    from acpgen.rac.asked import property_words
+
     show = (lambda a: a) if pddl_actions else words.action
     values = {
         "sequence": ", ".join(show(a) for a in record["sequence"]),
         "length": str(len(record["sequence"])),
-        "properties": _properties(record.get("fluent_type")),
+        "properties": property_words(record.get("fluent_type")),
     }
     if record.get("object"):
         values["object"] = record["object"]
@@ -338,14 +416,18 @@ class SequenceTask(Task):
         self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
     ) -> dict[str, Any] | None:
         variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
+        base = ctx
         ctx, pddl = asked_about(ctx, rng)
-        q = propose(ctx, item, rng, self.category, variant, settings.sequence_lengths)
+        types = item_fluent_types(base, ctx, item)
+        if types is None:
+            return None
+        q = propose(ctx, item, rng, self.category, variant, types, settings.sequence_lengths)
         if q is None:
             return None
-        value = rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), q)
+        value = rq.answer(CoreWorld(ctx.task, types), q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
-        return {**q.fields(), **pddl, "answer": value}
+        return {**q.fields(types), **pddl, "answer": value}
 
     def kind(self, record: dict[str, Any]) -> str:
         return rq.GEN_VARIANTS[self.category][record["variant"]]
@@ -397,14 +479,31 @@ class SequenceTask(Task):
             proven = rq.answer(LiftedWorld(ctx.task.lifted, types), rq.Question.of_record(ctx.record))
         except DataError as err:
             return Check(WRONG, str(err))
-        stored = ctx.answer
-        if isinstance(stored, list):
-            stored = sorted(str(s).lower() for s in stored)
-        elif isinstance(stored, str):
-            stored = stored.lower()
-        if proven == stored:
+        stored = _normal_answer(ctx.answer)
+        if proven != stored:
+            return Check(WRONG, f"the separate interpreter gives {proven}, stored {stored}")
+        if "question" not in ctx.record:  # a qa-stage record: no text yet
             return Check(OK)
-        return Check(WRONG, f"the separate interpreter gives {proven}, stored {stored}")
+        return self._check_text(ctx, types, stored)
+
+    def _check_text(self, ctx: RecordContext, types: dict[str, str], stored: Any) -> Check:
+        """The answer to the question as its text asks it must be the stored one."""
+        from acpgen.rac.asked import NotRead, differences
+
+        try:
+            asked = read_back(ctx, self.name, self.category, tuple(rq.GEN_VARIANTS[self.category]))
+        except NotRead as err:
+            return Check(WRONG, f"the question text is not read back: {err}")
+        except UserTemplate as err:
+            return Check(UNPROVEN, str(err))
+        try:
+            from_text = _normal_answer(rq.answer(LiftedWorld(ctx.task.lifted, types), asked.question))
+        except DataError as err:
+            return Check(WRONG, f"the question as written cannot be answered: {err}")
+        if from_text == stored:
+            return Check(OK)
+        disagree = "; ".join(differences(asked.question, rq.Question.of_record(ctx.record)))
+        return Check(WRONG, f"the question as written has the answer {from_text}, stored {stored} ({disagree})")
 
     def to_responses(self, record: dict[str, Any]) -> list[str]:
         """The stored answer in PDDL syntax, and in the template's English when the domain has one."""
