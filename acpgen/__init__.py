@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from acpgen.version import __version__
 
 _API = ("generate", "load", "score", "score_many", "reference_answer", "Score", "GenerationShortfall")
 __all__ = ["__version__", *_API]

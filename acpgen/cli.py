@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 
-from acpgen import __version__
 from acpgen.artefacts import atomic_write_text, write_jsonl
 from acpgen.config import check_formats, load_config
 from acpgen.dataset import build_dataset, counts_table
@@ -32,9 +31,10 @@ from acpgen.records import Dataset, iter_predictions, reference_predictions
 from acpgen.scoring import Summary, flag_rates, score_predictions
 from acpgen.stages import STAGES
 from acpgen.stages.base import StageReport
-from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task
+from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task, task_texts
 from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 from acpgen.verify import validate_records, verdict_counts
+from acpgen.version import __version__
 
 
 class AcpGroup(click.Group):
@@ -698,7 +698,7 @@ def describe(source: Path, domain: str, task: str | None, representation: str, l
       acp describe --domain ferry out/acp/ferry/qa/prog.jsonl --limit 2
     """
     domain_text = domain_file(domain).read_text()
-    template = load_template(domain)
+    template = load_template(domain, tasks=task_texts())
     if source.suffix in (".jsonl", ".json"):
         records = [json.loads(line) for line in source.read_text().splitlines() if line.strip()][:limit]
     else:

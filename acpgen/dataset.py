@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from acpgen import __version__
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
@@ -34,6 +33,7 @@ from acpgen.stages.qa import qa_files
 from acpgen.stamps import code_version, digest_of, tool_versions
 from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, kind_of, split_kind
 from acpgen.verify import validate_records, verdict_counts
+from acpgen.version import __version__
 
 SPLITS = ("test", "dev")
 

@@ -32,6 +32,7 @@ from acpgen.nl.template import (
 )
 from acpgen.pddl.model import LiftedTask, declared_requirements
 from acpgen.pddl.tarski_io import read_domain
+from acpgen.tasks import task_texts
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a domain name is also a folder name under OUT/
 
@@ -95,8 +96,8 @@ class DomainSource:
         if self.template_file is None:
             return None
         if self.generator is not None:
-            return load_template(self.name)
-        return load_template_file(self.template_file, self.name)
+            return load_template(self.name, tasks=task_texts())
+        return load_template_file(self.template_file, self.name, tasks=task_texts())
 
     @property
     def wrong_actions(self) -> tuple[WrongAction, ...]:
@@ -113,7 +114,7 @@ class DomainSource:
     def _pddl_words(self) -> DomainTemplate:
         # Made once per source from the domain alone (it reads the shared questions file): the export
         # stage asks for a describer once per record.
-        return pddl_template(read_domain(self.domain_file))
+        return pddl_template(read_domain(self.domain_file), task_texts())
 
     def check_representation(self, representation: str) -> None:
         """TemplateError unless the representation can be written: nl needs a template."""

@@ -25,8 +25,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from acpgen import __version__
 from acpgen.artefacts import atomic_write_text
+from acpgen.version import __version__
 
 log = logging.getLogger(__name__)
 

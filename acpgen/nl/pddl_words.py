@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acpgen.nl.template import DomainTemplate, PredicateText, load_questions
+from acpgen.nl.template import NO_TASK_TEXTS, DomainTemplate, PredicateText, TaskTexts, load_questions
 from acpgen.pddl.model import LiftedTask
 
 
@@ -20,8 +20,9 @@ def _pddl(name: str, variables: list[str]) -> str:
     return "(" + " ".join([name, *(f"{{{v}}}" for v in variables)]) + ")"
 
 
-def pddl_template(lifted: LiftedTask) -> DomainTemplate:
-    """A template of ``lifted``'s domain that writes ``(at c1 l0)`` for an atom and ``(sail l0 l1)`` for an action."""
+def pddl_template(lifted: LiftedTask, tasks: TaskTexts = NO_TASK_TEXTS) -> DomainTemplate:
+    """A template of ``lifted``'s domain that writes ``(at c1 l0)`` for an atom and ``(sail l0 l1)`` for an
+    action; ``tasks``: the question texts the tasks need."""
     predicates = {}
     for name, types in lifted.predicates.items():
         if name == "=":
@@ -39,5 +40,5 @@ def pddl_template(lifted: LiftedTask) -> DomainTemplate:
         size="",
         predicates=predicates,
         actions=actions,
-        questions=load_questions(),
+        questions=load_questions(tasks=tasks),
     )

@@ -23,7 +23,6 @@ import yaml
 
 from acpgen.errors import AcpError
 from acpgen.pddl.model import LiftedTask
-from acpgen.tasks import TASKS
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATES_ENV = "ACP_TEMPLATES_DIR"  # another templates folder (a copy to edit, user templates)
@@ -41,15 +40,26 @@ TODO = re.compile(r"\bTODO\b")  # marks a text that `acp template init` left for
 SIGNATURE = re.compile(r"^\(\s*([^\s()]+)((?:\s+\?[^\s()]+)*)\s*\)$")
 
 
-def required_questions() -> list[str]:
-    """The question texts the registered tasks use (``app``, ``bool.val.plan``, ``mcq.option.app``, ...)."""
-    return [key for task in TASKS.values() for key in task.question_keys()]
+@dataclass(frozen=True)
+class TaskTexts:
+    """What the registered tasks ask of a template's questions (``acpgen.tasks.task_texts``): the keys
+    of the texts they use (``app``, ``bool.val.plan``, ``mcq.option.app``, ...) and texts they bring
+    themselves (a task of another package cannot edit ``questions.yaml``; ``questions.yaml`` and a
+    domain's ``questions`` override them). The default asks for nothing."""
+
+    required: tuple[str, ...] = ()
+    defaults: tuple[tuple[str, str], ...] = ()
+
+    def merged(self, flat: dict[str, str], where: Path) -> dict[str, str]:
+        """``flat`` over the tasks' own texts; TemplateError naming ``where`` when a required text is missing."""
+        out = {**{key: " ".join(text.split()) for key, text in self.defaults}, **flat}
+        missing = [key for key in self.required if key not in out]
+        if missing:
+            raise TemplateError(f"{where}: no question text for task(s) {', '.join(missing)}")
+        return out
 
 
-def task_questions() -> dict[str, str]:
-    """Question texts that tasks bring themselves (a task of another package cannot edit
-    ``questions.yaml``); ``questions.yaml`` and a domain's ``questions`` override them."""
-    return {key: " ".join(text.split()) for task in TASKS.values() for key, text in task.questions.items()}
+NO_TASK_TEXTS = TaskTexts()
 
 
 def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
@@ -306,27 +316,31 @@ def templates_dir() -> Path:
     return Path(os.environ.get(TEMPLATES_ENV) or TEMPLATES_DIR)
 
 
-def load_template(domain: str, directory: Path | None = None) -> DomainTemplate:
+def load_template(domain: str, directory: Path | None = None, tasks: TaskTexts = NO_TASK_TEXTS) -> DomainTemplate:
     """The template of ``domain`` from ``directory`` (default: `templates_dir`), not yet checked
-    against its PDDL (call `DomainTemplate.check`)."""
+    against its PDDL (call `DomainTemplate.check`); ``tasks``: the question texts the tasks need."""
     directory = Path(directory) if directory is not None else templates_dir()
-    return load_template_file(directory / f"{domain}.yaml", domain, directory)
+    return load_template_file(directory / f"{domain}.yaml", domain, directory, tasks)
 
 
-def load_template_file(path: Path, domain: str, directory: Path | None = None) -> DomainTemplate:
+def load_template_file(
+    path: Path, domain: str, directory: Path | None = None, tasks: TaskTexts = NO_TASK_TEXTS
+) -> DomainTemplate:
     """The template in file ``path`` for ``domain``, with the shared questions of ``directory``
-    (default: `templates_dir`). Parsed once per content of its two files and set of registered tasks."""
+    (default: `templates_dir`). Parsed once per content of its two files and question texts asked for."""
     directory = Path(directory) if directory is not None else templates_dir()
     contents = tuple(
         hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
         for p in (Path(path), directory / QUESTIONS_FILE)
     )
-    return _parse_template(Path(path), domain, directory, (*contents, *TASKS))
+    return _parse_template(Path(path), domain, directory, contents, tasks)
 
 
 @cache
-def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[str | None, ...]) -> DomainTemplate:
-    """`load_template_file` of files with the digests and tasks in ``cache_key`` (so an edit is seen)."""
+def _parse_template(
+    path: Path, domain: str, directory: Path, digests: tuple[str | None, ...], tasks: TaskTexts
+) -> DomainTemplate:
+    """`load_template_file` of files with the ``digests`` (so an edit is seen)."""
     data = _read_yaml(path)
     questions = _read_yaml(directory / QUESTIONS_FILE)
     unknown = set(data) - {
@@ -370,10 +384,7 @@ def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[s
     if not isinstance(ramifications, list) or not all(isinstance(r, dict) for r in ramifications):
         raise TemplateError(f"{path}: ramifications must be a list of rules (mappings); see templates/README.md")
     merged_questions = {**questions, **(data.get("questions") or {})}
-    flat = {**task_questions(), **_flatten(merged_questions)}
-    missing = [key for key in required_questions() if key not in flat]
-    if missing:
-        raise TemplateError(f"{directory / QUESTIONS_FILE}: no question text for task(s) {', '.join(missing)}")
+    flat = tasks.merged(_flatten(merged_questions), directory / QUESTIONS_FILE)
     return DomainTemplate(
         domain=domain,
         path=path,
@@ -390,16 +401,12 @@ def _parse_template(path: Path, domain: str, directory: Path, cache_key: tuple[s
     )
 
 
-def load_questions(directory: Path | None = None) -> dict[str, str]:
+def load_questions(directory: Path | None = None, tasks: TaskTexts = NO_TASK_TEXTS) -> dict[str, str]:
     """The shared task questions of ``directory`` (default: `templates_dir`; `questions.yaml`, over
     the tasks' own texts), flattened as in a template; a run without a domain template (PDDL
     representation) words its questions with these."""
     path = (Path(directory) if directory is not None else templates_dir()) / QUESTIONS_FILE
-    flat = {**task_questions(), **_flatten(_read_yaml(path))}
-    missing = [key for key in required_questions() if key not in flat]
-    if missing:
-        raise TemplateError(f"{path}: no question text for task(s) {', '.join(missing)}")
-    return flat
+    return tasks.merged(_flatten(_read_yaml(path)), path)
 
 
 def _coordinates(name: str) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ from importlib.metadata import entry_points
 
 from acpgen.config import FORMATS
 from acpgen.errors import DataError
+from acpgen.nl.template import TaskTexts
 from acpgen.tasks import (
     action_reachability,
     applicability,
@@ -98,6 +99,14 @@ def task_formats(formats: Iterable[str] = FORMATS, names: Iterable[str] | None =
     return [(n, f) for n in chosen for f in FORMATS if f in wanted and (f == "gen" or TASKS[n].choice is not None)]
 
 
+def task_texts() -> TaskTexts:
+    """The question texts the registered tasks use, and those they bring themselves (for loading a
+    template: :class:`acpgen.nl.template.TaskTexts`)."""
+    required = tuple(key for task in TASKS.values() for key in task.question_keys())
+    defaults = tuple((key, text) for task in TASKS.values() for key, text in task.questions.items())
+    return TaskTexts(required, defaults)
+
+
 def kind_of(name: str, fmt: str) -> str:
     """The record kind of a task in a format: 'app' for gen, 'app.bool' otherwise (see `split_kind`)."""
     return name if fmt == "gen" else f"{name}.{fmt}"
@@ -153,5 +162,6 @@ __all__ = [
     "split_kind",
     "task_formats",
     "task_of_group",
+    "task_texts",
     "unregister",
 ]
