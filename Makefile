@@ -29,10 +29,11 @@ test-slow: $(STAMP)  ## run only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
 .PHONY: lint
-lint: $(STAMP)  ## ruff and mypy
+lint: $(STAMP)  ## ruff (style, complexity), mypy and the import contract (import-linter: layers, no cycles)
 	$(BIN)/ruff check acpgen tests benchmarks
 	$(BIN)/ruff format --check acpgen tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 dataset: $(STAMP)  ## build the benchmark from $(CONFIG) into dataset/ (all stages, splits, validate, self-score)
 	$(BIN)/acp dataset --config $(CONFIG) -j $(JOBS)

@@ -11,29 +11,29 @@ from pathlib import Path
 
 import click
 
+from acpgen.adapters.lmeval import export_lm_eval
 from acpgen.artefacts import atomic_write_text, write_jsonl
 from acpgen.config import check_formats, load_config
-from acpgen.dataset import build_dataset, counts_table
-from acpgen.domains import DomainSource
-from acpgen.equivalence import EquivalenceChecker
 from acpgen.errors import AcpError
+from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
+from acpgen.evaluation.scoring import Summary, flag_rates, score_predictions
+from acpgen.evaluation.validate import validate_records, verdict_counts
 from acpgen.executors import EXECUTORS, make_executor
+from acpgen.generation.benchmark import build_dataset, counts_table
+from acpgen.generation.levels import at_level
+from acpgen.generation.pipeline import fell_short, run_domains, stages_up_to
+from acpgen.generation.sources import DomainSource
+from acpgen.generation.stages import STAGES
+from acpgen.generation.stages.base import StageReport
 from acpgen.generators import domain_file
-from acpgen.levels import at_level
-from acpgen.lmeval import export_lm_eval
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_domain, read_strings
-from acpgen.pipeline import fell_short, run_domains, stages_up_to
 from acpgen.planners import Limits, PlannerSetup
-from acpgen.records import Dataset, iter_predictions, reference_predictions
-from acpgen.scoring import Summary, flag_rates, score_predictions
-from acpgen.stages import STAGES
-from acpgen.stages.base import StageReport
+from acpgen.proofs.equivalence import EquivalenceChecker
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task, task_texts
 from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
-from acpgen.verify import validate_records, verdict_counts
 from acpgen.version import __version__
 
 
@@ -380,7 +380,7 @@ def reference_answers(dataset: Path, output: Path) -> None:
     type=click.IntRange(1, 5),
     default=None,
     help="Difficulty 1-5: the level's share of each domain's sizes and states at its distance from the goal "
-    "(acpgen/levels.py; `levels` in the config).",
+    "(acpgen/generation/levels.py; `levels` in the config).",
 )
 @run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
@@ -641,7 +641,7 @@ def report_command(scores: tuple[Path, ...], output: Path, dataset: Path | None)
       acp score preds-a.jsonl --dataset DATA -o model-a.jsonl
       acp report model-a.jsonl model-b.jsonl --dataset DATA -o report/
     """
-    from acpgen.report import build_report, write_report
+    from acpgen.evaluation.report import build_report, write_report
 
     written = write_report(build_report(scores, dataset), output)
     for path in written:
@@ -668,7 +668,7 @@ def export_hf_command(dataset: Path, out: Path, license_id: str) -> None:
       acp export hf dataset hf-dataset
       python -c 'import datasets; print(datasets.load_dataset("hf-dataset", "app_gen"))'
     """
-    from acpgen.hub import export_hf
+    from acpgen.adapters.hub import export_hf
 
     written = export_hf(dataset, out, license_id)
     rows = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in written if p.suffix == ".jsonl")

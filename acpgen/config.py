@@ -57,7 +57,7 @@ class StatesConfig:
     rollout_length: int = 5
     max_per_problem: int = 200
     # Only states whose remaining plan length lies in [low, high] (high None: no bound); set by a
-    # difficulty level (`acpgen.levels`), None keeps every state.
+    # difficulty level (`acpgen.generation.levels`), None keeps every state.
     goal_distance: tuple[int, int | None] | None = None
 
 
@@ -85,7 +85,7 @@ class ExportConfig:
     """Stage 5: natural-language text and the exported records."""
 
     representation: str = "nl"  # nl, pddl or pddl+nl: what a record's context contains
-    level: int | None = None  # set by a difficulty level (acpgen.levels): records then carry level and features
+    level: int | None = None  # set by a difficulty level (acpgen.generation.levels): records carry level, features
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class PipelineConfig:
     export: ExportConfig = field(default_factory=ExportConfig)
     dataset: DatasetConfig = field(default_factory=DatasetConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
-    levels: dict[int, dict] = field(default_factory=dict)  # difficulty levels, read by `acpgen.levels`
+    levels: dict[int, dict] = field(default_factory=dict)  # difficulty levels, read by `acpgen.generation.levels`
     # where the units run (acpgen.executors); shapes no artefact, so it is left out of the manifest's config hash
     executor: ExecutorConfig = field(default_factory=ExecutorConfig)
 

@@ -40,8 +40,8 @@ class GenFields(TypedDict, total=False):
     sequence_length: int  # rac_*
     object: str  # rac_fluent, rac_num, rac_comp: the object asked about
     ramifications: bool  # rac_*: asked about the ramification variant of the domain (PDDL with :derived rules)
-    level: int  # records of a difficulty level only (acpgen.levels)
-    features: dict[str, int | None]  # with level: acpgen.features.state_features
+    level: int  # records of a difficulty level only (acpgen.generation.levels)
+    features: dict[str, int | None]  # with level: acpgen.proofs.features.state_features
     abstraction: str  # t2p: explicit_explicit, explicit_abstract, abstract_explicit, abstract_abstract
     placeholder: bool  # t2p: the goal names no object (any objects fitting it are correct)
     size: int  # t2p: true propositions of the problem (initial facts and goal literals)
@@ -87,7 +87,7 @@ class ChoiceFields(TypedDict, total=False):
     plan: list[str]  # just
     sequence: list[Any]  # val: action names, or wrong-action objects
     variant: str  # which question text (val properties, just single/pair)
-    claim: dict[str, Any]  # bool: one claim (acpgen.tasks.claims)
+    claim: dict[str, Any]  # bool: one claim (acpgen.proofs.claims)
     options: list[dict[str, Any]]  # mcq: four claims
     category: str  # rac_*
     fluent_type: str | None  # rac_*
@@ -95,8 +95,8 @@ class ChoiceFields(TypedDict, total=False):
     sequence_length: int  # rac_*
     object: str  # rac_*
     ramifications: bool  # rac_*: asked about the ramification variant of the domain
-    level: int  # records of a difficulty level only (acpgen.levels)
-    features: dict[str, int | None]  # with level: acpgen.features.state_features
+    level: int  # records of a difficulty level only (acpgen.generation.levels)
+    features: dict[str, int | None]  # with level: acpgen.proofs.features.state_features
 
 
 class QARecord(TypedDict, total=False):

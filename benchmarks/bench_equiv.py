@@ -28,12 +28,12 @@ import time
 from pathlib import Path
 
 from acpgen.config import load_config
-from acpgen.equivalence import EquivalenceChecker, ProblemGraph
 from acpgen.generators import get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical
 from acpgen.pddl.render import problem_text
 from acpgen.planners import Limits, PlannerSetup, warm
+from acpgen.proofs.equivalence import EquivalenceChecker, ProblemGraph
 
 BUCKETS = ((1, 20), (21, 40), (41, 60), (61, 80), (81, 10**9))
 

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from acpgen.config import load_config
+from acpgen.generation.stages import STAGES, StageContext, count_artefacts
 from acpgen.planners import PlannerSetup
-from acpgen.stages import STAGES, StageContext, count_artefacts
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ from common import chosen_domains
 
 import acpgen
 from acpgen.config import load_config
-from acpgen.levels import LEVELS, describe
+from acpgen.generation.levels import LEVELS, describe
 
 FEATURES = ("objects", "propositions", "applicable", "plan_length", "optimal_plan_length", "reachable_states")
 

@@ -19,7 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import acpgen
-from acpgen.records import record_task
+from acpgen.evaluation.records import record_task
 
 TARGET_MS = 5.0
 WRONG = {"gen": "(no-such-action x)", "bool": "**Final Answer**: Maybe.", "mcq": "**Final Answer**: E."}

@@ -31,9 +31,9 @@ import time
 from pathlib import Path
 
 from acpgen.config import load_config
-from acpgen.dataset import build_dataset
 from acpgen.executors import DaskExecutor, Executor, UnitOutcome, shard_size
-from acpgen.stages import STAGES
+from acpgen.generation.benchmark import build_dataset
+from acpgen.generation.stages import STAGES
 
 WORKERS = (1, 2, 8, 32, 128)
 

@@ -33,10 +33,10 @@ from common import chosen_domains
 
 from acpgen.artefacts import atomic_write_text
 from acpgen.config import check_formats, load_config
+from acpgen.generation.stages import STAGES, StageContext
+from acpgen.generation.stages.problems import make_problem, problem_name
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
-from acpgen.stages import STAGES, StageContext
-from acpgen.stages.problems import make_problem, problem_name
 
 DEFAULT_DOMAINS = "ferry,blocksworld,visitall"
 

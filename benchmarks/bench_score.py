@@ -35,10 +35,10 @@ from pathlib import Path
 
 import yaml
 
+from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
+from acpgen.evaluation.scoring import score_predictions
 from acpgen.pddl import tarski_io
 from acpgen.pddl.grounding import GroundTask
-from acpgen.records import Dataset, Prediction, reference_predictions
-from acpgen.scoring import score_predictions
 from acpgen.tasks import TASKS, ScoreOptions
 from acpgen.tasks.base import record_plan
 

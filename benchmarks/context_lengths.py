@@ -13,11 +13,11 @@ import statistics
 import sys
 from pathlib import Path
 
+from acpgen.evaluation.reference_records import REFERENCE_DOMAINS
 from acpgen.generators import domain_file
 from acpgen.nl.describe import Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.reference.claims import REFERENCE_DOMAINS
 from acpgen.tasks import TASKS
 
 

@@ -29,14 +29,14 @@ from pathlib import Path
 from common import chosen_domains
 
 from acpgen.config import load_config
-from acpgen.dataset import assemble, check_sizes, self_check, write_splits
+from acpgen.generation.benchmark import assemble, check_sizes, self_check, write_splits
+from acpgen.generation.stages import StageContext
+from acpgen.generation.stages import export as export_stage
+from acpgen.generation.stages import plans as plans_stage
+from acpgen.generation.stages import problems as problems_stage
+from acpgen.generation.stages import qa as qa_stage
+from acpgen.generation.stages import states as states_stage
 from acpgen.planners import Limits
-from acpgen.stages import StageContext
-from acpgen.stages import export as export_stage
-from acpgen.stages import plans as plans_stage
-from acpgen.stages import problems as problems_stage
-from acpgen.stages import qa as qa_stage
-from acpgen.stages import states as states_stage
 from acpgen.tasks import ScoreOptions, task_formats
 
 DEFAULT_DOMAINS = "ferry,blocksworld,floortile,satellite"

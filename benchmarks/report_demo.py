@@ -23,9 +23,9 @@ import sys
 from pathlib import Path
 
 from acpgen.artefacts import write_jsonl
-from acpgen.records import Dataset, iter_predictions, reference_predictions
-from acpgen.report import build_report, write_report
-from acpgen.scoring import score_predictions
+from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
+from acpgen.evaluation.report import build_report, write_report
+from acpgen.evaluation.scoring import score_predictions
 from acpgen.tasks import split_kind
 
 _GROUP = re.compile(r"\([^()]*\)")

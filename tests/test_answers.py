@@ -1,4 +1,4 @@
-"""Response parser (acpgen/answers.py): what must parse, to what, and what must raise ParseError.
+"""Response parser (acpgen/nl/answers.py): what must parse, to what, and what must raise ParseError.
 
 Every expected value is derived by hand from the input. Cases marked "ref:" state what the
 reference parser (the ACPBench-Hard tasks' answer grammar in lm-evaluation-harness) does where we
@@ -14,7 +14,7 @@ import pytest
 from conftest import record_param
 from lark import Lark
 
-from acpgen.answers import (
+from acpgen.nl.answers import (
     NONE,
     ParseError,
     parse_action,
@@ -405,7 +405,7 @@ def test_grammar_has_no_lalr_conflicts():
         build('start: "i" start | "i" start "e" start | "x"\n', ["start"])  # dangling else: detected
         assert any("conflict" in r.getMessage().lower() for r in records)
         records.clear()
-        grammar = resources.files("acpgen").joinpath("answers.lark").read_text(encoding="utf-8")
+        grammar = resources.files("acpgen.nl").joinpath("answers.lark").read_text(encoding="utf-8")
         build(grammar, ["action_list", "act", "index", "progression"])
     finally:
         lark_logger.removeHandler(handler)

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from conftest import FIXTURES, GEN_TASKS
 
 from acpgen.cli import cli
-from acpgen.domains import DomainSource
 from acpgen.errors import ConfigError, PddlError
+from acpgen.generation.sources import DomainSource
 from acpgen.nl.describe import Describer
 from acpgen.nl.scaffold import predicate_variables, starting_template
 from acpgen.nl.template import TemplateError, load_template_file

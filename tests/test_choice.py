@@ -12,16 +12,16 @@ import yaml
 from click.testing import CliRunner
 from conftest import DEV, FIXTURES
 
-from acpgen.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.cli import cli
+from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
+from acpgen.evaluation.scoring import score_predictions
+from acpgen.evaluation.validate import check_record
+from acpgen.nl.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute
 from acpgen.planners.parse import sas_mutex_groups
-from acpgen.records import Dataset, Prediction, reference_predictions
-from acpgen.scoring import score_predictions
 from acpgen.tasks import CHOICE_GROUPS, TASKS, ScoreOptions
 from acpgen.tasks.choice import LABELS
-from acpgen.verify import check_record
 
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"
 

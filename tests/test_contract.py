@@ -18,16 +18,16 @@ from acpgen.cli import cli
 from acpgen.errors import DataError
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.tasks import CHOICE_GROUPS, KINDS, TASKS, register, unregister
+from acpgen.proofs.claims import ActionClaim, FactClaim, FactsClaim, RemovalClaim, WrongActionClaim, claim_from_dict
+from acpgen.tasks import CHOICE_GROUPS, KINDS, TASKS, register, task_texts, unregister
 from acpgen.tasks.base import Task
-from acpgen.tasks.claims import ActionClaim, FactClaim, FactsClaim, RemovalClaim, WrongActionClaim, claim_from_dict
 
 MODULE = '''
 """opengoals: how many facts of the goal do not hold in the current state?"""
 
 import re
 
-from acpgen.answers import ParseError
+from acpgen.nl.answers import ParseError
 from acpgen.tasks.base import OK, WRONG, Check, Task, Verdict
 
 
@@ -131,7 +131,7 @@ def test_a_new_task_is_one_module(throwaway_task, tmp_path):
 
 def test_registering_a_task_reaches_every_index(throwaway_task):
     assert TASKS["opengoals"] is throwaway_task and "opengoals" in KINDS
-    assert "opengoals" in load_template("ferry").questions
+    assert "opengoals" in load_template("ferry", tasks=task_texts()).questions
     with pytest.raises(DataError, match="clashes"):
         register(throwaway_task)
 
@@ -170,7 +170,7 @@ def test_objects_that_are_no_claim_are_refused(bad):
 def test_claims_read_from_reference_records_round_trip():
     """The claims the reference readers make of the reference bool/mcq records (sample) read back
     into typed claims whose dictionaries are the stored objects, key for key."""
-    from acpgen.reference.claims import to_record
+    from acpgen.evaluation.reference_records import to_record
 
     seen = 0
     for kind in (k for k in KINDS if "." in k):

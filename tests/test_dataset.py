@@ -14,14 +14,14 @@ import yaml
 from click.testing import CliRunner
 from conftest import FIXTURES, GEN_TASKS
 
+from acpgen.adapters.lmeval import doc_to_target, process_results
 from acpgen.cli import cli
 from acpgen.config import load_config
-from acpgen.dataset import dev_quota
 from acpgen.errors import ConfigError
-from acpgen.lmeval import doc_to_target, process_results
-from acpgen.records import Dataset
+from acpgen.evaluation.records import Dataset
+from acpgen.generation.benchmark import dev_quota
+from acpgen.generation.stages.export import ActionCase
 from acpgen.schema import REFERENCE_KEYS
-from acpgen.stages.export import ActionCase
 from acpgen.tasks import TASKS
 
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"

@@ -1,4 +1,4 @@
-"""acpgen.equivalence: equivalent and non-equivalent problem pairs, labels by construction, and every
+"""acpgen.proofs.equivalence: equivalent and non-equivalent problem pairs, labels by construction, and every
 label on small problems checked again by brute force over all object bijections (written here,
 independently of the graph isomorphism and goal closure of the module)."""
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from acpgen.equivalence import EquivalenceChecker, equivalent
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
+from acpgen.proofs.equivalence import EquivalenceChecker, equivalent
 
 DOMAINS = Path(__file__).resolve().parents[1] / "domains"
 

@@ -20,12 +20,12 @@ from click.testing import CliRunner
 from conftest import FIXTURES, snapshot
 from distributed import LocalCluster
 
-from acpgen import pipeline
 from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.errors import ConfigError
 from acpgen.executors import DaskExecutor, Executor, ExecutorConfig, cluster_spec, make_executor, shard_size, shards
-from acpgen.stages import qa
+from acpgen.generation import pipeline
+from acpgen.generation.stages import qa
 
 CONFIG = FIXTURES / "pipeline" / "dask.yaml"
 _CALL_UNIT = pipeline.call_unit  # the real unit runner, called by the killing wrapper below

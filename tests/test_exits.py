@@ -16,11 +16,11 @@ from conftest import FIXTURES, GEN_TASKS, dev_records
 
 from acpgen.cli import cli
 from acpgen.config import load_config
-from acpgen.dataset import Assembly, Checks, write_manifest
+from acpgen.evaluation.scoring import PlannerSetup
+from acpgen.evaluation.validate import check_record, validate_records
+from acpgen.generation.benchmark import Assembly, Checks, write_manifest
 from acpgen.nl.template import TEMPLATES_DIR
-from acpgen.scoring import PlannerSetup
 from acpgen.tasks import TASKS, ScoreOptions
-from acpgen.verify import check_record, validate_records
 
 DOMAINS = ("ferry", "grippers")
 # The CI pipeline (2 domains) with open-ended questions only, 2 per task, 2 problems per domain.

@@ -8,12 +8,12 @@ import random
 import pytest
 from conftest import DEV
 
+from acpgen.evaluation.reference_records import REFERENCE_DOMAINS
 from acpgen.generators import DOMAINS, domain_file, get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, Status
-from acpgen.reference.claims import REFERENCE_DOMAINS
 
 
 def reference_domains() -> dict[str, tuple[str, str]]:

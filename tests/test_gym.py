@@ -1,4 +1,4 @@
-"""The reasoning-gym adapter (acpgen.gym) against the installed reasoning-gym package."""
+"""The reasoning-gym adapter (acpgen.adapters.gym) against the installed reasoning-gym package."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import reasoning_gym
 from conftest import FIXTURES
 
 import acpgen
-import acpgen.gym
+import acpgen.adapters.gym
 from acpgen.tasks import TASKS
 
 TINY = str(FIXTURES / "pipeline" / "api.yaml")
@@ -16,7 +16,7 @@ TINY = str(FIXTURES / "pipeline" / "api.yaml")
 def test_every_task_is_registered():
     for task in TASKS:
         assert f"acp_{task}" in reasoning_gym.factory.DATASETS
-    assert acpgen.gym.register() == []  # a second registration adds nothing
+    assert acpgen.adapters.gym.register() == []  # a second registration adds nothing
 
 
 @pytest.mark.parametrize(("task", "fmt"), [("app", "gen"), ("reach", "bool")])

@@ -1,4 +1,4 @@
-"""The Inspect AI tasks (acpgen.inspect_tasks), run end to end by the real inspect-ai package.
+"""The Inspect AI tasks (acpgen.adapters.inspect_tasks), run end to end by the real inspect-ai package.
 
 The model is Inspect's own ``mockllm/model`` with outputs chosen per prompt. Its fixed default text
 cannot be used offline: mockllm then counts tokens with tiktoken, which downloads its encoding.
@@ -19,7 +19,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
-from acpgen import inspect_tasks
+from acpgen.adapters import inspect_tasks
 from acpgen.errors import DataError
 from acpgen.tasks import TASKS, Verdict
 

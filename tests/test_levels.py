@@ -1,4 +1,4 @@
-"""Difficulty levels (acpgen.levels): sizes and goal distances per level, `--level` and `level=`."""
+"""Difficulty levels (acpgen.generation.levels): sizes and goal distances per level, `--level` and `level=`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import acpgen
 from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.errors import ConfigError
-from acpgen.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of
+from acpgen.generation.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of
 
 TINY = FIXTURES / "pipeline" / "api.yaml"
 

@@ -16,9 +16,9 @@ import yaml
 from click.testing import CliRunner
 from conftest import DEV, FIXTURES
 
+from acpgen.adapters.lmeval import doc_to_target, export_lm_eval, process_results
 from acpgen.cli import cli
 from acpgen.errors import DataError
-from acpgen.lmeval import doc_to_target, export_lm_eval, process_results
 from acpgen.tasks import TASKS, task_formats
 
 CI_CONFIG = FIXTURES / "pipeline" / "ci.yaml"

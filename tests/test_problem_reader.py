@@ -15,8 +15,8 @@ import pytest
 from conftest import DEV
 from test_ramifications import base_task, rules_of
 
-from acpgen.domains import DomainSource
 from acpgen.errors import PddlError
+from acpgen.generation.sources import DomainSource
 from acpgen.generators import DOMAINS
 from acpgen.pddl import tarski_io
 from acpgen.pddl.problem_reader import read_problem

@@ -1,4 +1,4 @@
-"""Reasoning about actions (acpgen/tasks/rac.py): answers derived by hand on a 3-block problem, the
+"""Reasoning about actions (acpgen/tasks/sequences.py): answers derived by hand on a 3-block problem, the
 reader of free answers in PDDL and in the template's English, and the second route."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from acpgen.evaluation.scoring import score_one
 from acpgen.pddl.grounding import GroundTask
-from acpgen.rac.questions import Question, answer, claim_holds, record_types
-from acpgen.rac.world import CoreWorld, LiftedWorld
-from acpgen.scoring import score_one
+from acpgen.proofs.change.questions import Question, answer, claim_holds, record_types
+from acpgen.proofs.change.world import CoreWorld, LiftedWorld
 from acpgen.tasks import TASKS, RecordContext
 
 DOMAIN = (Path(__file__).parent.parent / "domains" / "blocksworld" / "domain.pddl").read_text()
@@ -342,8 +342,8 @@ def effects_record(text: str, fluent_type: str = "derived", stored=("(clear a)",
 
 
 def validate(rec: dict, kind: str | None = None):
+    from acpgen.evaluation.validate import check_record
     from acpgen.tasks import ScoreOptions
-    from acpgen.verify import check_record
 
     return check_record(kind or rec["task"], rec, ScoreOptions())
 
@@ -482,7 +482,7 @@ TILES = """(define (problem two) (:domain floor-tile)
 
 def test_fluent_types_do_not_depend_on_the_records_state():
     from acpgen.tasks.base import QAItem
-    from acpgen.tasks.rac import item_fluent_types
+    from acpgen.tasks.sequences import item_fluent_types
 
     solvable = TILES.format(extra="(clear t1)")
     dead_end = TILES.format(extra="(painted t1 white)")  # t1 is painted white: it can never be black

@@ -1,4 +1,4 @@
-"""Readers of the reference prose (acpgen/reference/<domain>.py), checked against the PDDL of every
+"""Readers of the reference prose (acpgen/nl/reference/<domain>.py), checked against the PDDL of every
 reference gen record: the text must give back exactly the record's objects, state and goal."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import json
 import pytest
 from conftest import DEV, GEN_TASKS
 
+from acpgen.evaluation.reference_records import REFERENCE_DOMAINS
+from acpgen.nl.reference.base import ReadError
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.reference.base import ReadError
-from acpgen.reference.claims import REFERENCE_DOMAINS
 
 # reach.gen record whose context renders an empty list although its :init has (clear tile_3):
 # the text does not say what the PDDL says.
@@ -47,7 +47,7 @@ def stated(domain: str, init: frozenset) -> frozenset:
 @pytest.mark.parametrize("task,record", CASES, ids=[f"{t}-{r['id']}" for t, r in CASES])
 def test_reader_gives_back_the_pddl(task, record):
     domain, objects, init, goal = expected(record)
-    reader = importlib.import_module(f"acpgen.reference.{REFERENCE_DOMAINS[domain]}")
+    reader = importlib.import_module(f"acpgen.nl.reference.{REFERENCE_DOMAINS[domain]}")
     if record["id"] in DEFECTIVE:
         with pytest.raises(ReadError):  # refused, not read into a state the text does not give
             reader.read(record["context"])

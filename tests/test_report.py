@@ -18,8 +18,8 @@ from conftest import DEV
 
 from acpgen.cli import cli
 from acpgen.errors import DataError
-from acpgen.records import Dataset, iter_predictions, reference_predictions
-from acpgen.report import (
+from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
+from acpgen.evaluation.report import (
     ALL,
     build_report,
     f1,
@@ -30,7 +30,7 @@ from acpgen.report import (
     value_bins,
     write_report,
 )
-from acpgen.scoring import Summary, score_predictions
+from acpgen.evaluation.scoring import Summary, score_predictions
 
 pytest.importorskip("matplotlib")
 

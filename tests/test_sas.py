@@ -15,12 +15,12 @@ from test_axioms import DOMAIN as AXIOM_DOMAIN
 from test_axioms import PROBLEM as AXIOM_PROBLEM
 
 from acpgen.generators import DOMAINS, get_generator
-from acpgen.oracle import Method, Oracle
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.sas import sas_query
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, Planners, Status
+from acpgen.proofs.oracle import Method, Oracle
 
 
 def _small_task(domain: str) -> GroundTask:

@@ -17,10 +17,10 @@ from conftest import FIXTURES, GEN_TASKS, snapshot
 from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.errors import ConfigError
+from acpgen.generation.stages import StageContext, plans
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute, is_plan
 from acpgen.planners import PlannerResult, Planners, Status
-from acpgen.stages import StageContext, plans
 
 SMALL = FIXTURES / "pipeline" / "small.yaml"
 
@@ -148,11 +148,11 @@ def test_config_errors_name_the_key(tmp_path):
 
 
 def test_qa_questions_validate_and_their_answers_score_one(reference_run):
+    from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
+    from acpgen.evaluation.scoring import score_predictions
+    from acpgen.evaluation.validate import validate_records
     from acpgen.planners import PlannerSetup
-    from acpgen.records import Dataset, Prediction, reference_predictions
-    from acpgen.scoring import score_predictions
     from acpgen.tasks import ScoreOptions
-    from acpgen.verify import validate_records
 
     qa = reference_run / "ferry" / "qa"
     counts = {t: len((qa / f"{t}.jsonl").read_text().splitlines()) for t in GEN_TASKS}

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import DEV, GEN_TASKS, dev_records
 
+from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
+from acpgen.evaluation.scoring import score_one, score_predictions
 from acpgen.pddl.encode import lifted_query
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import LandmarkResult, Limits, PlannerResult, Planners, Status
-from acpgen.records import Dataset, Prediction, reference_predictions
-from acpgen.scoring import score_one, score_predictions
 from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions
 from acpgen.tasks.base import plan_from_question
 

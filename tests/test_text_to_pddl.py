@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from acpgen.answers import ParseError
+from acpgen.evaluation.scoring import Scored
 from acpgen.generators import get_generator
 from acpgen.generators.patterns import BLOCKSWORLD, FERRY, GRIPPERS, VISITALL
+from acpgen.nl.answers import ParseError
 from acpgen.nl.describe import Describer
 from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
-from acpgen.scoring import Scored
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions
 from acpgen.tasks.base import OK, SCORED, UNPROVEN, WRONG, QAItem
 from acpgen.tasks.text_to_pddl import CATEGORIES, last_problem
@@ -220,7 +220,7 @@ def test_score_rows_carry_the_three_flags():
 
 
 def test_score_row_output_has_the_flags():
-    from acpgen.records import Prediction
+    from acpgen.evaluation.records import Prediction
 
     ctx = RecordContext(_record(), ScoreOptions())
     verdict = T2P.score(ctx, RENAMED)

@@ -9,10 +9,10 @@ from click.testing import CliRunner
 from conftest import DEV, dev_records
 
 from acpgen.cli import cli
+from acpgen.evaluation.records import Dataset
+from acpgen.evaluation.validate import validate_records
 from acpgen.planners import PlannerSetup
-from acpgen.records import Dataset
 from acpgen.tasks import ScoreOptions
-from acpgen.verify import validate_records
 
 # (task, id) -> what the reason must mention. Found by `acp validate`; the proofs are in the
 # reasons (exploration of the whole state space, the delete relaxation, or a planner on the

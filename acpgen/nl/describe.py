@@ -31,7 +31,7 @@ from acpgen.nl.template import (
     substitute,
 )
 from acpgen.pddl.model import LiftedTask, canonical, split_canonical
-from acpgen.tasks.claims import claim_from_dict
+from acpgen.proofs.claims import claim_from_dict
 
 if TYPE_CHECKING:
     from acpgen.tasks.base import Task

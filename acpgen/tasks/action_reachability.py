@@ -11,9 +11,10 @@ import itertools
 import random
 from typing import Any
 
-from acpgen.answers import parse_action_or_none
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision, Method
+from acpgen.nl.answers import parse_action_or_none
+from acpgen.proofs.claims import ActionClaim, Claim, WrongActionClaim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     ActionCase,
     Check,
@@ -29,7 +30,6 @@ from acpgen.tasks.base import (
     score_none,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_actions, rollout, wrong_action
-from acpgen.tasks.claims import ActionClaim, Claim, WrongActionClaim, expect
 from acpgen.tasks.reachability import mutex_groups
 
 

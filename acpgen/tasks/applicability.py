@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from acpgen.answers import parse_action_list
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision, Method
+from acpgen.nl.answers import parse_action_list
+from acpgen.proofs.claims import ActionClaim, Claim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -26,7 +27,6 @@ from acpgen.tasks.base import (
     unknown_actions,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_actions
-from acpgen.tasks.claims import ActionClaim, Claim, expect
 
 
 def applicable_names(ctx: RecordContext) -> set[str]:

@@ -2,7 +2,7 @@
 
 A task module owns its question generation and its answer scoring, so the two cannot disagree.
 Scoring functions are pure: they read the record and the parsed answer, ask the record's
-:class:`~acpgen.oracle.Oracle` when a stored answer does not settle the question, and return a
+:class:`~acpgen.proofs.oracle.Oracle` when a stored answer does not settle the question, and return a
 :class:`Verdict`.
 """
 
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 from acpgen.config import QAConfig
 from acpgen.enums import StrEnum
 from acpgen.errors import DataError
-from acpgen.oracle import Decision, Oracle
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.planners import Limits, Planners
+from acpgen.proofs.oracle import Decision, Oracle
 
 if TYPE_CHECKING:  # acpgen.tasks.choice and acpgen.nl.describe import this module
     from acpgen.nl.describe import Describer
@@ -286,7 +286,7 @@ class QAItem:
 
 
 class ActionCase(Protocol):
-    """Writes a ground action name in the domain's own case (see :mod:`acpgen.stages.export`)."""
+    """Writes a ground action name in the domain's own case (see :mod:`acpgen.generation.stages.export`)."""
 
     def __call__(self, action: str) -> str: ...
 
@@ -349,7 +349,7 @@ class Task(ABC):
     # ----- scoring and validation ---------------------------------------------------------------
     @abstractmethod
     def parse(self, response: str) -> Any:
-        """The answer in a raw model response; :class:`acpgen.answers.ParseError` when there is none."""
+        """The answer in a raw model response; :class:`acpgen.nl.answers.ParseError` when there is none."""
 
     @abstractmethod
     def score(self, ctx: RecordContext, answer: Any) -> Verdict:

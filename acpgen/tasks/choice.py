@@ -20,12 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from acpgen.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision
+from acpgen.nl.answers import ParseError, parse_choice, parse_yes_no
 from acpgen.pddl.grounding import GroundTask
+from acpgen.proofs.claims import Claim, WrongActionClaim, claim_from_dict
+from acpgen.proofs.oracle import Decision
 from acpgen.tasks.base import OK, UNPROVEN, WRONG, Check, QAItem, RecordContext, Verdict, Words
-from acpgen.tasks.claims import Claim, WrongActionClaim, claim_from_dict
 
 LABELS = ("A", "B", "C", "D")
 
@@ -49,7 +49,7 @@ class Claims:
 
 
 class Matcher(Protocol):
-    """Reads the actions and facts of a reference question's prose (see :mod:`acpgen.reference.claims`)."""
+    """Reads the actions and facts of a reference question's prose (see :mod:`acpgen.evaluation.reference_records`)."""
 
     def action(self, text: str, wrong_allowed: bool = False) -> Claim | str: ...
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from acpgen.answers import parse_plan
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision, Method
+from acpgen.nl.answers import parse_plan
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
+from acpgen.proofs.claims import AnyRemovalClaim, Claim, RemovalClaim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -32,7 +33,6 @@ from acpgen.tasks.base import (
     unknown_actions,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
-from acpgen.tasks.claims import AnyRemovalClaim, Claim, RemovalClaim, expect
 
 
 def is_subsequence(short: list[str], long: list[str]) -> bool:

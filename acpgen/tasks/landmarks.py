@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from acpgen.answers import parse_atom_or_none
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision, Method
-from acpgen.reference.base import ReadError
+from acpgen.nl.answers import parse_atom_or_none
+from acpgen.nl.reference.base import ReadError
+from acpgen.proofs.claims import Claim, FactClaim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,
@@ -33,7 +34,6 @@ from acpgen.tasks.base import (
     score_none,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
-from acpgen.tasks.claims import Claim, FactClaim, expect
 
 
 def is_trivial(ctx: RecordContext, atom: str) -> bool:

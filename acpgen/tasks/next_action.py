@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from acpgen.answers import parse_action
 from acpgen.config import QAConfig
+from acpgen.nl.answers import parse_action
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,

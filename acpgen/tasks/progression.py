@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from acpgen.answers import parse_effects
 from acpgen.config import QAConfig
 from acpgen.errors import DataError
-from acpgen.oracle import Decision, Method
+from acpgen.nl.answers import parse_effects
+from acpgen.proofs.claims import Claim, FactClaim, FactsClaim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -29,7 +30,6 @@ from acpgen.tasks.base import (
     unknown_atoms,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_atoms
-from acpgen.tasks.claims import Claim, FactClaim, FactsClaim, expect
 
 
 def effects(ctx: RecordContext, name: str) -> tuple[set[str], set[str]]:

@@ -1,6 +1,6 @@
-"""rac_effects: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.rac`)."""
+"""rac_effects: reasoning about actions, one category of questions (see :mod:`acpgen.tasks.sequences`)."""
 
-from acpgen.tasks.rac import SequenceTask
+from acpgen.tasks.sequences import SequenceTask
 
 TASK = SequenceTask(
     "effects",

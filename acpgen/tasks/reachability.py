@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from acpgen.answers import parse_atom_or_none
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision, Method
+from acpgen.nl.answers import parse_atom_or_none
+from acpgen.proofs.claims import Claim, FactsClaim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     Check,
     QAItem,
@@ -28,7 +29,6 @@ from acpgen.tasks.base import (
     score_none,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_atoms, rollout
-from acpgen.tasks.claims import Claim, FactsClaim, expect
 
 
 def stored_unreachable(ctx: RecordContext) -> set[str]:

@@ -8,7 +8,7 @@ record's ``abstraction`` is ``<init>_<goal>`` with each part ``explicit`` or ``a
 (Planetarium's four categories); ``placeholder`` is set when an abstract goal names no object (any
 objects fitting it are correct); ``size`` is the number of true propositions (initial facts plus
 goal literals). The stored answer is the truth problem's PDDL; a model's problem is scored by
-:mod:`acpgen.equivalence` (1 iff equivalent; undecided when a planner could not decide) and the
+:mod:`acpgen.proofs.equivalence` (1 iff equivalent; undecided when a planner could not decide) and the
 score row carries the three rates' flags ``parseable``, ``solvable``, ``equivalent``.
 
 Every sampled state from which the goal is still ahead can give a record (the state is the initial
@@ -19,17 +19,20 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from acpgen.answers import ParseError
 from acpgen.config import QAConfig
-from acpgen.equivalence import EquivalenceChecker
 from acpgen.errors import PddlError
 from acpgen.generators import DOMAINS, get_generator
 from acpgen.generators.patterns import Pattern
+from acpgen.nl.answer_reader import Reader
+from acpgen.nl.answers import ParseError
+from acpgen.nl.describe import Describer
+from acpgen.nl.pddl_words import pddl_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import LiftedTask, canonical
 from acpgen.pddl.render import problem_text
+from acpgen.proofs.equivalence import EquivalenceChecker
 from acpgen.tasks.base import (
     OK,
     SCORED,
@@ -43,10 +46,7 @@ from acpgen.tasks.base import (
     Verdict,
     goal_ahead,
 )
-
-if TYPE_CHECKING:
-    from acpgen.nl.describe import Describer
-    from acpgen.rac.reader import Reader
+from acpgen.tasks.sequences import template_of
 
 EXPLICIT, ABSTRACT = "explicit", "abstract"
 CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))
@@ -224,15 +224,11 @@ class TextToPddl(Task):
 
     def _read_back(self, record: dict[str, Any], lifted: LiftedTask) -> Check:
         """The record's English reads back into exactly the truth: read with the domain's template
-        (:class:`acpgen.rac.reader.Reader`), the static facts and an explicit initial state or goal are
+        (:class:`acpgen.nl.answer_reader.Reader`), the static facts and an explicit initial state or goal are
         the truth's facts (those an ``implied`` rule of the template covers may be left unsaid, as the
         describer leaves them), an abstract part is its pattern's text, and the rest of the text is
         what the truth's objects give. A text the template cannot read is unproven (a user's template
         acp does not know), a text that reads as other facts is wrong."""
-        from acpgen.nl.describe import Describer
-        from acpgen.nl.pddl_words import pddl_template
-        from acpgen.rac.reader import Reader
-        from acpgen.tasks.rac import template_of
 
         context = record.get("context")
         if not isinstance(context, str):

@@ -10,10 +10,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from acpgen.answers import parse_index
 from acpgen.config import QAConfig
-from acpgen.oracle import Decision, Method
+from acpgen.nl.answers import parse_index
 from acpgen.pddl.semantics import execute, is_plan
+from acpgen.proofs.claims import Claim, PropertyClaim, VerdictClaim, expect
+from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -27,7 +28,6 @@ from acpgen.tasks.base import (
     record_plan,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, rollout, wrong_action
-from acpgen.tasks.claims import Claim, PropertyClaim, VerdictClaim, expect
 
 
 def first_inapplicable(ctx: RecordContext) -> int | None:

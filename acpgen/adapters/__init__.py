@@ -1,0 +1,1 @@
+"""Public adapters to other ecosystems: lm-evaluation-harness, Inspect AI, Hugging Face, reasoning-gym."""

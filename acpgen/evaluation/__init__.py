@@ -1,0 +1,1 @@
+"""Evaluation: reading records, scoring answers, validating stored answers, reports."""

@@ -1,0 +1,1 @@
+"""Generation: the pipeline and its stages, problem sources, stamps, levels and the whole benchmark."""

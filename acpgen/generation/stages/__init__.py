@@ -1,0 +1,43 @@
+"""Pipeline stages of `acp generate`, in order; each reads the previous stage's folder only.
+
+Artefacts of domain D live under ``OUT/D/``: ``problems/*.pddl`` (stage problems),
+``plans/<problem>.json`` (stage plans), ``states.jsonl`` (stage states), ``qa/<task>.jsonl`` (stage qa),
+``<task>.gen.jsonl`` (stage export: the records in the reference schema).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from acpgen.generation.stages import export, plans, problems, qa, states
+from acpgen.generation.stages.base import StageContext, StageReport, StageWork, call_unit, run_work
+
+#: each stage split into units (`StageWork`); the pipeline runs all domains' units of a stage together
+PREPARE = {
+    "problems": problems.prepare,
+    "plans": plans.prepare,
+    "states": states.prepare,
+    "qa": qa.prepare,
+    "export": export.prepare,
+}
+
+
+def run_stage(name: str, ctx: StageContext) -> StageReport:
+    """One domain's stage, its units on ``ctx.jobs`` local processes."""
+    return run_work(ctx, PREPARE[name](ctx))
+
+
+#: the stages in order, each run for one domain
+STAGES = {name: partial(run_stage, name) for name in PREPARE}
+
+
+def count_artefacts(ctx: StageContext) -> dict[str, int]:
+    """Problems, stored plans and states of a domain's output folder."""
+    plan_count = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
+    states = ctx.states_file.read_text().count("\n") if ctx.states_file.exists() else 0
+    questions = sum(len(p.read_text().splitlines()) for p in sorted((ctx.root / "qa").glob("*.jsonl")))
+    return {"questions": questions, "problems": len(ctx.problem_files()), "plans": plan_count, "states": states}
+
+
+__all__ = ["PREPARE", "STAGES", "StageContext", "StageReport", "StageWork", "call_unit", "count_artefacts"]

@@ -1,0 +1,177 @@
+"""What every stage shares: where a domain's artefacts live and how a stage reports."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from acpgen.artefacts import remove_stale_temporaries
+from acpgen.config import PipelineConfig
+from acpgen.executors import Executor
+from acpgen.generation.sources import DomainSource
+from acpgen.generation.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
+from acpgen.planners import Planners, PlannerSetup
+
+
+@dataclass
+class StageContext:
+    """One domain's run: configuration, output folder, planners, parallelism."""
+
+    domain: str
+    config: PipelineConfig
+    out: Path
+    planners: Planners | None  # None: built from the config when a stage first needs them
+    jobs: int = 1
+    progress: bool = True
+    force: frozenset[str] = frozenset()  # stages whose units are made again whatever their stamps say
+    domain_source: DomainSource | None = None  # None: the built-in domain named ``domain``
+    planner_setup: PlannerSetup | None = None  # how to build planners (None: from the config)
+
+    @cached_property
+    def source(self) -> DomainSource:
+        """Where the domain's PDDL, template, generator and (for the user's own domains) problems are."""
+        return self.domain_source or DomainSource.builtin(self.domain)
+
+    def require_planners(self) -> Planners:
+        """The planners of a stage that plans: this context's, else the configured ones (built once per
+        context; a context sent to a worker process arrives without planners, see ``__getstate__``)."""
+        if self.planners is None:
+            self.planners = (self.planner_setup or self.config.planner.setup(self.config.out)).build()
+        return self.planners
+
+    def __getstate__(self) -> dict:
+        """Pickled for a worker: planners hold processes and locks of this process, so they stay here."""
+        state = dict(self.__dict__)
+        state["planners"] = None
+        return state
+
+    @property
+    def root(self) -> Path:
+        return self.out / self.domain
+
+    @property
+    def problems_dir(self) -> Path:
+        return self.root / "problems"
+
+    @property
+    def plans_dir(self) -> Path:
+        return self.root / "plans"
+
+    @property
+    def states_dir(self) -> Path:
+        return self.root / "states"
+
+    @property
+    def states_file(self) -> Path:
+        return self.root / "states.jsonl"
+
+    @property
+    def domain_text(self) -> str:
+        return self.source.text
+
+    def clean(self) -> None:
+        """Remove temporary files left by a killed run (completed files are never touched)."""
+        for folder in (self.root, self.problems_dir, self.plans_dir, self.states_dir, self.root / STAMPS_DIR):
+            remove_stale_temporaries(folder)
+
+    def stamp_book(self, stage: str) -> StampBook:
+        """The stamps of ``stage``'s artefacts (all stale when the stage is forced)."""
+        return StampBook(self.root, stage, force=stage in self.force)
+
+    def base_stamp(self) -> dict:
+        """The part of every stamp: the code version and the PDDL domain."""
+        return {"code": code_version(), "domain": sha256_bytes(self.domain_text.encode())}
+
+    def problem_files(self) -> list[Path]:
+        return sorted(self.problems_dir.glob("*.pddl"))
+
+    def rng(self, *parts: object) -> random.Random:
+        """A random generator derived from the run seed, the domain and ``parts`` (stable across runs)."""
+        text = ":".join(str(p) for p in (self.config.seed, self.domain, *parts))
+        return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+@dataclass
+class Unit:
+    """One piece of a stage's work. ``fn(*args)`` runs wherever the executor sends it (a module-level
+    function and picklable arguments, so a pool or Dask worker can run it); ``commit(value)`` writes
+    its result in the client, in unit order, so the files do not depend on where units ran."""
+
+    name: str  # "<domain>/<stage>/<what>", in reports and logs
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    commit: Callable[[Any], None]
+    target: Path | None = None  # the file the unit remakes: removed if the unit fails (no stale copy stays)
+
+
+@dataclass
+class StageWork:
+    """A stage of one domain, split up: what was skipped (in ``report``), the units still to run, and
+    ``finish()`` to run after all of them were committed (combined files, counts)."""
+
+    report: StageReport
+    units: list[Unit] = field(default_factory=list)
+    finish: Callable[[], None] = lambda: None
+    started: float = field(default_factory=time.perf_counter)
+
+    def failed(self, unit: Unit, error: str) -> None:
+        """A unit that raised (or whose workers kept dying): reported with its name; its stale file goes."""
+        self.report.failed.append(f"{unit.name.split('/', 2)[-1]}: {error}")
+        if unit.target is not None:
+            unit.target.unlink(missing_ok=True)
+
+    def close(self) -> StageReport:
+        """Finish, and the report with the stage's time since it was prepared (its units ran in between)."""
+        self.finish()
+        self.report.seconds = time.perf_counter() - self.started
+        return self.report
+
+
+def run_work(ctx: StageContext, work: StageWork) -> StageReport:
+    """Run one domain's stage here: its units on ``ctx.jobs`` local processes (in this process for one
+    job or one unit), each committed in order; a unit that raised is reported with its name."""
+    units = work.units
+    outcomes = Executor(ctx.jobs).map(
+        call_unit,
+        [(u.fn, u.args) for u in units],
+        [u.name for u in units],
+        desc=f"{ctx.domain} {work.report.stage}",
+        progress=ctx.progress,
+    )
+    for unit, outcome in zip(units, outcomes):
+        if outcome.ok:
+            unit.commit(outcome.value)
+        else:
+            work.failed(unit, outcome.error or "")
+    return work.close()
+
+
+def call_unit(pair: tuple[Callable[..., Any], tuple[Any, ...]]) -> Any:
+    """The executors' function for stage units: ``fn(*args)``."""
+    fn, args = pair
+    return fn(*args)
+
+
+@dataclass
+class StageReport:
+    """Counts of one stage run: produced, skipped (already done), failed (with reasons)."""
+
+    stage: str
+    domain: str
+    done: int = 0
+    skipped: int = 0
+    failed: list[str] = field(default_factory=list)
+    items: int = 0  # stage-specific count (plans stored, states stored)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        text = f"{self.domain}: {self.stage}: {self.done} new, {self.skipped} already done, {len(self.failed)} failed"
+        if self.items:
+            text += f", {self.items} {'plans' if self.stage == 'plans' else 'items'} in total"
+        return text + f" ({self.seconds:.1f} s)"

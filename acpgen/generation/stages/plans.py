@@ -1,0 +1,104 @@
+"""Stage 2, plans: OUT/D/problems/*.pddl -> OUT/D/plans/<problem>.json.
+
+K* top-quality planning (quality bound and plan-count bound from pipeline.yaml); when K* finds
+no plan within its budget, diverse planning (forbiditerative) is the fallback. Every plan is
+re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
+stamp (problem file, plans settings, planner backend and memory, PDDL domain, code) is unchanged
+are skipped; a problem without any valid plan gets no file (a rerun tries again) and is reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from functools import partial
+from pathlib import Path
+
+from acpgen.artefacts import atomic_write_text
+from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
+from acpgen.generation.stamps import digest_of, input_digests
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import is_plan
+from acpgen.planners import Limits, PlannerResult, Status
+
+
+def _valid(task: GroundTask, result: PlannerResult) -> list[list[str]]:
+    plans = {tuple(p) for p in result.plans}
+    return [list(p) for p in sorted(plans, key=lambda p: (len(p), p)) if is_plan(task, task.init, list(p))]
+
+
+def plan_problem(ctx: StageContext, problem: Path) -> dict:
+    """The plan record of one problem (``plans`` empty when no valid plan was found)."""
+    settings = ctx.config.plans
+    domain_text, problem_text = ctx.domain_text, problem.read_text()
+    task = GroundTask.from_strings(domain_text, problem_text, str(problem))
+    memory = ctx.config.planner.memory_mb
+    planners = ctx.require_planners()
+    result = planners.top_quality(
+        domain_text,
+        problem_text,
+        settings.quality_bound,
+        k=settings.number_of_plans,
+        limits=Limits(settings.time_limit, memory),
+    )
+    method, plans = "kstar-top-quality", _valid(task, result)
+    complete = result.status == Status.SOLVED
+    if not plans:
+        result = planners.diverse(
+            domain_text, problem_text, settings.diverse_plans, Limits(settings.diverse_time_limit, memory)
+        )
+        method, plans, complete = "diverse", _valid(task, result), False
+    return {
+        "problem": problem.stem,
+        "method": method,
+        "status": result.status.value,
+        "message": result.message if not plans else "",
+        # K* that finished enumerates plans in order of cost: its cheapest plan is optimal.
+        "optimal_cost": len(plans[0]) if plans and complete else None,
+        "plans": [{"actions": p, "cost": len(p)} for p in plans],
+    }
+
+
+def stamp(ctx: StageContext, problem: Path) -> dict:
+    """What the plan file of ``problem`` is made from."""
+    planner = ctx.config.planner
+    config = {
+        "plans": dataclasses.asdict(ctx.config.plans),
+        "planner": {"backend": planner.backend, "image": planner.image, "memory_mb": planner.memory_mb},
+    }
+    return {**ctx.base_stamp(), "config": digest_of(config), "inputs": input_digests(ctx.root, [problem])}
+
+
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per problem whose plan file is missing or stale."""
+    work = StageWork(StageReport("plans", ctx.domain))
+    report = work.report
+    book = ctx.stamp_book("plans")
+    made_from = {problem: stamp(ctx, problem) for problem in ctx.problem_files()}  # before any work
+
+    def commit(problem: Path, record: dict) -> None:
+        target = ctx.plans_dir / f"{problem.stem}.json"
+        if not record["plans"]:
+            report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
+            target.unlink(missing_ok=True)  # a stale plan file must not stay
+            return
+        atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        book.record(target.name, target, made_from[problem])
+        report.done += 1
+
+    for problem in made_from:
+        target = ctx.plans_dir / f"{problem.stem}.json"
+        if book.fresh(target.name, target, made_from[problem]):
+            report.skipped += 1
+        else:
+            work.units.append(
+                Unit(
+                    f"{ctx.domain}/plans/{problem.stem}", plan_problem, (ctx, problem), partial(commit, problem), target
+                )
+            )
+
+    def finish() -> None:
+        report.items = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
+
+    work.finish = finish
+    return work

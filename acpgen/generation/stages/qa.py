@@ -1,0 +1,379 @@
+"""Stage 4, qa: problems + plans + states -> OUT/D/qa/<task>.jsonl (symbolic questions and answers).
+
+For each task, candidate states are taken in a seeded order that alternates between problems;
+the task module generates the stored answer (or skips the state), and the answer is then
+re-proven through :func:`Task.validate` by another route (planners and the delete relaxation
+instead of exhaustive exploration, by default). Only verified questions are written. Records
+carry the reference fields (``id``, ``group``, ``answer``, ``PDDL_domain``, ``PDDL_problem``
+with the state as ``:init``) plus what the scorer needs as structured data (``plan``,
+``action``), so neither scoring nor validation re-derives anything from prose.
+
+A file is kept while its stamp (`stamp`) is unchanged and it is what the current question and
+candidate budgets would give (`_settled`). A file short of questions records why in
+``stamps/qa.json`` and is reported as a failure on every run until a larger budget completes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import random
+from collections.abc import Callable
+from functools import cached_property, partial
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
+
+from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.config import PipelineConfig, QAConfig
+from acpgen.errors import ConfigError, PddlError
+from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
+from acpgen.generation.stamps import digest_of, input_digests
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.render import render_problem
+from acpgen.planners import Limits
+from acpgen.proofs.claims import Claim
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
+from acpgen.tasks.base import OK, Check, QAItem
+from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
+
+log = logging.getLogger(__name__)
+
+
+def record_id(seed: int, uid: str) -> int:
+    """A signed 64-bit id (like the reference ids), stable for the seed and the question's path."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{uid}".encode()).digest()[:8], "big", signed=True)
+
+
+class QASource:
+    """The domain's problems, plans and states, with states ordered for selection."""
+
+    def __init__(self, ctx: StageContext):
+        self.ctx = ctx
+        self.domain_text = ctx.domain_text
+        self.tasks: dict[str, GroundTask] = {}
+        self.plans: dict[str, list[list[str]]] = {}
+        by_problem: dict[str, list[dict]] = {}
+        for line in ctx.states_file.read_text().splitlines():
+            state = json.loads(line)
+            by_problem.setdefault(state["problem"], []).append(state)
+        self.by_problem = by_problem
+
+    def task(self, problem: str) -> GroundTask:
+        if problem not in self.tasks:
+            text = (self.ctx.problems_dir / f"{problem}.pddl").read_text()
+            self.tasks[problem] = GroundTask.from_strings(self.domain_text, text, problem)
+            plans = json.loads((self.ctx.plans_dir / f"{problem}.json").read_text())["plans"]
+            self.plans[problem] = [p["actions"] for p in plans]
+        return self.tasks[problem]
+
+    def candidates(self, task_name: str, fmt: str = "gen") -> list[dict]:
+        """States in a seeded order, alternating between problems so questions spread over them."""
+        rng = self.ctx.rng("qa-order", task_name) if fmt == "gen" else self.ctx.rng("qa-order", task_name, fmt)
+        shuffled = []
+        accepts = TASKS[task_name].accepts
+        for problem in sorted(self.by_problem):
+            states = [s for s in self.by_problem[problem] if accepts(s)]
+            rng.shuffle(states)
+            shuffled.append(states)
+        order = [s for group in zip_longest(*shuffled) for s in group if s is not None]
+        return order
+
+    def item(self, state: dict) -> QAItem:
+        self.task(state["problem"])
+        suffix = None
+        if state.get("source") == "plan":
+            suffix = self.plans[state["problem"]][state["plan"]][state["step"] :]
+        return QAItem(state, suffix, self.wrong_actions, self.problem_texts)
+
+    @cached_property
+    def problem_texts(self) -> tuple[str, ...]:
+        """The PDDL texts of the domain's problems, in file-name order."""
+        return tuple((self.ctx.problems_dir / f"{p}.pddl").read_text() for p in sorted(self.by_problem))
+
+    @cached_property
+    def wrong_actions(self) -> tuple[tuple[str, ...], ...]:
+        """Argument types of the domain template's wrong-action texts (areach and val distractors)."""
+        return tuple(tuple(w.types.values()) for w in self.ctx.source.wrong_actions)
+
+    def base_record(self, task_name: str, state: dict, fmt: str = "gen") -> dict:
+        problem_task = self.task(state["problem"])
+        mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
+        uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
+        return {
+            "id": record_id(self.ctx.config.seed, uid),
+            "uid": uid,
+            "task": task_name,
+            **({} if fmt == "gen" else {"format": fmt}),
+            "group": TASKS[task_name].group(fmt),
+            "domain": self.ctx.domain,
+            "problem": state["problem"],
+            "state": state["id"],
+            "PDDL_domain": self.domain_text,
+            "PDDL_problem": render_problem(problem_task, mask, requirements=self.ctx.source.requirements),
+        }
+
+
+def _budgets(ctx: StageContext):
+    """Planners, and the options to generate with and to verify with."""
+    settings = ctx.config.qa
+    planners = ctx.require_planners()
+    limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
+    # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
+    generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
+    verify_options = ScoreOptions(recheck=True, max_states=settings.verify_max_states, limits=limits)
+    return planners, generate_options, verify_options
+
+
+# propose(ctx, item, rng, records so far): the stored fields of a question about the item's state, or None
+Propose = Callable[[RecordContext, QAItem, random.Random, list[dict[str, Any]]], dict[str, Any] | None]
+
+
+def _collect(
+    ctx: StageContext,
+    task_name: str,
+    fmt: str,
+    propose: Propose,
+    check: Callable[[RecordContext], Check],
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Verified records of one task and format, and counts (tried, skipped, rejected, candidates).
+
+    ``propose(ctx, item, rng, records)`` gives the stored fields of a question about the state
+    (None: skip the state); ``check(ctx)`` re-proves the finished record with the verification
+    budget (a fresh grounding of the record as written).
+    """
+    settings = ctx.config.qa
+    planners, generate_options, verify_options = _budgets(ctx)
+    source = QASource(ctx)
+    candidates = source.candidates(task_name, fmt)
+    records: list[dict[str, Any]] = []
+    counts = {"tried": 0, "skipped": 0, "rejected": 0, "candidates": len(candidates)}
+    for state in candidates[: settings.candidates_per_task]:
+        if len(records) >= settings.questions_per_task:
+            break
+        counts["tried"] += 1
+        record = source.base_record(task_name, state, fmt)
+        rng = ctx.rng("qa", task_name, state["id"]) if fmt == "gen" else ctx.rng("qa", task_name, fmt, state["id"])
+        try:
+            fields = propose(RecordContext(record, generate_options, planners), source.item(state), rng, records)
+        except PddlError as err:
+            log.warning("%s %s %s: %s", task_name, fmt, state["id"], err)
+            fields = None
+        if fields is None:
+            counts["skipped"] += 1
+            continue
+        record.update(fields)
+        result = check(RecordContext(record, verify_options, planners))
+        if result.verdict != OK:
+            counts["rejected"] += 1
+            log.warning("%s %s %s: not verified (%s: %s)", task_name, fmt, state["id"], result.verdict, result.reason)
+            continue
+        records.append(record)
+    return records, counts
+
+
+def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
+    """Verified open-ended question records of one task, and counts (tried, skipped, rejected)."""
+    task = TASKS[task_name]
+    return _collect(
+        ctx,
+        task_name,
+        "gen",
+        lambda c, item, rng, records: task.generate(c, item, rng, ctx.config.qa),
+        task.validate,
+    )
+
+
+def generate_choice(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[dict], dict]:
+    """Verified boolean or multiple-choice records of one task, balanced: each question asks for the
+    answer used least so far (yes/no; the correct option's position A-D), ties rotating with an
+    offset per domain so that a dataset is balanced as a whole."""
+    spec = TASKS[task_name].choice_formats()
+    domains = list(ctx.config.domains)
+    offset = domains.index(ctx.domain) if ctx.domain in domains else 0
+
+    def propose(c: RecordContext, item, rng, records) -> dict | None:
+        claims = spec.claims(c, item, rng, ctx.config.qa)
+        if claims is None:
+            return None
+        # The wanted answer first; another one when this state cannot give it (balance is kept
+        # over the dataset as long as most states can give any answer).
+        for want in balanced_targets(fmt, [r["answer"] for r in records], offset):
+            picked = _bool_fields(claims, bool(want), rng) if fmt == "bool" else _mcq_fields(claims, want, spec, rng)
+            if picked is not None:
+                break
+        else:
+            return None
+        fields, claim = picked
+        if spec.variant(claim):
+            fields["variant"] = spec.variant(claim)
+        return fields
+
+    return _collect(ctx, task_name, fmt, propose, lambda c: verify(spec, c, c.record))
+
+
+def _bool_fields(claims: Claims, want: bool, rng: random.Random) -> tuple[dict[str, Any], Claim] | None:
+    """The fields of a boolean question whose answer is ``want``, and its claim; None if there is none."""
+    picked = pick_bool(claims, want, rng)
+    if picked is None:
+        return None
+    claim, truth, shared = picked
+    return {**shared, "claim": claim.to_dict(), "answer": "yes" if truth else "no"}, claim
+
+
+def _mcq_fields(
+    claims: Claims, position: int, spec: ChoiceFormats, rng: random.Random
+) -> tuple[dict[str, Any], Claim] | None:
+    """The fields of a multiple-choice question whose correct option is at ``position``, and its
+    first option (whose variant is the question's); None if there is none."""
+    picked = pick_mcq(claims, position, spec, rng)
+    if picked is None:
+        return None
+    options, position, shared = picked
+    return {**shared, "options": [o.to_dict() for o in options], "answer": LABELS[position]}, options[0]
+
+
+def balanced_targets(fmt: str, used: list[str], offset: int) -> list[int]:
+    """Answers to ask for, least used so far first (ties rotate with the domain's offset): True and
+    False for bool, positions 0-3 of the correct option for mcq."""
+    if fmt == "bool":
+        answers = [True, False] if offset % 2 == 0 else [False, True]
+        return sorted(answers, key=lambda want: used.count("yes" if want else "no"))
+    positions = [(offset + k) % 4 for k in range(4)]
+    return sorted(positions, key=lambda position: used.count(LABELS[position]))
+
+
+def qa_files(settings: QAConfig) -> list[tuple[str, str]]:
+    """(task, format) pairs of the qa stage: the configured formats of the configured tasks
+    (``qa.tasks``, default every registered task)."""
+    return task_formats(settings.formats, settings.tasks)
+
+
+def domain_qa_files(config: PipelineConfig, domain: str) -> list[tuple[str, str]]:
+    """:func:`qa_files` without the tasks the domain is left out of (``domains.<domain>.skip_tasks``)."""
+    skipped = config.domains[domain].skip_tasks if domain in config.domains else ()
+    unknown = sorted(set(skipped) - set(TASKS))
+    if unknown:
+        raise ConfigError(f"domains.{domain}.skip_tasks: unknown task(s) {', '.join(unknown)}; see `acp tasks`")
+    return [(t, f) for t, f in qa_files(config.qa) if t not in skipped]
+
+
+def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
+    return ctx.root / "qa" / f"{kind_of(task_name, fmt)}.jsonl"
+
+
+def _generate(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[dict], dict]:
+    """A unit: the records of one task and format, and the counts of the search."""
+    return generate_task(ctx, task_name) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
+
+
+def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
+    """What the qa files of each format are made from (the same for every task): the domain's
+    problems, plans and states, the qa settings that shape its questions, the template's wrong
+    actions, the seed (and for bool/mcq the domain's position, which sets the balance offset).
+    ``questions_per_task`` and ``candidates_per_task`` only decide where the search stops;
+    :func:`_settled` compares them with the recorded counts. The input files are read once."""
+    settings = dataclasses.asdict(ctx.config.qa)
+    for key in ("questions_per_task", "candidates_per_task", "formats"):
+        del settings[key]
+    planner = ctx.config.planner
+    config = {
+        "seed": ctx.config.seed,
+        "qa": settings,
+        "planner": {"backend": planner.backend, "image": planner.image, "memory_mb": planner.memory_mb},
+    }
+    domains = list(ctx.config.domains)
+    position = domains.index(ctx.domain) if ctx.domain in domains else 0
+    problems = sorted({json.loads(line)["problem"] for line in ctx.states_file.read_text().splitlines()})
+    inputs = [ctx.states_file]
+    for problem in problems:
+        inputs += [ctx.problems_dir / f"{problem}.pddl", ctx.plans_dir / f"{problem}.json"]
+    shared = {
+        **ctx.base_stamp(),
+        "inputs": digest_of(input_digests(ctx.root, inputs)),
+        "wrong_actions": digest_of([list(w.types.values()) for w in ctx.source.wrong_actions]),
+    }
+    return {
+        fmt: {**shared, "config": digest_of(config if fmt == "gen" else {**config, "domain_position": position})}
+        for fmt in formats
+    }
+
+
+def _settled(entry: dict, settings) -> bool:
+    """Whether a qa file with stamp entry ``entry`` is what a run with ``settings`` would write.
+
+    Questions are collected in a fixed order of candidate states until enough are found, so a
+    complete file stays valid while the candidate limit covers the states it tried, and a short
+    file only while the same states would be tried again (all of them, or the same limit)."""
+    got, tried, candidates = entry["got"], entry["tried"], entry["candidates"]
+    limit = settings.candidates_per_task
+    if got == settings.questions_per_task:
+        return tried <= limit
+    return got < settings.questions_per_task and tried == min(limit, candidates)
+
+
+def shortfall(counts: dict, got: int, settings) -> str | None:
+    """Why a qa file has fewer than ``questions_per_task`` questions, and what would give more."""
+    wanted = settings.questions_per_task
+    if got >= wanted:
+        return None
+    detail = f"{counts['skipped']} skipped, {counts['rejected']} not verified"
+    if counts["tried"] < counts["candidates"]:
+        return (
+            f"{got} of {wanted} questions from the first {counts['tried']} of {counts['candidates']} candidate "
+            f"states ({detail}); raise qa.candidates_per_task"
+        )
+    return (
+        f"{got} of {wanted} questions: all {counts['candidates']} candidate states tried ({detail}); the states "
+        f"cannot give more (more problems, states.max_per_problem or larger qa planner budgets may)"
+    )
+
+
+def prepare(ctx: StageContext) -> StageWork:
+    """One unit per (task, format) file that is missing, stale or not settled for the budgets."""
+    work = StageWork(StageReport("qa", ctx.domain))
+    report = work.report
+    settings = ctx.config.qa
+    wanted = domain_qa_files(ctx.config, ctx.domain)
+    book = ctx.stamp_book("qa")
+    made_from = stamps(ctx, {f for _, f in wanted})
+
+    def commit(task_name: str, fmt: str, made: tuple[list[dict], dict]) -> None:
+        records, counts = made
+        short = shortfall(counts, len(records), settings)
+        if short:
+            report.failed.append(f"{task_name} {fmt}: {short}")
+        target = qa_file(ctx, task_name, fmt)
+        atomic_write_text(target, jsonl_text(records))
+        book.record(
+            target.name,
+            target,
+            made_from[fmt],
+            wanted=settings.questions_per_task,
+            got=len(records),
+            tried=counts["tried"],
+            candidates=counts["candidates"],
+            shortfall=short,
+        )
+        report.done += 1
+
+    for t, f in wanted:
+        target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
+        if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
+            report.skipped += 1
+            if entry["shortfall"]:
+                report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
+        else:
+            work.units.append(
+                Unit(f"{ctx.domain}/qa/{kind_of(t, f)}", _generate, (ctx, t, f), partial(commit, t, f), target)
+            )
+
+    def finish() -> None:
+        report.items = sum(
+            len(qa_file(ctx, t, f).read_text().splitlines()) for t, f in wanted if qa_file(ctx, t, f).exists()
+        )
+
+    work.finish = finish
+    return work

@@ -1,0 +1,261 @@
+"""Reading a free answer (a set of fluents or actions, an action, a number) exactly, without a judge.
+
+An answer may name atoms and actions in PDDL syntax, ``(clear b2)``, ``(not (clear b2))``, or in
+acp's own English as the domain template writes them, "b2 is clear", "blocks b1 and b3 are
+clear" (the template's plural grouping), "b2 is not clear" / "it is not the case that b2 is
+clear" (negation). English is read by turning every predicate and action text of the template
+into a regular expression; an answer is cut at semicolons, line breaks and full stops, each part
+into pieces at commas and "and", and consecutive pieces are joined again where together they
+read as one fact (so "cars c0, c3, and c5 are at location l1" stays one fact). Only type-correct
+atoms and actions of the task are kept; what reads as nothing is returned as unread text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from acpgen.nl.answers import answer_section
+from acpgen.nl.template import PLACEHOLDER, DomainTemplate
+from acpgen.pddl.model import LiftedTask, canonical, split_canonical
+from acpgen.proofs.change.literals import literal_atom, negated
+
+_NAME = r"[a-z0-9][a-z0-9_-]*"
+_LIST = rf"{_NAME}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME})*"
+_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_PDDL = re.compile(r"\(\s*not\s*\(\s*([a-z][^()]*)\)\s*\)|\(\s*([a-z][^()]*)\)", re.IGNORECASE)
+_NONE = re.compile(r"^(?:none|nothing|no (?:fluents?|properties|actions?|facts?)|the empty (?:set|list)|\[\s*\])$")
+_NEGATED_PREFIX = ("it is not the case that ", "it is not true that ", "not ")
+_VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not have "), (" have ", " do not have "))
+NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
+
+
+@dataclass
+class Reading:
+    """What an answer names: literals (``(p a)`` / ``(not (p a))``) or actions in canonical form, in
+    answer order without repeats; ``unread``: parts that name nothing; ``none``: it says "none"."""
+
+    items: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+    none: bool = False
+
+    def add(self, item: str) -> None:
+        if item not in self.items:
+            self.items.append(item)
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    regex: re.Pattern[str]
+    name: str
+    variables: tuple[str, ...]
+    merge: str | None
+    positive: bool
+
+
+def _compile(text: str, variables: tuple[str, ...], merge: str | None) -> str:
+    out, position = "", 0
+    for match in PLACEHOLDER.finditer(text):
+        out += re.escape(text[position : match.start()].lower())
+        var = match.group(1)
+        group = "v" + str(variables.index(var))
+        out += f"(?P<{group}>{_LIST if var == merge else _NAME})"
+        position = match.end()
+    return out + re.escape(text[position:].lower())
+
+
+def _negations(text: str) -> list[str]:
+    """Negated forms of a positive text: the verb negated, or a negating prefix."""
+    forms = [prefix + text for prefix in _NEGATED_PREFIX]
+    for verb, negative in _VERBS:
+        if verb in f" {text} ":
+            padded = f" {text} ".replace(verb, negative, 1)
+            forms.append(padded[1:-1])
+            break
+    return forms
+
+
+class Reader:
+    """Reads answers about one task (its objects) in PDDL syntax or in its template's English."""
+
+    def __init__(self, lifted: LiftedTask, template: DomainTemplate | None):
+        self.lifted = lifted
+        self.atom_patterns: list[_Pattern] = []
+        self.action_patterns: list[_Pattern] = []
+        if template is None:
+            return
+        for entry in template.predicates.values():
+            texts = [(entry.text, None)] + ([(entry.plural, entry.merge)] if entry.plural and entry.merge else [])
+            for text, merge in texts:
+                self.atom_patterns.append(self._pattern(text, entry.name, entry.variables, merge, True))
+                for negative in _negations(text):
+                    self.atom_patterns.append(self._pattern(negative, entry.name, entry.variables, merge, False))
+        for name in lifted.schemas:
+            variables = tuple(template.schema_variables(lifted, name))
+            self.action_patterns.append(self._pattern(template.actions[name.lower()], name, variables, None, True))
+
+    @staticmethod
+    def _pattern(text: str, name: str, variables: tuple[str, ...], merge: str | None, positive: bool) -> _Pattern:
+        regex = re.compile(_compile(" ".join(text.split()), variables, merge))
+        return _Pattern(regex, name, variables, merge, positive)
+
+    # ----- validity against the task ---------------------------------------------------------------
+    def _atom_ok(self, atom: str) -> bool:
+        name, args = split_canonical(atom)
+        types = self.lifted.predicates.get(name)
+        return (
+            types is not None
+            and len(types) == len(args)
+            and all(a in self.lifted.objects_of(t) for a, t in zip(args, types))
+        )
+
+    def _action_ok(self, action: str) -> bool:
+        name, args = split_canonical(action)
+        schema = self.lifted.schemas.get(name)
+        return (
+            schema is not None
+            and len(schema.params) == len(args)
+            and all(a in self.lifted.objects_of(t) for a, (_, t) in zip(args, schema.params))
+        )
+
+    # ----- reading -----------------------------------------------------------------------------
+    def literals(self, response: str) -> Reading:
+        return self._read(response, atoms=True)
+
+    def actions(self, response: str) -> Reading:
+        return self._read(response, atoms=False)
+
+    def one(self, text: str, atoms: bool) -> str | None:
+        """The single literal (``atoms``) or action a short text names (PDDL syntax or the template's
+        English), or None when it names none or several."""
+        text = " ".join(text.lower().split()).strip(" .\"'")
+        for prefix in _NEGATED_PREFIX[:2]:  # "it is not the case that (p a)": PDDL syntax under an English negation
+            if atoms and text.startswith(prefix) and text[len(prefix) :].lstrip().startswith("("):
+                inner = self.one(text[len(prefix) :], atoms)
+                return None if inner is None or not literal_atom(inner)[1] else negated(inner)
+        pddl = list(_PDDL.finditer(text))
+        if pddl:
+            if len(pddl) != 1 or pddl[0].group(0) != text:
+                return None
+            match = pddl[0]
+            item = "(" + " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split()) + ")"
+            if not (self._atom_ok(item) if atoms else self._action_ok(item)):
+                return None
+            return negated(item) if atoms and match.group(1) is not None else item
+        found = self._items(text, atoms)
+        return found[0] if len(found) == 1 else None
+
+    def sequence(self, text: str) -> list[str] | None:
+        """The actions of a sequence written as a question writes it (actions separated by commas, in PDDL
+        syntax or in English), in order and with repeats; None unless every stretch reads as one action."""
+        text = " ".join(text.lower().split())
+        if text.startswith("("):
+            pieces = [m.group(0) for m in _PDDL.finditer(text)]
+            actions = [self.one(p, atoms=False) for p in pieces]
+            rest = _PDDL.sub("", text).replace(",", "").strip()
+            return None if rest or None in actions else [a for a in actions if a is not None]
+        parts = text.split(", ")
+        # best[j]: the actions of parts[:j], each stretch of consecutive parts one action (None: no reading)
+        best: list[list[str] | None] = [[]] + [None] * len(parts)
+        for j in range(1, len(parts) + 1):
+            for i in range(j - 1, -1, -1):
+                before = best[i]
+                if before is None:
+                    continue
+                action = self.one(", ".join(parts[i:j]), atoms=False)
+                if action is not None:
+                    best[j] = before + [action]
+                    break
+        return best[-1]
+
+    def _read(self, response: str, atoms: bool) -> Reading:
+        text = answer_section(response).lower()
+        reading = Reading()
+        pddl = list(_PDDL.finditer(text))
+        if pddl:
+            for match in pddl:
+                inner = " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split())
+                item = "(" + inner + ")"
+                ok = self._atom_ok(item) if atoms else self._action_ok(item)
+                if not ok:
+                    reading.unread.append(match.group(0))
+                elif match.group(1) is not None:
+                    reading.add(negated(item) if atoms else item)
+                else:
+                    reading.add(item)
+            return reading
+        for part in re.split(r"\s*(?:;|\n|\.(?:\s|$)|\. ?$)\s*", text):
+            part = part.strip(" \t-*•:.\"'[]{}")
+            if not part:
+                continue
+            if _NONE.match(part):
+                reading.none = True
+                continue
+            self._read_part(part, atoms, reading)
+        return reading
+
+    def _read_part(self, part: str, atoms: bool, reading: Reading) -> None:
+        """Split a part into pieces at commas and "and"; join runs of pieces that read as one item."""
+        cuts = [(0, 0)] + [(m.start(), m.end()) for m in _SPLIT.finditer(part)] + [(len(part), len(part))]
+        pieces = [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
+        n = len(pieces)
+        Path = list[tuple[int, int, list[str]]]
+        empty: Path = []
+        best: list[tuple[int, Path]] = [(0, empty)] + [(n + 1, empty)] * n
+        for j in range(1, n + 1):
+            unread, path = best[j - 1]
+            best[j] = (unread + 1, path + [(j - 1, j, [])])
+            for i in range(j):
+                if best[i][0] >= best[j][0]:
+                    continue
+                found = self._items(part[pieces[i][0] : pieces[j - 1][1]].strip(), atoms)
+                if found:
+                    best[j] = (best[i][0], best[i][1] + [(i, j, found)])
+        for i, j, found in best[n][1]:
+            if found:
+                for item in found:
+                    reading.add(item)
+            else:
+                piece = part[pieces[i][0] : pieces[j - 1][1]].strip()
+                if _NONE.match(piece):
+                    reading.none = True
+                elif piece:
+                    reading.unread.append(piece)
+
+    def _items(self, text: str, atoms: bool) -> list[str]:
+        """The items one stretch of text reads as (a plural fact gives several), or []."""
+        for pattern in self.atom_patterns if atoms else self.action_patterns:
+            match = pattern.regex.fullmatch(text)
+            if not match:
+                continue
+            lists = [
+                [x for x in _SPLIT.split(match.group(f"v{k}")) if x] if var == pattern.merge else [match.group(f"v{k}")]
+                for k, var in enumerate(pattern.variables)
+            ]
+            items = []
+            for k, var in enumerate(pattern.variables):
+                if var == pattern.merge:
+                    for value in lists[k]:
+                        args = [lists[m][0] if m != k else value for m in range(len(lists))]
+                        items.append(canonical(pattern.name, args))
+                    break
+            else:
+                items.append(canonical(pattern.name, [values[0] for values in lists]))
+            if all(self._atom_ok(i) if atoms else self._action_ok(i) for i in items):
+                return [i if pattern.positive else negated(i) for i in items]
+        return []
+
+
+def read_number(response: str) -> int | None:
+    """The first whole number of the answer section (digits, or a number word up to twenty)."""
+    text = answer_section(response).lower()
+    match = re.search(r"(?<![a-z0-9_-])-?\d+(?![a-z0-9_-])|\b(" + "|".join(NUMBER_WORDS) + r")\b", text)
+    if match is None:
+        return None
+    return NUMBER_WORDS[match.group(1)] if match.group(1) else int(match.group(0))

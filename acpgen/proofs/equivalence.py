@@ -1,0 +1,502 @@
+"""Are two PDDL problems over one domain the same planning problem? (text-to-PDDL scoring)
+
+Definition (Planetarium's, for any STRIPS domain acp reads): problems P and Q over one domain are
+equivalent when some bijection of their objects (each object onto one of the same declared type,
+the domain's constants onto themselves) maps P's initial state onto Q's and makes P's goal and Q's
+goal select the same reachable goal states.
+
+Goals are conjunctions, so the set of reachable goal states of a goal G is also selected by its
+*closure*: G plus every fluent literal that holds in all of them. Two goals select the same
+reachable goal states iff their closures are equal, so after closing both goals the question is an
+isomorphism of coloured graphs (see :class:`ProblemGraph`). When neither goal has a negative
+literal, closing under positive atoms is enough (a positive closure is then canonical too) and the
+graphs stay small; otherwise both polarities are closed.
+
+The closure is computed exactly from the reachable state space when it has at most
+``max_states`` states. Beyond that, reachable goal states found cheaply refute candidates: the
+greedy search of the solvability test, greedy searches (``SEARCH_STATES`` states each) for a goal
+state without each remaining candidate, and a sweep from every goal state found over the goal
+states one action away. That gives bounds (the goal's own literals are in the closure, the
+unrefuted candidates may be), and bounds that already differ in the number of goal literals of some
+predicate decide non-equivalence. Only the candidates still open are asked to the planner, one
+query each bounded by the planner time limit, sound both ways: "is there a reachable goal state where
+p is false?" — a plan removes p (and every other candidate its end state lacks), a proof of
+unsolvability puts p in the closure, and any other planner outcome makes the whole answer undecided
+(never a silent "no").
+
+Placeholder mode: the truth's goal names no particular objects ("build one tower of three
+blocks"), so the goal may be realised by any objects. Following Planetarium, the initial states
+are matched by one bijection and the closed goals by another, chosen independently: the two
+problems are equivalent when their initial-state graphs are isomorphic and their closed-goal
+graphs are isomorphic.
+
+Graph library: pynauty (nauty's canonical labelling). ``benchmarks/bench_equiv.py --compare`` timed it
+against rustworkx (VF2 in Rust) and networkx (VF2 and VF2++ in Python) on the same coloured graphs
+(see benchmarks/RESULTS.md): the VF2 searches blow up on the symmetric structures planning problems
+are full of (ferry's all-pairs ``not-eq``, visitall grids, identical blocks), while nauty prunes by
+automorphisms; its certificate is also a canonical form, computed once per graph, so a truth scored
+against many candidates is canonised once. nauty has no edge labels, so argument positions become
+nodes of their own (:class:`ProblemGraph`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pynauty
+
+from acpgen.errors import PddlError
+from acpgen.pddl.encode import lifted_query
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import bits, declared_domain_name, split_canonical, without_comments
+from acpgen.pddl.semantics import execute
+from acpgen.planners import Limits, Planners, Status
+from acpgen.proofs.oracle import Oracle
+
+#: states one greedy search may generate when looking for a goal state that refutes a closure candidate
+SEARCH_STATES = 2000
+_PROBLEM_DOMAIN = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """The verdict on a candidate problem: ``None`` means undecided (a planner could not answer)."""
+
+    parseable: bool
+    solvable: bool | None
+    equivalent: bool | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "parseable": self.parseable,
+            "solvable": self.solvable,
+            "equivalent": self.equivalent,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A closed goal as masks over the task's atoms; ``undecided`` names why it could not be computed."""
+
+    pos: int = 0
+    neg: int = 0
+    undecided: str = ""
+    open_pos: int = 0  # bounds only: candidates neither refuted nor proven yet
+    open_neg: int = 0
+
+
+def problem_domain_name(problem_text: str) -> str | None:
+    """The NAME of a problem's ``(:domain NAME)``, lower case; None when it has none."""
+    found = _PROBLEM_DOMAIN.search(without_comments(problem_text))
+    return found.group(1).lower() if found else None
+
+
+class ProblemGraph:
+    """A coloured graph of a problem (Planetarium's scene graphs, generalised).
+
+    One node per object, coloured by its declared type (a constant of the domain by its own name,
+    so it can only match itself); one node per literal, coloured by its role (``init`` or
+    ``goal``), predicate and polarity; between a literal and each object among its arguments, a
+    node coloured by the argument positions where the object occurs (nauty has no edge labels).
+    Two graphs are isomorphic iff their :meth:`certificate` (canonical form) is equal.
+    """
+
+    def __init__(self, task: GroundTask) -> None:
+        self.colours: list[tuple[str, ...]] = []
+        self.edges: list[tuple[int, int]] = []
+        lifted = task.lifted
+        self._object_node: dict[str, int] = {}
+        for obj in sorted(lifted.objects):
+            colour = ("constant", obj) if obj in lifted.constants else ("object", lifted.objects[obj])
+            self._object_node[obj] = self._node(colour)
+        self._certificate: tuple[object, ...] | None = None
+
+    def _node(self, colour: tuple[str, ...]) -> int:
+        self.colours.append(colour)
+        return len(self.colours) - 1
+
+    def add(self, role: str, predicate: str, args: tuple[str, ...], positive: bool = True) -> None:
+        self._certificate = None
+        node = self._node((role, predicate, "+" if positive else "-"))
+        positions: dict[str, list[str]] = {}
+        for i, arg in enumerate(args):
+            positions.setdefault(arg, []).append(str(i))
+        for arg, where in positions.items():
+            middle = self._node(("argument", *where))
+            self.edges += [(node, middle), (middle, self._object_node[arg])]
+
+    def add_atoms(self, role: str, atoms: list[str], positive: bool = True) -> None:
+        for atom in atoms:
+            predicate, args = split_canonical(atom)
+            self.add(role, predicate, args, positive)
+
+    def certificate(self) -> tuple[object, ...]:
+        """The colour classes (sorted, with their sizes) and nauty's certificate under that ordered partition."""
+        if self._certificate is None:
+            classes: dict[tuple[str, ...], set[int]] = {}
+            for node, colour in enumerate(self.colours):
+                classes.setdefault(colour, set()).add(node)
+            order = sorted(classes)
+            adjacency: dict[int, list[int]] = {}
+            for a, b in self.edges:
+                adjacency.setdefault(a, []).append(b)
+            graph = pynauty.Graph(
+                len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[classes[c] for c in order]
+            )
+            self._certificate = (tuple((c, len(classes[c])) for c in order), pynauty.certificate(graph))
+        return self._certificate
+
+    def isomorphic(self, other: ProblemGraph) -> bool:
+        return len(self.colours) == len(other.colours) and self.certificate() == other.certificate()
+
+
+@dataclass
+class _Parsed:
+    task: GroundTask
+    oracle: Oracle
+    closures: dict[bool, Closure] = field(default_factory=dict)
+    bounds: dict[bool, Closure] = field(default_factory=dict)
+    witness: int | None = None  # a reachable goal state, when the greedy search found one
+    solvable: bool | None = None
+
+
+class EquivalenceChecker:
+    """Decides equivalence of candidate problems against truth problems over one domain.
+
+    The analysis of a problem (grounding, solvability, closed goal) is kept by its text, so one
+    truth scored against many candidates is analysed once.
+    """
+
+    def __init__(
+        self,
+        domain_text: str,
+        planners: Planners | None = None,
+        max_states: int = 20000,
+        limits: Limits = Limits(time=20.0),
+        retry_factor: float = 4.0,
+    ) -> None:
+        self.domain_text = domain_text
+        self.planners = planners or Planners()
+        self.max_states = max_states
+        self.limits = limits
+        self.retry_factor = retry_factor
+        self.search_states = min(max_states, SEARCH_STATES)
+        self._parsed: dict[str, _Parsed] = {}
+        declared = declared_domain_name(domain_text)
+        if declared is None:
+            raise PddlError("the domain text defines no domain (no '(define (domain NAME)' found)")
+        self.domain_name = declared.lower()
+
+    # ----- parsing and analysis ---------------------------------------------------------------
+    def _parse(self, problem_text: str, source: str) -> _Parsed:
+        found = self._parsed.get(problem_text)
+        if found is None:
+            # PDDL is case-insensitive but the parser is not for its keywords; acp lower-cases every name anyway.
+            task = GroundTask.from_strings(self.domain_text, problem_text.lower(), source)
+            oracle = Oracle(
+                task, self.planners, max_states=self.max_states, limits=self.limits, retry_factor=self.retry_factor
+            )
+            found = self._parsed[problem_text] = _Parsed(task, oracle)
+        return found
+
+    def closure(self, parsed: _Parsed, negatives: bool) -> Closure:
+        """The goal closed under the fluent literals true in every reachable goal state (``negatives``:
+        negative literals too). Assumes the goal is reachable."""
+        if negatives not in parsed.closures:
+            bounds = self.bounds(parsed, negatives)
+            settle = not bounds.undecided and bounds.open_pos | bounds.open_neg
+            parsed.closures[negatives] = self._settle(parsed, bounds) if settle else bounds
+        return parsed.closures[negatives]
+
+    def bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
+        """The closure as far as it is known without a planner: ``pos``/``neg`` are in it for sure (the
+        goal's own literals, or all of it when the state space was explored), ``open_pos``/``open_neg``
+        are the candidates no goal state found so far refutes (see :func:`_refute`)."""
+        if negatives not in parsed.bounds:
+            parsed.bounds[negatives] = self._bounds(parsed, negatives)
+        return parsed.bounds[negatives]
+
+    def _bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
+        task = parsed.task
+        fluent = task.mask_of(task.fluent_atoms())
+        space = parsed.oracle.space
+        if space is not None:
+            always, ever = -1, 0
+            for state in space.states:
+                if task.is_goal(state):
+                    always &= state
+                    ever |= state
+            return Closure(always & fluent, fluent & ~ever if negatives else 0)
+        # Beyond the exploration bound: goal states found by searches refute candidates (exact: each is
+        # a reachable goal state); what no search refutes is left to the planner.
+        witnesses = _GoalStates(task, self.search_states)
+        for state in parsed.oracle.explored.states:
+            if task.is_goal(state):
+                witnesses.add(state)
+        if parsed.witness is not None:
+            witnesses.add(parsed.witness)
+        if not witnesses.seen:
+            first = self._goal_state(task, task.goal_pos, task.goal_neg)
+            if first is None or isinstance(first, str):
+                return Closure(undecided=first or "the planner found no goal state of a solvable problem")
+            witnesses.add(first)
+        open_pos = fluent & ~task.goal_pos & witnesses.always
+        open_neg = (fluent & ~task.goal_neg & ~witnesses.ever) if negatives else 0
+        for bit in bits(open_pos):
+            if witnesses.always >> bit & 1:
+                found = _greedy_search(task, task.goal_pos, task.goal_neg | 1 << bit, self.search_states)
+                if found is not None:
+                    witnesses.add(found)
+        open_pos &= witnesses.always
+        for bit in bits(open_neg):
+            if not witnesses.ever >> bit & 1:
+                found = _greedy_search(task, task.goal_pos | 1 << bit, task.goal_neg, self.search_states)
+                if found is not None:
+                    witnesses.add(found)
+        open_neg &= ~witnesses.ever
+        return Closure(task.goal_pos, task.goal_neg, open_pos=open_pos, open_neg=open_neg)
+
+    def _settle(self, parsed: _Parsed, bounds: Closure) -> Closure:
+        """The candidates no search refuted, asked to the planner one by one ("is there a reachable goal
+        state where p is false?"): a plan refutes p and every candidate its end state refutes, a proof
+        of unsolvability puts p in the closure, anything else leaves the closure undecided."""
+        task = parsed.task
+        pos, neg, open_pos, open_neg = bounds.pos, bounds.neg, bounds.open_pos, bounds.open_neg
+        for bit in bits(open_pos):
+            if not open_pos >> bit & 1:
+                continue  # refuted by an earlier witness
+            found = self._goal_state(task, task.goal_pos, task.goal_neg | 1 << bit)
+            if isinstance(found, str):
+                return Closure(undecided=found)
+            if found is None:
+                pos |= 1 << bit
+            else:
+                open_pos &= found
+                open_neg &= ~found
+        for bit in bits(open_neg):
+            if not open_neg >> bit & 1:
+                continue
+            found = self._goal_state(task, task.goal_pos | 1 << bit, task.goal_neg)
+            if isinstance(found, str):
+                return Closure(undecided=found)
+            if found is None:
+                neg |= 1 << bit
+            else:
+                open_neg &= ~found
+        return Closure(pos, neg)
+
+    def _goal_state(self, task: GroundTask, pos: int, neg: int) -> int | str | None:
+        """A reachable state with all of ``pos`` and none of ``neg`` (from a plan); None when the
+        planner proved there is none; a reason string when it could not decide."""
+        encoding = lifted_query(task, task.init, pos, neg, "closure")
+        result = self.planners.solve(self.domain_text, encoding.problem, self.limits)
+        if result.status == Status.UNSOLVABLE:
+            return None
+        if result.status != Status.SOLVED or not result.plans:
+            return f"planner {result.status.value} on a goal-closure query: {result.message}"
+        run = execute(task, task.init, encoding.decode(result.plans[0]))
+        if not run.applicable or run.state & pos != pos or run.state & neg:
+            return "planner returned a plan that does not reach the queried state"
+        return run.state
+
+    def solvable(self, problem_text: str) -> bool | None:
+        """Whether a problem's goal is reachable (None: undecided); PddlError if it does not parse."""
+        return self._solvable(self._parse(problem_text, "the problem"))
+
+    def _solvable(self, parsed: _Parsed) -> bool | None:
+        """A greedy search finds the plans of most solvable problems in a few hundred states; only when
+        it does not is the oracle asked (exhaustive exploration, then a planner)."""
+        if parsed.solvable is None:
+            task = parsed.task
+            parsed.witness = _greedy_search(task, task.goal_pos, task.goal_neg, min(self.max_states, 5000))
+            if task.goal_satisfiable and parsed.witness is not None:
+                parsed.solvable = True
+            else:
+                parsed.solvable = parsed.oracle.goal_reachable().value
+        return parsed.solvable
+
+    # ----- the decision -------------------------------------------------------------------------
+    def check(self, truth_text: str, candidate_text: str, placeholder: bool = False) -> Equivalence:
+        """Decide whether ``candidate_text`` is the problem ``truth_text`` (which must parse)."""
+        truth = self._parse(truth_text, "the truth problem")
+        try:
+            candidate = self._parse(candidate_text, "the candidate problem")
+        except PddlError as err:
+            return Equivalence(False, False, False, f"unparseable: {err}")
+        declared = problem_domain_name(candidate_text)
+        if declared != self.domain_name:
+            reason = f"the candidate declares domain {declared}, not {self.domain_name}"
+            return Equivalence(True, False, False, reason)
+        truth_solvable = self._solvable(truth)
+        if truth_solvable is None:
+            return Equivalence(True, None, None, "cannot decide whether the truth problem is solvable")
+        t_init, c_init = self._init_graph(truth.task), self._init_graph(candidate.task)
+        if not t_init.isomorphic(c_init):
+            different = _count_difference(truth.task, candidate.task)
+            solvable = self._solvable(candidate)
+            return Equivalence(True, solvable, False, f"initial states differ ({different})")
+        if self._raw_match(truth.task, candidate.task):
+            return Equivalence(True, truth_solvable, True, "equivalent (same goal up to renaming)")
+        candidate_solvable = self._solvable(candidate)
+        if candidate_solvable is None:
+            return Equivalence(True, None, None, "cannot decide whether the candidate is solvable")
+        if not truth_solvable or not candidate_solvable:
+            both = truth_solvable == candidate_solvable
+            reason = "both problems are unsolvable" if both else "the candidate is unsolvable"
+            if not truth_solvable and candidate_solvable:
+                reason = "the truth problem is unsolvable but the candidate is solvable"
+            return Equivalence(True, candidate_solvable, both, reason)
+        negatives = bool(truth.task.goal_neg or candidate.task.goal_neg)
+        t_bounds, c_bounds = self.bounds(truth, negatives), self.bounds(candidate, negatives)
+        decided = not (t_bounds.undecided or c_bounds.undecided)
+        apart = _bounds_apart(truth.task, t_bounds, candidate.task, c_bounds) if decided else ""
+        if apart:
+            return Equivalence(True, True, False, f"goals differ after closing both ({apart})")
+        t_closed, c_closed = self.closure(truth, negatives), self.closure(candidate, negatives)
+        for name, closed in (("truth", t_closed), ("candidate", c_closed)):
+            if closed.undecided:
+                return Equivalence(True, True, None, f"cannot close the {name}'s goal: {closed.undecided}")
+        if placeholder:
+            t_goal = self._goal_graph(truth.task, t_closed, ProblemGraph(truth.task))
+            c_goal = self._goal_graph(candidate.task, c_closed, ProblemGraph(candidate.task))
+            same = t_goal.isomorphic(c_goal)
+            reason = "closed goals match up to renaming" if same else "closed goals differ"
+        else:
+            t_whole = self._goal_graph(truth.task, t_closed, self._init_graph(truth.task))
+            c_whole = self._goal_graph(candidate.task, c_closed, self._init_graph(candidate.task))
+            same = t_whole.isomorphic(c_whole)
+            reason = "equivalent after closing both goals" if same else "goals differ after closing both"
+        return Equivalence(True, True, same, reason)
+
+    @staticmethod
+    def _init_graph(task: GroundTask) -> ProblemGraph:
+        graph = ProblemGraph(task)
+        for predicate, args in sorted(task.lifted.init):
+            graph.add("init", predicate, args)
+        return graph
+
+    @staticmethod
+    def _goal_graph(task: GroundTask, closed: Closure, graph: ProblemGraph) -> ProblemGraph:
+        graph.add_atoms("goal", task.atoms.atoms(closed.pos))
+        graph.add_atoms("goal", task.atoms.atoms(closed.neg), positive=False)
+        return graph
+
+    def _raw_match(self, truth: GroundTask, candidate: GroundTask) -> bool:
+        """Initial states and fluent goal literals match under one bijection (sound without closing)."""
+        if not (truth.goal_satisfiable and candidate.goal_satisfiable):
+            return False
+        graphs = []
+        for task in (truth, candidate):
+            graphs.append(self._goal_graph(task, Closure(task.goal_pos, task.goal_neg), self._init_graph(task)))
+        return graphs[0].isomorphic(graphs[1])
+
+
+def _greedy_search(task: GroundTask, pos: int, neg: int, max_states: int) -> int | None:
+    """Greedy best-first search from the initial state on the number of unmet literals of ``pos`` /
+    ``not neg``: a reachable state meeting them, or None when none was found within ``max_states``
+    generated states (None proves nothing)."""
+
+    def missing(state: int) -> int:
+        return (pos & ~state).bit_count() + (neg & state).bit_count()
+
+    start = task.init
+    frontier = [(missing(start), 0, start)]
+    seen = {start}
+    counter = 0
+    while frontier and counter < max_states:
+        unmet, _, state = heapq.heappop(frontier)
+        if unmet == 0:
+            return state
+        for _, action in task.successors(state):
+            nxt = action.apply(state)
+            if nxt not in seen:
+                seen.add(nxt)
+                counter += 1
+                heapq.heappush(frontier, (missing(nxt), counter, nxt))
+    return None
+
+
+class _GoalStates:
+    """Reachable goal states found so far, with the atoms true in all of them (``always``) and in some
+    (``ever``). Each state added is swept: goal states one action away are added too, breadth first,
+    up to ``limit`` states in all (moving what the goal does not mention refutes many candidates at once)."""
+
+    def __init__(self, task: GroundTask, limit: int) -> None:
+        self.task, self.limit = task, limit
+        self.seen: set[int] = set()
+        self.always, self.ever = -1, 0
+
+    def add(self, state: int) -> None:
+        queue = [state]
+        while queue and len(self.seen) < self.limit:
+            state = queue.pop()
+            if state in self.seen:
+                continue
+            self.seen.add(state)
+            self.always &= state
+            self.ever |= state
+            for _, action in self.task.successors(state):
+                nxt = action.apply(state)
+                if nxt not in self.seen and self.task.is_goal(nxt):
+                    queue.insert(0, nxt)
+
+
+def _literal_counts(task: GroundTask, pos: int, neg: int) -> Counter[tuple[str, bool]]:
+    """Goal literals by predicate and polarity (the colours of goal nodes in a :class:`ProblemGraph`)."""
+    counts: Counter[tuple[str, bool]] = Counter()
+    for mask, positive in ((pos, True), (neg, False)):
+        counts.update((split_canonical(atom)[0], positive) for atom in task.atoms.atoms(mask))
+    return counts
+
+
+def _bounds_apart(truth: GroundTask, t: Closure, candidate: GroundTask, c: Closure) -> str:
+    """Why no closures within the two bounds can be isomorphic ('' when they might be): one closure
+    surely has more literals of some predicate and polarity than the other can have at most."""
+    t_low, c_low = _literal_counts(truth, t.pos, t.neg), _literal_counts(candidate, c.pos, c.neg)
+    t_high = t_low + _literal_counts(truth, t.open_pos, t.open_neg)
+    c_high = c_low + _literal_counts(candidate, c.open_pos, c.open_neg)
+    for colour in sorted(set(t_low) | set(c_low)):
+        sign = "" if colour[1] else "not "
+        if t_low[colour] > c_high[colour]:
+            return (
+                f"the truth's has at least {t_low[colour]} {sign}{colour[0]}, the candidate's at most {c_high[colour]}"
+            )
+        if c_low[colour] > t_high[colour]:
+            return (
+                f"the candidate's has at least {c_low[colour]} {sign}{colour[0]}, the truth's at most {t_high[colour]}"
+            )
+    return ""
+
+
+def _count_difference(truth: GroundTask, candidate: GroundTask) -> str:
+    """A short account of how two non-isomorphic initial states differ (counts by type and predicate)."""
+    t_types = Counter(truth.lifted.objects.values())
+    c_types = Counter(candidate.lifted.objects.values())
+    if t_types != c_types:
+        return f"objects by type {dict(sorted(t_types.items()))} vs {dict(sorted(c_types.items()))}"
+    t_preds = Counter(p for p, _ in truth.lifted.init)
+    c_preds = Counter(p for p, _ in candidate.lifted.init)
+    if t_preds != c_preds:
+        diff = {p: (t_preds[p], c_preds[p]) for p in sorted(set(t_preds) | set(c_preds)) if t_preds[p] != c_preds[p]}
+        return f"facts per predicate (truth, candidate): {diff}"
+    return "same counts, different structure"
+
+
+def equivalent(
+    domain_text: str,
+    truth_text: str,
+    candidate_text: str,
+    placeholder: bool = False,
+    planners: Planners | None = None,
+    max_states: int = 20000,
+    limits: Limits = Limits(time=20.0),
+) -> Equivalence:
+    """One equivalence check (see :class:`EquivalenceChecker` for many against one domain)."""
+    checker = EquivalenceChecker(domain_text, planners, max_states=max_states, limits=limits)
+    return checker.check(truth_text, candidate_text, placeholder)

@@ -1,0 +1,549 @@
+"""Reasoning about actions and change (ActionReasoningBench's six categories) as acp tasks.
+
+One :class:`SequenceTask` per category (``rac_fluent``, ``rac_state``, ``rac_exec``,
+``rac_effects``, ``rac_num``, ``rac_comp``; one module each registers it). A question starts from
+the record's state (the ``:init`` of its PDDL problem, which its context describes) and asks
+about a sequence of 1 to 19 actions (a plan prefix or a seeded random walk; for executability and
+composite questions one action is replaced by an inexecutable one). Answers are computed on acp's
+grounded task and re-proven by a separate interpreter over the lifted schemas
+(:mod:`acpgen.proofs.change.world`); free answers are read in PDDL or in the template's English
+(:mod:`acpgen.nl.answer_reader`) and compared with the stored answer exactly, with precision, recall
+and F1 reported beside the 0/1 score.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from acpgen.config import QAConfig
+from acpgen.errors import DataError, PddlError
+from acpgen.nl.answer_reader import Reader, read_number
+from acpgen.nl.answers import ParseError, answer_section
+from acpgen.nl.asked import Asked, NotRead, differences, property_words, read_asked
+from acpgen.nl.describe import Describer
+from acpgen.nl.ramified import rules_of, template_for
+from acpgen.nl.template import (
+    TEMPLATES_DIR,
+    DomainTemplate,
+    TemplateError,
+    join_names,
+    load_questions,
+    load_template,
+)
+from acpgen.pddl.fluents import classify
+from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.ramifications import variant_domain, variant_problem
+from acpgen.pddl.tarski_io import read_strings
+from acpgen.planners import Status
+from acpgen.proofs.change import questions as rq
+from acpgen.proofs.change.literals import literal_atom, mentions
+from acpgen.proofs.change.sequences import LENGTHS, executable_sequence, with_inexecutable
+from acpgen.proofs.change.world import CoreWorld, LiftedWorld
+from acpgen.proofs.claims import Claim, SequenceClaim, expect
+from acpgen.proofs.oracle import Decision, Method
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
+from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, Matcher
+from acpgen.tasks.measures import set_measures
+
+MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
+_GROUPS_CACHE: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
+
+
+def _mutex_groups(ctx: RecordContext, domain_text: str, problems: tuple[str, ...]) -> list[list[str]]:
+    """The translator's mutex groups of each of a domain's problems (their own goals, which their plans
+    reach), joined; DataError when the translator answers none of them."""
+    key = (domain_text, problems)
+    if key not in _GROUPS_CACHE:
+        groups: list[list[str]] = []
+        answered = 0
+        for problem in problems:
+            result = ctx.planners.mutex_groups(domain_text, problem, ctx.options.limits)
+            if result.status == Status.SOLVED:
+                answered += 1
+                groups.extend(list(g) for g in result.groups)
+        if not answered:
+            raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator for the domain")
+        if len(_GROUPS_CACHE) > 64:
+            _GROUPS_CACHE.clear()
+        _GROUPS_CACHE[key] = groups
+    return _GROUPS_CACHE[key]
+
+
+def domain_fluent_types(ctx: RecordContext, groups: list[list[str]]) -> dict[str, str]:
+    """Predicate -> fluent type (:func:`acpgen.pddl.fluents.classify`) of the task a record asks about (the
+    domain, or its ramification variant), from mutex groups of the domain's problems and the template's
+    ``fluent_types``: a property of the domain, the same for every record of it."""
+
+    template = template_of(ctx.record, ctx.task.lifted)
+    overrides = template.fluent_types if template is not None else None
+    source = str(template.path) if template is not None else "the template"
+    return {p: t.value for p, t in classify(ctx.task.lifted, groups, overrides, source).items()}
+
+
+def fluent_types(ctx: RecordContext) -> dict[str, str]:
+    """The fluent types a record's question uses: the record's ``fluent_types`` (the domain's, stored when
+    the record was made); for a record without them (made before they were stored), the types from the
+    mutex groups of the record's own PDDL."""
+    stored = ctx.record.get("fluent_types")
+    if isinstance(stored, dict):
+        return rq.types_of_record(stored)
+    problem = (ctx.record["PDDL_problem"],)
+    return domain_fluent_types(ctx, _mutex_groups(ctx, ctx.record["PDDL_domain"], problem))
+
+
+def item_fluent_types(base: RecordContext, asked: RecordContext, item: QAItem) -> dict[str, str] | None:
+    """The domain's fluent types for a question about ``asked`` (the base record's task or its variant),
+    from all the domain's problems (``item.domain_problems``; the record's own problem when none are
+    given); None when the translator gives no mutex groups."""
+    problems = item.domain_problems or (base.record["PDDL_problem"],)
+    try:
+        return domain_fluent_types(asked, _mutex_groups(base, base.record["PDDL_domain"], problems))
+    except DataError:
+        return None
+
+
+def question_types(types: Mapping[str, str], dynamic: bool) -> list[str]:
+    """The fluent types a question may be about in a domain: each type it has, and the mixes
+    (``dynamic``: only types that actions change, for questions about changes)."""
+    present = [t for t in rq.FLUENT_TYPES if t in types.values() and not (dynamic and t == "static")]
+    return present + (["fluents"] if dynamic else list(rq.MIXES))
+
+
+def _objects(world: CoreWorld, fluent_type: str) -> list[str]:
+    """Objects named by some atom of the fluent type."""
+    atoms = rq._relevant(world, rq.Question("fluent", "true", (), fluent_type))
+    return sorted({o for o in world.lifted.objects if any(mentions(a, o) for a in atoms)})
+
+
+def propose(
+    ctx: RecordContext,
+    item: QAItem,
+    rng: random.Random,
+    category: str,
+    variant: str,
+    types: Mapping[str, str],
+    lengths: tuple[int, ...] | None = None,
+) -> rq.Question | None:
+    """The structured question of a category and variant about the record's state, or None; the
+    sequence length is drawn from ``lengths`` (default `LENGTHS`; a difficulty level narrows it);
+    ``types``: the domain's fluent types."""
+    task = ctx.task
+    sequence = executable_sequence(task, item.suffix, rng, rng.choice(lengths or LENGTHS))
+    if sequence is None:
+        return None
+    if variant in rq.WITH_INEXECUTABLE:
+        replaced = with_inexecutable(task, sequence, rng)
+        if replaced is None:
+            return None
+        sequence = replaced[0]
+    world = CoreWorld(task, dict(types))
+    fluent_type: str | None = None
+    obj: str | None = None
+    action: str | None = None
+    if category in ("fluent", "state", "composite") and variant not in ("executable_before",):
+        fluent_type = rng.choice(question_types(world.types, dynamic=False))
+        if category != "state":
+            objects = _objects(world, fluent_type)
+            if not objects:
+                return None
+            obj = rng.choice(objects)
+    elif category == "effects":
+        fluent_type = rng.choice(question_types(world.types, dynamic=True))
+        options = world.executable(world.run(sequence)[0][-1])
+        if not options:
+            return None
+        action = rng.choice(options)
+    elif category == "numerical" and variant != "executable":
+        fluent_type = rng.choice(question_types(world.types, dynamic=False))
+        if variant == "object_true":
+            objects = _objects(world, fluent_type)
+            obj = rng.choice(objects) if objects else None
+            if obj is None:
+                return None
+    return rq.Question(category, variant, tuple(sequence), fluent_type, obj, action)
+
+
+def _english_literal(words: Words, literal: str) -> str:
+    atom, positive = literal_atom(literal)
+    text = words.atom(atom)
+    if positive:
+        return text
+    for verb, negative in ((" is ", " is not "), (" are ", " are not ")):
+        if verb in f" {text} ":
+            return f" {text} ".replace(verb, negative, 1)[1:-1]
+    return f"it is not the case that {text}"
+
+
+@cache
+def _template(domain: str, directory: Path) -> DomainTemplate | None:
+
+    try:
+        return load_template(domain, directory)
+    except (TemplateError, OSError):
+        return None
+
+
+def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
+    """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
+    when the domain has none (answers are then read in PDDL syntax only). Always acp's own templates
+    (never ``ACP_TEMPLATES_DIR``): a score depends only on the record and the response."""
+    domain = record.get("domain")
+    template = _template(str(domain), TEMPLATES_DIR) if domain else None
+    if template is None:
+        return None
+    try:
+        template = template_for(template, lifted)
+        template.check(lifted)
+    except (TemplateError, PddlError):
+        return None
+    return template
+
+
+def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, dict[str, Any]]:
+    """The task a question is about, and the record fields that say so: for a domain whose template has
+    ``ramifications:`` rules, half of the questions (drawn with ``rng``) are about the ramification variant
+    (:mod:`acpgen.pddl.ramifications`: the record's PDDL becomes the variant's, the context states the rules);
+    the others, and every question of another domain, about the record's own task."""
+
+    template = template_of(ctx.record, ctx.task.lifted)
+    if template is None or not template.ramifications or rng.random() < 0.5:
+        return ctx, {"ramifications": False}
+    rules = rules_of(template)
+    pddl = {
+        "PDDL_domain": variant_domain(ctx.task.lifted, rules, template.path),
+        "PDDL_problem": variant_problem(ctx.task, rules),
+    }
+    variant = RecordContext({**ctx.record, **pddl}, ctx.options, ctx.planners)
+    return variant, {**pddl, "ramifications": True}
+
+
+def describer_of(record: dict[str, Any]) -> Describer | None:
+
+    lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"record {record.get('id')}")
+    template = template_of(record, lifted)
+    return None if template is None else Describer(template, lifted)
+
+
+class UserTemplate(Exception):
+    """A question written in English from a template acp is not given: it cannot be read back here."""
+
+
+def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str, ...]) -> Asked:
+    """The question of a record as its text asks it (:func:`acpgen.nl.asked.read_asked`), read with the
+    domain template's texts and words (PDDL syntax and the shared questions without a template)."""
+
+    lifted = ctx.task.lifted
+    template = template_of(ctx.record, lifted)
+    if template is None and ctx.record.get("representation", "nl") != "pddl":
+        raise UserTemplate("written with a template acp does not have (a user's template): not read back")
+    questions = template.questions if template is not None else load_questions()
+    return read_asked(questions, task, category, ctx.record, Reader(lifted, template), lifted, variants)
+
+
+def _normal_answer(value: Any) -> Any:
+    if isinstance(value, list):
+        return sorted(str(s).lower() for s in value)
+    return value.lower() if isinstance(value, str) else value
+
+
+class SequenceChoice(ChoiceFormats):
+    """Boolean and multiple-choice questions: one claim about the sequence (``SequenceClaim``)."""
+
+    def __init__(self, category: str, groups: str):
+        self.category = category
+        self.bool_group = f"{groups}_bool"  # type: ignore[misc]
+        self.mcq_group = f"{groups}_mcq"  # type: ignore[misc]
+        self.bool_variants = rq.BOOL_VARIANTS[category]  # type: ignore[misc]
+        self.mcq_variants = rq.BOOL_VARIANTS[category]  # type: ignore[misc]
+
+    def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
+        about = rng.choice(rq.BOOL_VARIANTS[self.category])
+        base = ctx
+        ctx, pddl = asked_about(ctx, rng)
+        types = item_fluent_types(base, ctx, item)
+        if types is None:
+            return None
+        q = propose(ctx, item, rng, self.category, about, types, settings.sequence_lengths)
+        if q is None:
+            return None
+        world = CoreWorld(ctx.task, types)
+        true: list[Any] = []
+        false: list[Any] = []
+        if about in ("holds", "holds_before", "holds_after", "all_hold"):
+            states = world.run(list(q.sequence))[0]
+            facts = states[-1]
+            if about == "holds_after":
+                after = world.step(facts, q.action or "")
+                if after is None:
+                    return None
+                facts = after
+            atoms = rq._relevant(world, q)
+            if about == "holds_after":  # the action's effects first: they are what the question is about
+                changed = [a for a in atoms if (a in facts) != (a in states[-1])]
+                atoms = changed + rng.sample(atoms, min(6, len(atoms)))
+            lits = [a if a in facts else rq.negated(a) for a in atoms]
+            wrong = [rq.negated(a) if a in facts else a for a in atoms]
+            if about == "all_hold":
+                if len(lits) < 3:
+                    return None
+                for _ in range(4):
+                    chosen = rng.sample(range(len(lits)), 3)
+                    true.append(sorted(lits[i] for i in chosen))
+                    false.append(sorted([lits[i] for i in chosen[:2]] + [wrong[chosen[2]]]))
+            else:
+                picks = rng.sample(range(len(lits)), min(6, len(lits)))
+                true, false = [lits[i] for i in picks], [wrong[i] for i in picks]
+        elif about == "first":
+            first = rq.answer(world, q)[0]
+            true, false = [first], sorted(set(q.sequence) - {first})
+        elif about == "executable":
+            if self.category == "executability":
+                final = world.run(list(q.sequence))[0][-1]
+                options = world.executable(final)
+                true = rng.sample(options, min(4, len(options)))
+                blocked = [a.name for a in ctx.task.actions if a.name not in set(options)]
+                false = rng.sample(blocked, min(4, len(blocked)))
+            else:
+                count = rq.answer(world, q)
+                true, false = [count], [count + d for d in (-2, -1, 1, 2, 3) if count + d >= 0]
+        elif about == "object_true":
+            count = rq.answer(world, q)
+            true, false = [count], [count + d for d in (-2, -1, 1, 2, 3) if count + d >= 0]
+        else:
+            raise DataError(f"unknown claim {about!r}")
+        if not true and not false:
+            return None
+        shared = {**{k: v for k, v in q.fields(types).items() if k != "variant"}, **pddl}
+        return Claims([SequenceClaim(about, v) for v in true], [SequenceClaim(about, v) for v in false], shared=shared)
+
+    def decide(self, ctx: RecordContext, claim: Claim) -> Decision:
+        c = expect(claim, SequenceClaim)
+        q = rq.Question.of_record(ctx.record, variant=c.about)
+        try:
+            value = rq.claim_holds(LiftedWorld(ctx.task.lifted, fluent_types(ctx)), q, c.about, c.value)
+        except DataError as err:
+            return Decision(None, Method.SIMULATOR, str(err))
+        return Decision(value, Method.SIMULATOR)
+
+    def words(self, describer: Words, record: dict[str, Any], claim: Claim) -> dict[str, str]:
+        c = expect(claim, SequenceClaim)
+        values = _values(record, describer, pddl_actions=False)
+        if isinstance(c.value, list):
+            values["value"] = join_names([_english_literal(describer, lit) for lit in c.value])
+        elif isinstance(c.value, int):
+            values["value"] = str(c.value)
+        elif c.about in ("first", "executable"):
+            values["value"] = describer.action(c.value)
+        else:
+            values["value"] = _english_literal(describer, c.value)
+        return values
+
+    def variant(self, claim: Claim) -> str:
+        return expect(claim, SequenceClaim).about
+
+    def check_text(self, ctx: RecordContext, record: dict[str, Any]) -> Check:
+        """Decide the claims again from the question as its text asks it (not from the record's fields)."""
+
+        try:
+            asked = read_back(ctx, str(record.get("task")), self.category, rq.BOOL_VARIANTS[self.category])
+        except NotRead as err:
+            return Check(WRONG, f"the question text is not read back: {err}")
+        except UserTemplate as err:
+            return Check(UNPROVEN, str(err))
+        q = asked.question
+        world = LiftedWorld(ctx.task.lifted, fluent_types(ctx))
+        if record.get("format") == "bool":
+            expected = [record.get("answer") == "yes"]
+        else:
+            expected = [label == record.get("answer") for label in LABELS[: len(asked.values)]]
+        for position, (value, truth) in enumerate(zip(asked.values, expected)):
+            try:
+                holds = rq.claim_holds(world, q, q.variant, value)
+            except DataError as err:
+                return Check(WRONG, f"the question as written cannot be answered: {err}")
+            if holds != truth:
+                where = "" if record.get("format") == "bool" else f"option {LABELS[position]}: "
+                return Check(WRONG, f"{where}as written, {value} is {'true' if holds else 'false'}")
+        return Check(OK)
+
+    def read_reference(
+        self, fmt: str, question: str, options: list[str], match: Matcher
+    ) -> tuple[list[Claim], dict[str, Any]]:
+        raise DataError("the reference ACPBench has no reasoning-about-actions questions")
+
+
+def _values(record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
+    """Placeholder values shared by the free-answer and boolean texts."""
+
+    show = (lambda a: a) if pddl_actions else words.action
+    values = {
+        "sequence": ", ".join(show(a) for a in record["sequence"]),
+        "length": str(len(record["sequence"])),
+        "properties": property_words(record.get("fluent_type")),
+    }
+    if record.get("object"):
+        values["object"] = record["object"]
+    if record.get("action"):
+        values["action"] = show(record["action"])
+    return values
+
+
+class SequenceTask(Task):
+    """A category of questions about an action sequence (see the module docstring)."""
+
+    family = "rac"
+    context_parts = ()
+    question_fields = ("sequence",)
+
+    def __init__(self, category: str, name: str, groups: str, description: str, instruction: str):
+        self.category = category
+        self.name = name  # type: ignore[misc]
+        self.gen_group = f"{groups}_gen"  # type: ignore[misc]
+        self.description = description  # type: ignore[misc]
+        self.instruction = instruction  # type: ignore[misc]
+        self.choice = SequenceChoice(category, groups)  # type: ignore[misc]
+
+    # ----- generation ---------------------------------------------------------------------------
+    def generate(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
+        variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
+        base = ctx
+        ctx, pddl = asked_about(ctx, rng)
+        types = item_fluent_types(base, ctx, item)
+        if types is None:
+            return None
+        q = propose(ctx, item, rng, self.category, variant, types, settings.sequence_lengths)
+        if q is None:
+            return None
+        value = rq.answer(CoreWorld(ctx.task, types), q)
+        if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
+            return None
+        return {**q.fields(types), **pddl, "answer": value}
+
+    def kind(self, record: dict[str, Any]) -> str:
+        return rq.GEN_VARIANTS[self.category][record["variant"]]
+
+    # ----- scoring ----------------------------------------------------------------------------
+    def parse(self, response: str) -> str:
+        if not answer_section(response).strip():
+            raise ParseError("empty answer")
+        return response
+
+    def expected(self, ctx: RecordContext) -> Any:
+        if ctx.recheck:
+            return rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), rq.Question.of_record(ctx.record))
+        return ctx.answer
+
+    def score(self, ctx: RecordContext, answer: str) -> Verdict:
+
+        kind, expected = self.kind(ctx.record), self.expected(ctx)
+        if kind == rq.NUMBER:
+            number = read_number(answer)
+            if number is None:
+                return Verdict.parse_error("no number in the answer")
+            return Verdict.correct() if number == int(expected) else Verdict.wrong(f"expected {expected}, got {number}")
+        reader = Reader(ctx.task.lifted, template_of(ctx.record, ctx.task.lifted))
+        reading = reader.literals(answer) if kind == rq.LITERALS else reader.actions(answer)
+        if not reading.items and not reading.none:
+            what = "fluent" if kind == rq.LITERALS else "action"
+            return Verdict.parse_error(f"the answer names no known {what}")
+        items = self._normalise(ctx.record["variant"], reading.items)
+        return set_verdict(items, {str(e).lower() for e in expected}, reading.unread)
+
+    @staticmethod
+    def _normalise(variant: str, items: list[str]) -> set[str]:
+        """Literals as the question asks for them: listing an atom when asked for the false ones names
+        it as false; effects are atoms (made true, or made false) whatever the polarity written."""
+        if variant == "false":
+            return {i if not literal_atom(i)[1] else rq.negated(i) for i in items}
+        if variant in ("added", "deleted"):
+            return {literal_atom(i)[0] for i in items}
+        return set(items)
+
+    def validate(self, ctx: RecordContext) -> Check:
+        try:
+            types = fluent_types(ctx)
+        except DataError as err:
+            return Check(UNPROVEN, str(err))
+        try:
+            proven = rq.answer(LiftedWorld(ctx.task.lifted, types), rq.Question.of_record(ctx.record))
+        except DataError as err:
+            return Check(WRONG, str(err))
+        stored = _normal_answer(ctx.answer)
+        if proven != stored:
+            return Check(WRONG, f"the separate interpreter gives {proven}, stored {stored}")
+        if "question" not in ctx.record:  # a qa-stage record: no text yet
+            return Check(OK)
+        return self._check_text(ctx, types, stored)
+
+    def _check_text(self, ctx: RecordContext, types: dict[str, str], stored: Any) -> Check:
+        """The answer to the question as its text asks it must be the stored one."""
+
+        try:
+            asked = read_back(ctx, self.name, self.category, tuple(rq.GEN_VARIANTS[self.category]))
+        except NotRead as err:
+            return Check(WRONG, f"the question text is not read back: {err}")
+        except UserTemplate as err:
+            return Check(UNPROVEN, str(err))
+        try:
+            from_text = _normal_answer(rq.answer(LiftedWorld(ctx.task.lifted, types), asked.question))
+        except DataError as err:
+            return Check(WRONG, f"the question as written cannot be answered: {err}")
+        if from_text == stored:
+            return Check(OK)
+        disagree = "; ".join(differences(asked.question, rq.Question.of_record(ctx.record)))
+        return Check(WRONG, f"the question as written has the answer {from_text}, stored {stored} ({disagree})")
+
+    def to_responses(self, record: dict[str, Any]) -> list[str]:
+        """The stored answer in PDDL syntax, and in the template's English when the domain has one."""
+        answer, kind = record["answer"], self.kind(record)
+        if kind == rq.NUMBER:
+            return [str(answer)]
+        items = answer if isinstance(answer, list) else [answer]
+        responses = [" ".join(items)]
+        describer = describer_of(record) if "PDDL_domain" in record else None
+        if describer is not None:
+            if kind == rq.LITERALS:
+                positive = [literal_atom(i)[0] for i in items if literal_atom(i)[1]]
+                negative = [i for i in items if not literal_atom(i)[1]]
+                clauses = describer.clauses(positive) + [_english_literal(describer, i) for i in negative]
+                responses.append("; ".join(clauses) + ".")
+            else:
+                responses.append("; ".join(describer.action(i) for i in items) + ".")
+        return responses
+
+    # ----- text and export -------------------------------------------------------------------------
+    def question_keys(self) -> list[str]:
+        keys = [f"{self.name}.{v}" for v in rq.GEN_VARIANTS[self.category]]
+        return keys + self.choice_formats().question_keys(self.name)
+
+    def question_values(self, record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
+        return _values(record, words, pddl_actions)
+
+    def export_answer(self, answer: Any, case: ActionCase) -> Any:
+        if self.category == "executability":
+            return [case(a) for a in answer] if isinstance(answer, list) else case(answer)
+        return answer
+
+    def answer_elements(self, answer: Any) -> set[Any] | None:
+        return None
+
+    def stored_elements(self, record: dict[str, Any]) -> set[Any] | None:
+        return None
+
+
+def set_verdict(given: set[str], expected: set[str], unread: list[str]) -> Verdict:
+    """Exact match of two sets, with precision, recall and F1 (:mod:`acpgen.tasks.measures`) in the details."""
+    details = set_measures(given, expected).as_details()
+    note = f"; {len(unread)} part(s) read as nothing: {unread[0]!r}" if unread else ""
+    if given == expected:
+        return Verdict(1.0, Verdict.correct().status, "correct" + note, details)
+    missing, extra = sorted(expected - given), sorted(given - expected)
+    reason = f"{len(missing)} missing{f' (e.g. {missing[0]})' if missing else ''}, {len(extra)} wrong"
+    reason += f"{f' (e.g. {extra[0]})' if extra else ''}{note}"
+    return Verdict(0.0, Verdict.wrong("").status, reason, details)
