@@ -1,9 +1,9 @@
 """acp as a library: generate verified records in memory, load datasets, score responses.
 
-The functions here are thin: :func:`generate` runs the stages of `acp generate` (``acpgen.pipeline``)
+The functions here are thin: :func:`generate` runs the stages of `acp generate` (``acpgen.generation.pipeline``)
 into a cache folder and reads back what the export stage wrote, so its records are byte for byte
 those of the command line for the same settings; :func:`score` is the scorer of `acp score` with
-the planners built once per process (``acpgen.scoring.shared_planners``). Besides them, a process
+the planners built once per process (``acpgen.evaluation.scoring.shared_planners``). Besides them, a process
 keeps, for the last 512 PDDL texts it scored, the ground task and the oracle per set of options (what
 was explored and proven), so that scoring a record again is a look-up.
 
@@ -32,21 +32,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpgen.answers import ParseError
 from acpgen.config import FORMATS, PipelineConfig, load_config
-from acpgen.errors import ConfigError, DataError
-from acpgen.features import MAX_STATES, state_features
-from acpgen.levels import at_level
-from acpgen.oracle import Oracle
+from acpgen.errors import ConfigError, DataError, PddlError
+from acpgen.evaluation.records import dataset_files, read_json_items, record_task
+from acpgen.evaluation.scoring import score_one, shared_planners
+from acpgen.generation.levels import at_level
+from acpgen.generation.pipeline import run_domain, stages_up_to
+from acpgen.generation.stages.base import StageReport
+from acpgen.generation.stages.export import export_file
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pipeline import run_domain, stages_up_to
 from acpgen.planners import Planners
-from acpgen.records import dataset_files, read_json_items, record_task
-from acpgen.scoring import shared_planners
-from acpgen.stages.base import StageReport
-from acpgen.stages.export import export_file
+from acpgen.proofs.features import MAX_STATES, state_features
+from acpgen.proofs.oracle import Oracle
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, split_kind
-from acpgen.tasks.choice import score_response, to_response
+from acpgen.tasks.choice import to_response
 
 # A one-action toy domain for the examples of this module's docstrings (tests/test_api.py passes them
 # as DOMAIN and PROBLEM).
@@ -92,21 +91,6 @@ def _kind(record: Any) -> str:
     return kind
 
 
-def _set_measures(task_name: str, record: dict, answer: Any) -> tuple[float, float] | None:
-    """(precision, recall) of a parsed set answer against the stored set; None for other tasks."""
-    task = TASKS[task_name]
-    true = task.stored_elements(record)
-    if true is None:
-        return None
-    given = set() if answer is None else task.answer_elements(answer)
-    if given is None:
-        return None
-    common = len(given & true)
-    precision = common / len(given) if given else float(not true)
-    recall = common / len(true) if true else 1.0
-    return precision, recall
-
-
 def score(
     record: dict, response: str | None, recheck: bool = False, *, trust_stored: bool = False, strict_just: bool = False
 ) -> Score:
@@ -115,9 +99,10 @@ def score(
     Stored answer sets of records acp proved itself decide where they can; answers to other records
     (reference data) are re-proven, as `acp score` does. ``recheck``: re-prove every answer (`acp
     score --recheck`); ``trust_stored``: trust every stored set (`--trust-stored`); ``strict_just``:
-    `--strict-just`. A record that is not one raises :class:`acpgen.errors.DataError`, a
-    record whose PDDL cannot be read :class:`acpgen.errors.PddlError`; a response from which no
-    answer can be read (or None) scores 0 with status ``parse_error``. Safe to call from
+    `--strict-just`. A record that is not one raises :class:`acpgen.errors.DataError`; a record whose
+    PDDL cannot be read scores ``undecided`` (reason "record PDDL error"), as in `acp score`; a
+    response from which no answer can be read (or None) scores 0 with status ``parse_error``. The
+    scoring is :func:`acpgen.evaluation.scoring.score_one`, the one path of every caller. Safe to call from
     several threads (calls that need a planner take turns) and in forked processes.
 
     >>> record = {"id": 7, "group": "applicable_actions_gen", "answer": ["(noop a)"],
@@ -128,27 +113,19 @@ def score(
     1.0
     """
     kind = _kind(record)
-    name, fmt = split_kind(kind)
-    if response is None:
-        return _as_score(
-            Verdict.parse_error("no response"), _set_measures(name, record, None) if fmt == "gen" else None
-        )
-    text = str(response)
-    if fmt != "gen":
-        return _as_score(score_response(record, fmt, text))
-    task = TASKS[name]
-    try:
-        answer = task.parse(text)
-    except ParseError as err:
-        measures = _set_measures(name, record, None)
-        return _as_score(Verdict.parse_error(str(err)), measures)
+    text = None if response is None else str(response)
     options = ScoreOptions(recheck=recheck, trust_stored=trust_stored, strict_just=strict_just)
-    grounded = _GROUNDED.entry(record)
+    if split_kind(kind)[1] != "gen":
+        return _as_score(score_one(RecordContext(record, options), kind, text))
+    try:
+        grounded = _GROUNDED.entry(record)
+    except PddlError as err:
+        return _as_score(Verdict.undecided(f"record PDDL error: {err}"))
     with shared_planners() as planners:
         ctx = _Context(record, options, planners, grounded)
-        verdict = task.score(ctx, answer)
+        verdict = score_one(ctx, kind, text)
         ctx.keep_oracle(grounded)
-    return _as_score(verdict, _set_measures(name, record, answer) if verdict.status != "undecided" else None)
+    return _as_score(verdict)
 
 
 @dataclass
@@ -218,11 +195,14 @@ class _Context(RecordContext):
             grounded.oracles.setdefault(self.options, self.__dict__["oracle"])
 
 
-def _as_score(verdict: Verdict, measures: tuple[float, float] | None = None) -> Score:
-    precision, recall = measures if measures is not None else (None, None)
-    if "precision" in verdict.details:  # tasks that measure their set answers themselves (rac_*)
-        precision, recall = verdict.details["precision"], verdict.details.get("recall")
-    return Score(float(verdict.score), str(verdict.status), verdict.reason, precision, recall)
+def _as_score(verdict: Verdict) -> Score:
+    return Score(
+        float(verdict.score),
+        str(verdict.status),
+        verdict.reason,
+        verdict.details.get("precision"),
+        verdict.details.get("recall"),
+    )
 
 
 def score_many(
@@ -307,7 +287,7 @@ def generate(
     the output folder the stages write to and resume from (default: a temporary folder removed
     when the generator is closed); planner results are cached under ``<cache_dir>/planner-cache``.
     Run one `generate` at a time per cache folder (calls with their own folders may run at once).
-    ``level``: a difficulty level 1-5 (`acpgen.levels`: the level's share of the domain's sizes, states
+    ``level``: a difficulty level 1-5 (`acpgen.generation.levels`: the level's share of the domain's sizes, states
     at the level's distance from the goal); the records then end with ``level`` and ``features``
     (:func:`features`), as `acp generate --level` writes them. Fewer than ``n``
     records (the states cannot give more) warn with :class:`GenerationShortfall`.
@@ -337,7 +317,7 @@ def generate(
 
 
 def features(record: dict, state: dict | None = None, max_states: int = MAX_STATES) -> dict:
-    """The features of a record's state (`acpgen.features.state_features`; records of a level carry
+    """The features of a record's state (`acpgen.proofs.features.state_features`; records of a level carry
     them): objects, propositions, state atoms, applicable actions, reachable states and optimal plan
     length (None beyond ``max_states`` states), and the remaining plan length from ``state``, the
     state's line of ``states.jsonl``, where given.

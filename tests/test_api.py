@@ -19,8 +19,8 @@ from conftest import DEV, FIXTURES
 import acpgen
 from acpgen import api
 from acpgen.cli import cli
-from acpgen.errors import DataError, PddlError
-from acpgen.scoring import score_answer
+from acpgen.errors import DataError
+from acpgen.evaluation.scoring import score_answer
 from acpgen.tasks import ScoreOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def _lines(path: Path) -> list[dict]:
 
 
 def test_import_acpgen_does_not_import_the_api():
-    code = "import sys, acpgen; print('acpgen.api' in sys.modules, 'acpgen.pipeline' in sys.modules)"
+    code = "import sys, acpgen; print('acpgen.api' in sys.modules, 'acpgen.generation.pipeline' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["False", "False"]
     assert acpgen.score is api.score  # and the attribute loads it
@@ -116,8 +116,9 @@ def test_bad_records_raise_typed_errors():
     with pytest.raises(DataError, match="not list"):
         acpgen.score([], "x")
     broken = {"id": 2, "group": "applicable_actions_gen", "answer": [], "PDDL_domain": "(define", "PDDL_problem": "("}
-    with pytest.raises(PddlError):
-        acpgen.score(broken, "(a b)")
+    unreadable = acpgen.score(broken, "(a b)")  # a per-answer status, as in `acp score`: never a silent 0
+    assert (unreadable.status, unreadable.score) == ("undecided", 0.0)
+    assert unreadable.reason.startswith("record PDDL error")
     with pytest.raises(DataError, match="2 records but 1 responses"):
         acpgen.score_many([broken, broken], ["x"])
 
