@@ -44,7 +44,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
 from acpgen.proofs.features import MAX_STATES, state_features
 from acpgen.proofs.oracle import Oracle
-from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, split_kind
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, missing_fields, split_kind
 from acpgen.tasks.choice import to_response
 
 # A one-action toy domain for the examples of this module's docstrings (tests/test_api.py passes them
@@ -84,8 +84,7 @@ def _kind(record: Any) -> str:
             f"record {record.get('id')!r}: no known task (its 'task' is {record.get('task')!r}, its 'group' "
             f"{record.get('group')!r}); `acp tasks` lists the tasks and their groups"
         )
-    needed = ["answer"] + (["PDDL_domain", "PDDL_problem"] if split_kind(kind)[1] == "gen" else [])
-    missing = [key for key in needed if key not in record]
+    missing = missing_fields(kind, record)
     if missing:
         raise DataError(f"record {record.get('id')!r} ({kind}): no {', '.join(missing)} field")
     return kind

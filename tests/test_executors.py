@@ -25,10 +25,11 @@ from acpgen.config import load_config
 from acpgen.errors import ConfigError
 from acpgen.executors import DaskExecutor, Executor, ExecutorConfig, cluster_spec, make_executor, shard_size, shards
 from acpgen.generation import pipeline
+from acpgen.generation.stages import base as stage_base
 from acpgen.generation.stages import qa
 
 CONFIG = FIXTURES / "pipeline" / "dask.yaml"
-_CALL_UNIT = pipeline.call_unit  # the real unit runner, called by the killing wrapper below
+_CALL_UNIT = stage_base.call_unit  # the real unit runner, called by the killing wrapper below
 
 # Workers unpickle this module's functions from their bytes (they need not find the tests folder).
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -155,7 +156,7 @@ def _call_unit_killing_its_worker_once(pair: tuple):
 
 
 def test_a_worker_killed_mid_unit_is_survived_with_the_same_bytes(cluster, local_run, tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline, "call_unit", _call_unit_killing_its_worker_once)
+    monkeypatch.setattr(stage_base, "call_unit", _call_unit_killing_its_worker_once)
     out = tmp_path / "run"
     generate_on(cluster, out)
     killed = tmp_path / "killed-ferry"

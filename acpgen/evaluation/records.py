@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acpgen.errors import DataError
-from acpgen.tasks import BY_GROUP, CHOICE_GROUPS, TASKS, split_kind
+from acpgen.tasks import BY_GROUP, CHOICE_GROUPS, TASKS, missing_fields, split_kind
 from acpgen.tasks.choice import to_response
 
 _SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
@@ -31,26 +31,45 @@ def _open_text(path: Path) -> str:
 
 def read_json_items(path: Path) -> list[dict]:
     """Objects of a JSON list file or a JSONL file (optionally gzip-compressed)."""
+    return [item for _, item in numbered_json_items(path)]
+
+
+def numbered_json_items(path: Path) -> list[tuple[str, dict]]:
+    """(where, object) pairs of a JSON list file or a JSONL file: ``where`` is ``FILE:LINE`` for a JSONL
+    line and ``FILE, item N`` for an item of a JSON list."""
     text = _open_text(path)
     stripped = text.lstrip()
+    items: list[tuple[str, object]] = []
     if stripped.startswith("["):
         try:
-            items = json.loads(text)
+            loaded = json.loads(text)
         except json.JSONDecodeError as err:
             raise DataError(f"{path}: invalid JSON ({err.msg} at line {err.lineno})") from err
+        items = [(f"{path}, item {i}", item) for i, item in enumerate(loaded, 1)]
     else:
-        items = []
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                items.append(json.loads(line))
+                items.append((f"{path}:{number}", json.loads(line)))
             except json.JSONDecodeError as err:
                 raise DataError(f"{path}:{number}: invalid JSON line ({err.msg})") from err
-    bad = next((i for i, item in enumerate(items) if not isinstance(item, dict)), None)
-    if bad is not None:
-        raise DataError(f"{path}: item {bad + 1} is not a JSON object")
-    return items
+    out = []
+    for where, item in items:
+        if not isinstance(item, dict):
+            raise DataError(f"{where}: not a JSON object")
+        out.append((where, item))
+    return out
+
+
+def check_fields(where: str, kind: str, record: dict) -> None:
+    """DataError naming the place, the record and the fields it lacks (:func:`acpgen.tasks.missing_fields`)."""
+    missing = missing_fields(kind, record)
+    if missing:
+        raise DataError(
+            f"{where}: {kind} record {record.get('id')!r} has no {', '.join(repr(m) for m in missing)} field "
+            f"(is this a records file? `acp score PREDICTIONS --dataset RECORDS`)"
+        )
 
 
 def record_task(record: dict) -> str | None:
@@ -102,17 +121,26 @@ class Dataset:
     skipped: int = 0
 
     @classmethod
-    def load(cls, path: Path, files: list[Path] | None = None) -> Dataset:
-        """Records of a file or folder (or of exactly ``files``)."""
+    def load(cls, path: Path, files: list[Path] | None = None, *, complete: bool = True) -> Dataset:
+        """Records of a file or folder (or of exactly ``files``). ``complete``: every record must have the
+        fields its task needs to be scored (DataError naming the file, the line and the field); a report,
+        which reads only stored answers, passes False."""
         records: dict[tuple[str, str], dict] = {}
         skipped = 0
         for file in files if files is not None else dataset_files(path):
-            for record in read_json_items(file):
+            for where, record in numbered_json_items(file):
                 task = record_task(record)
                 if task is None or "id" not in record:
                     skipped += 1
                     continue
+                if complete:
+                    check_fields(where, task, record)
                 records[(task, str(record["id"]))] = record
+        if not records and skipped:
+            raise DataError(
+                f"{path}: no records here: {skipped} object(s) without a known task or group and id "
+                "(a predictions file? records are the questions, e.g. OUT/<domain>/*.jsonl)"
+            )
         return cls(records, skipped)
 
     def resolve(self, prediction: dict) -> tuple[str, dict]:
@@ -164,6 +192,7 @@ def iter_predictions(path: Path, dataset: Dataset | None) -> Iterator[Prediction
             task = record_task(record)
             if task is None:
                 raise DataError(f"{path}:{number}: the sample's doc has no known gen group ({record.get('group')!r})")
+            check_fields(f"{path}:{number}", task, record)
             responses = [r for group in item["resps"] for r in (group if isinstance(group, list) else [group])]
             for k, response in enumerate(responses):
                 yield Prediction(item, task, record, str(response), k)

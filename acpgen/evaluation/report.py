@@ -309,7 +309,7 @@ def build_report(paths: Iterable[Path], dataset: Path | None = None) -> Report:
             categories.setdefault((answer.model, kind), Counter())[answer.category] += 1
     report = Report([str(p) for p in paths], models, answers, cells, categories)
     if dataset is not None:
-        _add_record_measures(report, Dataset.load(dataset))
+        _add_record_measures(report, Dataset.load(dataset, complete=False))
         report.dataset = str(dataset)
     return report
 

@@ -32,7 +32,7 @@ from acpgen.generation.stages.export import export_file
 from acpgen.generation.stages.qa import qa_files
 from acpgen.generation.stamps import code_version, digest_of, tool_versions
 from acpgen.planners import Limits, PlannerSetup
-from acpgen.tasks import KINDS, Outcome, ScoreOptions, Status, kind_of, split_kind
+from acpgen.tasks import KINDS, Outcome, ScoreOptions, ScoreStatus, kind_of, split_kind
 from acpgen.version import __version__
 
 SPLITS = ("test", "dev")
@@ -147,7 +147,7 @@ def self_check(
         predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress, executor=executor
     )
     ones = sum(s.verdict.score == 1 for s in scored)
-    undecided = sum(s.verdict.status == Status.UNDECIDED for s in scored)
+    undecided = sum(s.verdict.status == ScoreStatus.UNDECIDED for s in scored)
     problems += [
         f"stored answer scored {s.verdict.score} ({s.verdict.status}: {s.verdict.reason}) for "
         f"{s.prediction.task} {s.prediction.record['id']}"

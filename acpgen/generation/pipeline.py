@@ -9,7 +9,8 @@ from pathlib import Path
 from acpgen.config import PipelineConfig
 from acpgen.executors import Executor, describe_error
 from acpgen.generation.sources import DomainSource
-from acpgen.generation.stages import PREPARE, STAGES, StageContext, StageReport, StageWork, call_unit, count_artefacts
+from acpgen.generation.stages import PREPARE, STAGES, StageContext, StageReport, StageWork, count_artefacts
+from acpgen.generation.stages.base import run_works
 from acpgen.planners import Planners, PlannerSetup
 
 
@@ -83,15 +84,7 @@ def run_domains(
             except Exception as err:
                 report(StageReport("run", domain, failed=[f"{name}: {describe_error(err)}"]))
                 del contexts[domain]
-        units = [(work, unit) for work in works.values() for unit in work.units]
-        outcomes = executor.map(
-            call_unit, [(u.fn, u.args) for _, u in units], [u.name for _, u in units], desc=name, progress=progress
-        )
-        for (work, unit), outcome in zip(units, outcomes):
-            if outcome.ok:
-                unit.commit(outcome.value)
-            else:
-                work.failed(unit, outcome.error or "")
+        run_works(list(works.values()), executor, name, progress)
         for domain, work in works.items():
             try:
                 report(work.close())

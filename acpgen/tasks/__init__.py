@@ -34,7 +34,7 @@ from acpgen.tasks.base import (
     Outcome,
     RecordContext,
     ScoreOptions,
-    Status,
+    ScoreStatus,
     Task,
     Verdict,
 )
@@ -118,6 +118,15 @@ def split_kind(kind: str) -> tuple[str, str]:
     return task, fmt or "gen"
 
 
+def missing_fields(kind: str, record: dict[str, object]) -> list[str]:
+    """The fields a record of ``kind`` (``app``, ``app.bool``) lacks for scoring and validation: an
+    open-ended record's are declared by its task (:meth:`Task.required_fields`); a boolean or
+    multiple-choice record needs its answer."""
+    name, fmt = split_kind(kind)
+    needed = TASKS[name].required_fields(record) if fmt == "gen" else ("answer",)
+    return [field for field in needed if field not in record]
+
+
 def get_task(name: str) -> Task:
     """The task with this short name (app, prog, ...), or a DataError listing the valid ones."""
     try:
@@ -153,11 +162,12 @@ __all__ = [
     "Outcome",
     "RecordContext",
     "ScoreOptions",
-    "Status",
+    "ScoreStatus",
     "Task",
     "Verdict",
     "get_task",
     "kind_of",
+    "missing_fields",
     "register",
     "split_kind",
     "task_formats",

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # acpgen.tasks.choice and acpgen.nl.describe import this modu
 T = TypeVar("T")
 
 
-class Status(StrEnum):
+class ScoreStatus(StrEnum):
     """How an answer was scored: ``scored`` (0 or 1), ``parse_error`` (0), ``undecided`` (not counted)."""
 
     SCORED = "scored"
@@ -53,7 +53,7 @@ class Outcome(StrEnum):
     ERROR = "error"
 
 
-SCORED, PARSE_ERROR, UNDECIDED = Status.SCORED, Status.PARSE_ERROR, Status.UNDECIDED
+SCORED, PARSE_ERROR, UNDECIDED = ScoreStatus.SCORED, ScoreStatus.PARSE_ERROR, ScoreStatus.UNDECIDED
 OK, WRONG, UNPROVEN, ERROR = Outcome.OK, Outcome.WRONG, Outcome.UNPROVEN, Outcome.ERROR
 
 
@@ -70,7 +70,7 @@ class Verdict:
     """Score of one answer: ``status`` says how it was scored; ``reason`` says why."""
 
     score: float
-    status: Status
+    status: ScoreStatus
     reason: str
     #: further fields of the score row: measures of a set answer (precision, recall, F1) or flags
     #: (t2p: parseable, solvable, equivalent; True/False, None when undecided)
@@ -78,19 +78,19 @@ class Verdict:
 
     @classmethod
     def correct(cls, reason: str = "correct") -> Verdict:
-        return cls(1.0, Status.SCORED, reason)
+        return cls(1.0, ScoreStatus.SCORED, reason)
 
     @classmethod
     def wrong(cls, reason: str) -> Verdict:
-        return cls(0.0, Status.SCORED, reason)
+        return cls(0.0, ScoreStatus.SCORED, reason)
 
     @classmethod
     def undecided(cls, reason: str) -> Verdict:
-        return cls(0.0, Status.UNDECIDED, reason)
+        return cls(0.0, ScoreStatus.UNDECIDED, reason)
 
     @classmethod
     def parse_error(cls, reason: str) -> Verdict:
-        return cls(0.0, Status.PARSE_ERROR, f"parse_error: {reason}")
+        return cls(0.0, ScoreStatus.PARSE_ERROR, f"parse_error: {reason}")
 
     @classmethod
     def from_decision(cls, decision: Decision, if_true: str, if_false: str, expect: bool = True) -> Verdict:
@@ -332,6 +332,13 @@ class Task(ABC):
     questions: ClassVar[dict[str, str]] = {}
     #: the boolean and multiple-choice formats (ACPBench), or None
     choice: ClassVar[ChoiceFormats | None] = None
+
+    # ----- records ------------------------------------------------------------------------------
+    def required_fields(self, record: dict[str, Any]) -> tuple[str, ...]:
+        """The fields an open-ended record of this task must have to be scored and validated (checked
+        once where records are read, so a record that lacks one is an error naming the file, the line
+        and the field, not a traceback from the middle of scoring)."""
+        return ("answer", "PDDL_domain", "PDDL_problem")
 
     # ----- generation --------------------------------------------------------------------------
     def accepts(self, state: dict[str, Any]) -> bool:

@@ -177,6 +177,10 @@ class Justification(Task):
     question_fields = ("plan",)
     choice = JustificationChoice()
 
+    def required_fields(self, record: dict[str, Any]) -> tuple[str, ...]:
+        # the plan: acp's structured field, or the sequence quoted in a reference question
+        return super().required_fields(record) + (() if "plan" in record else ("question",))
+
     def accepts(self, state: dict[str, Any]) -> bool:
         return on_plan_before_goal(state)
 

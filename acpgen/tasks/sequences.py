@@ -425,6 +425,15 @@ class SequenceTask(Task):
             return None
         return {**q.fields(types), **pddl, "answer": value}
 
+    def required_fields(self, record: dict[str, Any]) -> tuple[str, ...]:
+        fields = super().required_fields(record) + ("category", "variant", "sequence")
+        variant = record.get("variant")
+        if self.category == "effects":
+            fields += ("action",)
+        if self.category == "fluent" or variant in ("fluents_before", "object_true"):  # about one object
+            fields += ("object",)
+        return fields
+
     def kind(self, record: dict[str, Any]) -> str:
         return rq.GEN_VARIANTS[self.category][record["variant"]]
 

@@ -133,22 +133,24 @@ class StageWork:
         return self.report
 
 
-def run_work(ctx: StageContext, work: StageWork) -> StageReport:
-    """Run one domain's stage here: its units on ``ctx.jobs`` local processes (in this process for one
-    job or one unit), each committed in order; a unit that raised is reported with its name."""
-    units = work.units
-    outcomes = Executor(ctx.jobs).map(
-        call_unit,
-        [(u.fn, u.args) for u in units],
-        [u.name for u in units],
-        desc=f"{ctx.domain} {work.report.stage}",
-        progress=ctx.progress,
+def run_works(works: list[StageWork], executor: Executor, desc: str, progress: bool) -> None:
+    """The one stage driver: the units of ``works`` (one stage, any number of domains) on ``executor``,
+    each result committed here in unit order (files written, stamps recorded), so the bytes do not depend
+    on where a unit ran; a unit that raised, or whose workers kept dying, is reported with its name."""
+    units = [(work, unit) for work in works for unit in work.units]
+    outcomes = executor.map(
+        call_unit, [(u.fn, u.args) for _, u in units], [u.name for _, u in units], desc=desc, progress=progress
     )
-    for unit, outcome in zip(units, outcomes):
+    for (work, unit), outcome in zip(units, outcomes):
         if outcome.ok:
             unit.commit(outcome.value)
         else:
             work.failed(unit, outcome.error or "")
+
+
+def run_work(ctx: StageContext, work: StageWork) -> StageReport:
+    """One domain's stage here, on ``ctx.jobs`` local processes (:func:`run_works`); its report."""
+    run_works([work], Executor(ctx.jobs), f"{ctx.domain} {work.report.stage}", ctx.progress)
     return work.close()
 
 

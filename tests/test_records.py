@@ -1,0 +1,77 @@
+"""Reading records (acpgen/evaluation/records.py): a record that lacks a field its task needs, or a file
+that holds no records, is a one-line error naming the file and the line, before any scoring."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from acpgen.cli import cli
+from acpgen.errors import DataError
+from acpgen.evaluation.records import Dataset
+from acpgen.tasks import TASKS, missing_fields
+
+DOMAIN = (
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))"
+)
+PROBLEM = "(define (problem t) (:domain d) (:objects o) (:init (p o)) (:goal (not (p o))))"
+
+
+def rac_exec_record(**drop: bool) -> dict:
+    record = {
+        "id": 11,
+        "uid": "d/s/rac_exec",
+        "task": "rac_exec",
+        "question": "?",
+        "answer": ["(a o)"],
+        "PDDL_domain": DOMAIN,
+        "PDDL_problem": PROBLEM,
+        "category": "executability",
+        "variant": "first",
+        "sequence": ["(a o)", "(a o)"],
+    }
+    return {k: v for k, v in record.items() if k not in drop}
+
+
+def test_each_task_declares_the_fields_it_needs():
+    assert missing_fields("rac_exec", rac_exec_record()) == []
+    assert missing_fields("rac_exec", rac_exec_record(variant=True)) == ["variant"]
+    effects = {**rac_exec_record(), "task": "rac_effects", "category": "effects", "variant": "added"}
+    assert missing_fields("rac_effects", effects) == ["action"]  # the further action the question names
+    assert missing_fields("app", {"answer": []}) == ["PDDL_domain", "PDDL_problem"]
+    # val reads its plan from the structured field or from the reference question
+    assert missing_fields("val", {"answer": 0, "PDDL_domain": "", "PDDL_problem": ""}) == ["question"]
+    assert missing_fields("val", {"answer": 0, "PDDL_domain": "", "PDDL_problem": "", "plan": []}) == []
+    assert missing_fields("app.bool", {"question": "?"}) == ["answer"]
+    assert set(TASKS) >= {"app", "val", "rac_exec"}
+
+
+def test_a_record_without_a_needed_field_is_named_with_its_file_and_line(tmp_path):
+    records = tmp_path / "records.jsonl"
+    records.write_text(json.dumps(rac_exec_record()) + "\n\n" + json.dumps(rac_exec_record(variant=True)) + "\n")
+    with pytest.raises(DataError, match=r"records\.jsonl:3: rac_exec record 11 has no 'variant' field"):
+        Dataset.load(records)
+    predictions = tmp_path / "preds.jsonl"
+    predictions.write_text(json.dumps({"id": 11, "response": "(a o)"}) + "\n")
+    result = CliRunner().invoke(cli, ["score", str(predictions), "--dataset", str(records)])
+    assert result.exit_code == 1
+    assert "records.jsonl:3: rac_exec record 11 has no 'variant' field" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_predictions_file_given_as_the_records_is_refused_in_one_line(tmp_path):
+    predictions = tmp_path / "preds.jsonl"
+    predictions.write_text(json.dumps({"id": 11, "response": "(a o)"}) + "\n")
+    result = CliRunner().invoke(cli, ["score", str(predictions), "--dataset", str(predictions)])
+    assert result.exit_code == 1
+    assert "no records here: 1 object(s) without a known task" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_json_list_names_the_item(tmp_path):
+    records = tmp_path / "records.json"
+    records.write_text(json.dumps([rac_exec_record(), rac_exec_record(sequence=True)]))
+    with pytest.raises(DataError, match=r"records\.json, item 2: rac_exec record 11 has no 'sequence' field"):
+        Dataset.load(records)
