@@ -27,8 +27,10 @@ unsolvability puts p in the closure, and any other planner outcome makes the who
 Placeholder mode: the truth's goal names no particular objects ("build one tower of three
 blocks"), so the goal may be realised by any objects. Following Planetarium, the initial states
 are matched by one bijection and the closed goals by another, chosen independently: the two
-problems are equivalent when their initial-state graphs are isomorphic and their closed-goal
-graphs are isomorphic.
+problems are equivalent when their initial-state graphs are isomorphic and their closed goals,
+each together with its problem's static facts (the initial atoms of predicates no action changes:
+grid adjacency, available colours, ...), are isomorphic. Without the static facts a goal about
+one tile of a grid would match a goal about a tile elsewhere on the grid.
 
 Graph library: pynauty (nauty's canonical labelling). ``benchmarks/bench_equiv.py --compare`` timed it
 against rustworkx (VF2 in Rust) and networkx (VF2 and VF2++ in Python) on the same coloured graphs
@@ -363,8 +365,8 @@ class EquivalenceChecker:
             if closed.undecided:
                 return Equivalence(True, True, None, f"cannot close the {name}'s goal: {closed.undecided}")
         if placeholder:
-            t_goal = self._goal_graph(truth.task, t_closed, ProblemGraph(truth.task))
-            c_goal = self._goal_graph(candidate.task, c_closed, ProblemGraph(candidate.task))
+            t_goal = self._goal_graph(truth.task, t_closed, self._static_graph(truth.task))
+            c_goal = self._goal_graph(candidate.task, c_closed, self._static_graph(candidate.task))
             same = t_goal.isomorphic(c_goal)
             reason = "closed goals match up to renaming" if same else "closed goals differ"
         else:
@@ -379,6 +381,18 @@ class EquivalenceChecker:
         graph = ProblemGraph(task)
         for predicate, args in sorted(task.lifted.init):
             graph.add("init", predicate, args)
+        return graph
+
+    @staticmethod
+    def _static_graph(task: GroundTask) -> ProblemGraph:
+        """The facts no action changes (atoms of static predicates of the initial state): a placeholder
+        goal is matched together with them, so a goal about one tile of a grid cannot match a goal about a
+        tile at another place of the grid (Planetarium copies them into the goal graph as well)."""
+        graph = ProblemGraph(task)
+        static = task.lifted.static_predicates
+        for predicate, args in sorted(task.lifted.init):
+            if predicate in static:
+                graph.add("static", predicate, args)
         return graph
 
     @staticmethod
