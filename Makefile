@@ -5,10 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEV    := tests/fixtures/acpbench-dev
 OUT    := out
-CONFIG ?= pipeline.yaml
+CONFIG ?= acpgen/data/pipeline.yaml
 JOBS   ?= 2
 
-.PHONY: help setup test test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
+.PHONY: help setup test test-wheel test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
 	bench-lengths bench-profile bench-equiv bench-scale clean
 
 help:  ## list the targets
@@ -24,6 +24,9 @@ setup: $(STAMP)  ## create .venv and install acp with its planners and test tool
 
 test: $(STAMP)  ## run the default (fast) test suite
 	$(BIN)/python -m pytest -q
+
+test-wheel: $(STAMP)  ## build the wheel and sdist, install into a fresh venv, run acp from outside the checkout
+	$(BIN)/python -m pytest -q -m wheel tests/test_wheel.py
 
 test-slow: $(STAMP)  ## run only the slow tests
 	$(BIN)/python -m pytest -q -m slow

@@ -279,7 +279,7 @@ def generate(
 ) -> Iterator[dict]:
     """Verified records of ``task`` in ``format``, ``n`` per domain, made as `acp generate` makes them.
 
-    ``domain``: a domain of the configuration (default: the repository's ``pipeline.yaml``) or
+    ``domain``: a domain of the configuration (default: acp's default ``acpgen/data/pipeline.yaml``) or
     several; records are yielded domain by domain as each is done. The records are those `acp
     generate` writes to ``<task>.<format>.jsonl`` with the same config, seed and
     ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more). ``cache_dir``:

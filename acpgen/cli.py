@@ -136,7 +136,7 @@ def run_options(func):
             "config_path",
             type=click.Path(exists=True, dir_okay=False, path_type=Path),
             default=None,
-            help="Pipeline configuration (default: the repository's pipeline.yaml).",
+            help="Pipeline configuration (default: acp's default acpgen/data/pipeline.yaml).",
         ),
         click.option("--seed", type=int, default=None, help="Run seed (default: 'seed' in the config)."),
         click.option(
@@ -411,7 +411,7 @@ def generate(
       plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
       states.jsonl        states along the plans and random rollouts from them
       qa/<task>.jsonl     symbolic questions with verified answers for every task and format
-      <task>.gen.jsonl    the records: reference schema, text from templates/<domain>.yaml
+      <task>.gen.jsonl    the records: reference schema, text from acpgen/data/templates/<domain>.yaml
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
     run can simply be started again. Each artefact's stamp (OUT/<domain>/stamps/) records what it
     was made from (inputs, config, templates, code); a file whose stamp changed is made again.
@@ -690,7 +690,7 @@ def export_hf_command(dataset: Path, out: Path, license_id: str) -> None:
     "--limit", type=click.IntRange(min=1), default=3, show_default=True, help="Records to render from a JSONL file."
 )
 def describe(source: Path, domain: str, task: str | None, representation: str, limit: int) -> None:
-    """Show how a problem or question reads: the context (and question) from templates/DOMAIN.yaml.
+    """Show how a problem or question reads: the context (and question) from acpgen/data/templates/DOMAIN.yaml.
 
     \b
     SOURCE is a PDDL problem file or a JSONL file of questions (qa/<task>.jsonl, <task>.gen.jsonl):

@@ -12,11 +12,10 @@ from typing import Any
 
 import yaml
 
+from acpgen.data import DEFAULT_CONFIG
 from acpgen.errors import ConfigError
 from acpgen.executors import ExecutorConfig
 from acpgen.planners.setup import PlannerSetup
-
-DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "pipeline.yaml"
 
 
 @dataclass(frozen=True)
@@ -162,7 +161,7 @@ def _build(cls, data: Any, where: str):
 
 
 def load_config(path: Path | None = None) -> PipelineConfig:
-    """Read and check a pipeline configuration file (default: the repository's pipeline.yaml)."""
+    """Read and check a pipeline configuration file (default: acp's default acpgen/data/pipeline.yaml)."""
     path = Path(path or DEFAULT_CONFIG)
     try:
         raw = yaml.safe_load(path.read_text()) or {}

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from acpgen.config import load_config
+from acpgen.data import DEFAULT_CONFIG
 from acpgen.executors import DaskExecutor, Executor, UnitOutcome, shard_size
 from acpgen.generation.benchmark import build_dataset
 from acpgen.generation.stages import STAGES
@@ -141,7 +142,7 @@ def table(units: dict[str, list[dict]], measured: dict[int, float], source: str)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", type=Path, default=Path("pipeline.yaml"))
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
     parser.add_argument("--scratch", type=Path, default=None, help="Folder for the runs (default: a temporary one).")
     parser.add_argument("--executor", choices=("dask", "local"), default="dask")
     parser.add_argument("--workers", default="1,2", help="Worker counts to run, comma-separated (default: 1,2).")

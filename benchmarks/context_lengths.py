@@ -1,7 +1,7 @@
 """Context lengths: acp's natural-language contexts against the reference ones, on the same problems.
 
 For every reference gen record (tests/fixtures/acpbench-dev) acp renders the context of the
-record's task from the record's own PDDL problem with templates/<domain>.yaml, and compares its
+record's task from the record's own PDDL problem with acpgen/data/templates/<domain>.yaml, and compares its
 length in characters with the reference context. Prints per domain the median and the largest
 ratio acp / reference. Usage: python benchmarks/context_lengths.py [DEV_FOLDER]
 """

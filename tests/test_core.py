@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import dev_records, record_param
 
+from acpgen.data import DOMAINS_DIR
 from acpgen.errors import PddlError
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
@@ -120,9 +119,7 @@ def test_malformed_pddl_is_a_clear_error():
         GroundTask.from_strings(FERRY, "(define (problem p) (:domain ferry) (:init (at c0", source="record 7")
 
 
-@pytest.mark.parametrize(
-    "domain", sorted(p.parent.name for p in (Path(__file__).parents[1] / "domains").glob("*/domain.pddl"))
-)
+@pytest.mark.parametrize("domain", sorted(p.parent.name for p in DOMAINS_DIR.glob("*/domain.pddl")))
 def test_rendered_domain_round_trips(domain):
     """A domain rendered from the model parses back to the same types, predicates and schemas."""
     import random

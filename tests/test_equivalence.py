@@ -10,20 +10,18 @@ import random
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
+from acpgen.data import DOMAINS_DIR
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
 from acpgen.proofs.equivalence import EquivalenceChecker, equivalent
 
-DOMAINS = Path(__file__).resolve().parents[1] / "domains"
-
 
 def domain_text(name: str) -> str:
-    return (DOMAINS / name / "domain.pddl").read_text()
+    return (DOMAINS_DIR / name / "domain.pddl").read_text()
 
 
 # A bring-your-own domain: subtypes, a constant, a negative precondition, goals with negative literals.

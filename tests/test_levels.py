@@ -12,6 +12,7 @@ from conftest import FIXTURES
 import acpgen
 from acpgen.cli import cli
 from acpgen.config import load_config
+from acpgen.data import DOMAINS_DIR
 from acpgen.errors import ConfigError
 from acpgen.generation.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of
 
@@ -111,7 +112,7 @@ def test_level_records_equal_the_cli_and_carry_level_and_features(tmp_path):
 def test_level_is_refused_with_a_users_domain(tmp_path):
     result = CliRunner().invoke(
         cli,
-        ["generate", "--domain-file", str(Path("domains/ferry/domain.pddl").resolve()), "--problems", str(tmp_path)]
+        ["generate", "--domain-file", str(DOMAINS_DIR / "ferry" / "domain.pddl"), "--problems", str(tmp_path)]
         + ["--level", "2", "--out", str(tmp_path / "o")],
     )
     assert result.exit_code != 0 and "--level goes with --domain" in result.output

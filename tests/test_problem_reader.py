@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from conftest import DEV
 from test_ramifications import base_task, rules_of
 
+from acpgen.data import DOMAINS_DIR
 from acpgen.errors import PddlError
 from acpgen.generation.sources import DomainSource
 from acpgen.generators import DOMAINS
@@ -22,8 +22,7 @@ from acpgen.pddl import tarski_io
 from acpgen.pddl.problem_reader import read_problem
 from acpgen.pddl.ramifications import variant_domain, variant_problem
 
-ROOT = Path(__file__).parents[1]
-FERRY = (ROOT / "domains" / "ferry" / "domain.pddl").read_text()
+FERRY = (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
 P01 = """; a comment
 (define (problem ferry-p01) (:domain ferry)
   (:objects l0 l1 - location c0 c1 - car)
@@ -53,7 +52,7 @@ def test_reference_records_read_alike():
 def test_generated_problems_read_alike(name):
     source = DomainSource.builtin(name)
     assert source.generator is not None
-    domain = (ROOT / "domains" / name / "domain.pddl").read_text()
+    domain = (DOMAINS_DIR / name / "domain.pddl").read_text()
     for seed, size in enumerate(source.generator.example_sizes):
         problem = source.generator.render(source.generator.generate(size, random.Random(seed)))
         fast, slow = both(domain, problem)

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
+from acpgen.data import DOMAINS_DIR
 from acpgen.evaluation.scoring import score_one
 from acpgen.pddl.grounding import GroundTask
 from acpgen.proofs.change.questions import Question, answer, claim_holds, record_types
 from acpgen.proofs.change.world import CoreWorld, LiftedWorld
 from acpgen.tasks import TASKS, RecordContext
 
-DOMAIN = (Path(__file__).parent.parent / "domains" / "blocksworld" / "domain.pddl").read_text()
+DOMAIN = (DOMAINS_DIR / "blocksworld" / "domain.pddl").read_text()
 # a on b, b and c on the table, a and c clear, hand empty
 PROBLEM = """(define (problem tiny) (:domain blocksworld-4ops)
   (:objects a b c)
@@ -471,7 +471,7 @@ def test_multiple_choice_options_are_read_back_in_their_order():
 
 
 # ----- fluent types are the domain's: the same for a state whose goal is unreachable ------------------------
-FLOORTILE = (Path(__file__).parent.parent / "domains" / "floortile" / "domain.pddl").read_text()
+FLOORTILE = (DOMAINS_DIR / "floortile" / "domain.pddl").read_text()
 # t1 above t2, one robot on t2 holding white; black and white available
 TILES = """(define (problem two) (:domain floor-tile)
   (:objects t1 t2 - tile r - robot black white - color)

@@ -16,6 +16,7 @@ from conftest import FIXTURES, GEN_TASKS, snapshot
 
 from acpgen.cli import cli
 from acpgen.config import load_config
+from acpgen.data import DOMAINS_DIR
 from acpgen.errors import ConfigError
 from acpgen.generation.stages import StageContext, plans
 from acpgen.pddl.grounding import GroundTask
@@ -77,7 +78,7 @@ def test_artefacts_do_not_depend_on_the_hash_seed(tmp_path):
 
 def test_stored_plans_are_valid_and_states_are_reached_by_their_paths(reference_run):
     root = reference_run / "ferry"
-    domain = (Path(__file__).parents[1] / "domains/ferry/domain.pddl").read_text()
+    domain = (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
     tasks = {}
     for plan_file in sorted((root / "plans").glob("*.json")):
         record = json.loads(plan_file.read_text())
@@ -117,7 +118,7 @@ def test_a_killed_run_resumes_to_the_same_artefacts(reference_run, tmp_path):
     process.wait()
     # Whatever the kill left behind is complete: every finished file parses.
     root = out / "ferry"
-    domain = (Path(__file__).parents[1] / "domains/ferry/domain.pddl").read_text()
+    domain = (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
     for problem in (root / "problems").glob("*.pddl"):
         GroundTask.from_strings(domain, problem.read_text())
     assert all(json.loads(p.read_text())["plans"] for p in (root / "plans").glob("*.json"))

@@ -55,7 +55,7 @@ class AcpDatasetConfig:
 
     ``domains``: domains of the pipeline configuration to draw from; ``level``: a difficulty level
     1-5 or None (the configured sizes); ``format``: gen, bool or mcq; ``config``: a pipeline
-    configuration file (default: the repository's ``pipeline.yaml``); ``cache_dir``: where the
+    configuration file (default: acp's default ``acpgen/data/pipeline.yaml``); ``cache_dir``: where the
     stages write and resume (default: a temporary folder per dataset); ``seed`` and ``size`` as
     for every reasoning-gym dataset.
     """

@@ -4,7 +4,7 @@ A `DomainSource` is what the stages ask for the domain's PDDL text, the ``:requi
 into rendered problems, the natural-language template (None: the user gave none, so only the
 PDDL representation is possible) and the problem generator (None: the problems are the user's
 files, copied by the problems stage). Built-in domains come from the registry
-(`acpgen.generators`, `domains/<d>/domain.pddl`, `templates/<d>.yaml`); `acp generate
+(`acpgen.generators`, `acpgen/data/domains/<d>/domain.pddl`, `acpgen/data/templates/<d>.yaml`); `acp generate
 --domain-file` builds one from the paths it is given.
 """
 

@@ -26,12 +26,15 @@ from importlib import metadata
 from pathlib import Path
 
 from acpgen.artefacts import atomic_write_text
+from acpgen.data import DATA_DIR
 from acpgen.version import __version__
 
 log = logging.getLogger(__name__)
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # acpgen/
 SOURCE_SUFFIXES = (".py", ".lark", ".json", ".yaml")  # package files that shape its behaviour
+# acpgen/data (domains, templates, the default config) is not code: a stage digests the domain, template
+# and configuration it reads as its inputs, so editing one domain's template redoes only that domain.
 # Distributions whose version is recorded in the manifest and is part of the code version.
 TOOLS = ("tarski", "kstar-planner", "up-fast-downward", "fast-downward-translate", "forbiditerative")
 STAMPS_DIR = "stamps"
@@ -63,12 +66,17 @@ def tool_versions() -> dict[str, str]:
 
 @cache
 def code_version() -> str:
-    """Digest of the package source (every file with a SOURCE_SUFFIXES suffix) and the tool versions.
+    """Digest of the package source (every file with a SOURCE_SUFFIXES suffix outside acpgen/data) and the
+    tool versions.
 
     Computed once per process.
     """
     digest = hashlib.sha256()
-    files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts)
+    files = sorted(
+        p
+        for p in PACKAGE_DIR.rglob("*")
+        if p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts and not p.is_relative_to(DATA_DIR)
+    )
     for path in files:
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
         digest.update(file_digest(path).encode())

@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from acpgen.data import DOMAINS_DIR
 from acpgen.errors import ConfigError
 from acpgen.generators.patterns import Pattern
 from acpgen.pddl.model import declared_domain_name, declared_requirements
 from acpgen.pddl.render import problem_text
 
-DOMAINS_DIR = Path(__file__).resolve().parents[2] / "domains"
-
 
 def domain_file(domain: str) -> Path:
-    """``domains/<domain>/domain.pddl``."""
+    """``acpgen/data/domains/<domain>/domain.pddl``."""
     return DOMAINS_DIR / domain / "domain.pddl"
 
 
@@ -42,7 +41,7 @@ class ProblemSpec:
 class Generator:
     """One domain's generator.
 
-    ``domain``: folder under ``domains/`` (also the name used on the command line), whose
+    ``domain``: folder under ``acpgen/data/domains/`` (also the name used on the command line), whose
     ``domain.pddl`` gives the name and requirements written into problems; ``parameters``: the natural size
     parameters ``make`` expects; ``check_solvable``: the generator cannot guarantee solvability,
     so the problems stage verifies each problem with a planner and redraws; ``example_sizes``:

@@ -1,1 +1,1 @@
-"""Natural language: domain templates (templates/<domain>.yaml) and the texts built from them."""
+"""Natural language: domain templates (acpgen/data/templates/<domain>.yaml) and the texts built from them."""

@@ -2,7 +2,7 @@
 
 A record's structured fields (``variant``, ``fluent_type``, ``object``, ``action``, ``sequence``) are what
 the generator answered; the question text is what a model reads. :func:`read_asked` matches the text
-against the question texts of the task and format (``templates/questions.yaml`` or the domain's own) and
+against the question texts of the task and format (``acpgen/data/templates/questions.yaml`` or the domain's own) and
 reads every placeholder back: the sequence and the further action through the answer :class:`Reader` (PDDL
 syntax or the template's English, repeats kept), the object against the task's objects, the fluent type
 from its words (:data:`PROPERTY_WORDS`), and a yes/no or multiple-choice claim's value as a literal, a set

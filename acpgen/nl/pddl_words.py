@@ -3,7 +3,7 @@
 The PDDL representation needs no natural language in its context, but the boolean and
 multiple-choice questions still name an action or a fact ("Is the following action applicable
 ...? (move d1 a b)"). `pddl_template` gives a `DomainTemplate` whose predicate and action texts
-are their PDDL forms, with the shared questions of `templates/questions.yaml`, so the ordinary
+are their PDDL forms, with the shared questions of `acpgen/data/templates/questions.yaml`, so the ordinary
 `Describer` words such questions; it has no description, size or wrong actions, and the export
 stage refuses the nl representation for such a domain.
 """

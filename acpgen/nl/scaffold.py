@@ -68,7 +68,7 @@ def starting_template(domain: Path) -> str:
     lines = [
         f"# Starting template of the PDDL domain {lifted.domain_name}, written by `acp template init {domain}`.",
         "# Replace each TODO text with your own words and reword the placeholder texts so that they read",
-        "# well (format: templates/README.md in acp); acp refuses the file while a TODO is left.",
+        "# well (format: acpgen/data/templates/README.md in acp); acp refuses the file while a TODO is left.",
         f"domain: {json.dumps(lifted.domain_name)}",
         'description: "TODO: say in a few plain sentences what the domain is about (the first names it)."',
         f"# e.g. size: {json.dumps(f'This problem has {size_example}.')}",

@@ -1,9 +1,9 @@
-"""Domain templates: `templates/<domain>.yaml` read, checked against the domain, and applied to atoms.
+"""Domain templates: `acpgen/data/templates/<domain>.yaml` read, checked against the domain, and applied to atoms.
 
-A template is data (see `templates/README.md`): a domain description, a sentence giving the
+A template is data (see `acpgen/data/templates/README.md`): a domain description, a sentence giving the
 problem's size, the natural-language form of every predicate (with the variable names used in
 its text, e.g. ``(at ?car ?loc)``) and of every action schema (its text uses the schema's own
-parameter names). The shared task questions live in `templates/questions.yaml`; a domain file
+parameter names). The shared task questions live in `acpgen/data/templates/questions.yaml`; a domain file
 may override one. Loading checks the template against the PDDL domain, so a missing or
 misspelt entry is reported with the predicate or action it concerns and the file to edit.
 """
@@ -21,10 +21,10 @@ from typing import Any
 
 import yaml
 
+from acpgen.data import TEMPLATES_DIR
 from acpgen.errors import AcpError
 from acpgen.pddl.model import LiftedTask
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATES_ENV = "ACP_TEMPLATES_DIR"  # another templates folder (a copy to edit, user templates)
 QUESTIONS_FILE = "questions.yaml"
 # What a state or goal can leave out because the description already says it; each rule is
@@ -312,7 +312,7 @@ def _read_yaml(path: Path) -> dict:
 
 
 def templates_dir() -> Path:
-    """The templates folder: ``$ACP_TEMPLATES_DIR`` when set, else the repository's ``templates/``."""
+    """The templates folder: ``$ACP_TEMPLATES_DIR`` when set, else the package's ``acpgen/data/templates/``."""
     return Path(os.environ.get(TEMPLATES_ENV) or TEMPLATES_DIR)
 
 
@@ -382,7 +382,9 @@ def _parse_template(
         raise TemplateError(f"{path}: fluent_types must map predicates to fluent types (predicate: derived)")
     ramifications = data.get("ramifications") or []
     if not isinstance(ramifications, list) or not all(isinstance(r, dict) for r in ramifications):
-        raise TemplateError(f"{path}: ramifications must be a list of rules (mappings); see templates/README.md")
+        raise TemplateError(
+            f"{path}: ramifications must be a list of rules (mappings); see {TEMPLATES_DIR / 'README.md'}"
+        )
     merged_questions = {**questions, **(data.get("questions") or {})}
     flat = tasks.merged(_flatten(merged_questions), directory / QUESTIONS_FILE)
     return DomainTemplate(

@@ -306,12 +306,12 @@ class Task(ABC):
 
     A task module defines one subclass and exports an instance as ``TASK``; the registry
     (:mod:`acpgen.tasks`) lists the modules. Generation, scoring, validation, the question texts'
-    keys (``templates/questions.yaml``), the context parts, the lm-eval instruction and the answer
+    keys (``acpgen/data/templates/questions.yaml``), the context parts, the lm-eval instruction and the answer
     shape of exported records are all answered here, so that the stages, the describer, the
     exporters and the CLI never name a task.
     """
 
-    #: short name (``app``); also the key of the open-ended question in ``templates/questions.yaml``
+    #: short name (``app``); also the key of the open-ended question in ``acpgen/data/templates/questions.yaml``
     name: ClassVar[str]
     #: the reference ``group`` of open-ended records (``applicable_actions_gen``)
     gen_group: ClassVar[str]
@@ -328,7 +328,7 @@ class Task(ABC):
     #: structured record fields that the open-ended question text needs ("action", "plan")
     question_fields: ClassVar[tuple[str, ...]] = ()
     #: question texts the task brings itself, by dotted key (``{"mytask": "Which ...?"}``); the
-    #: built-in tasks keep theirs in ``templates/questions.yaml``, which overrides these
+    #: built-in tasks keep theirs in ``acpgen/data/templates/questions.yaml``, which overrides these
     questions: ClassVar[dict[str, str]] = {}
     #: the boolean and multiple-choice formats (ACPBench), or None
     choice: ClassVar[ChoiceFormats | None] = None
@@ -401,7 +401,7 @@ class Task(ABC):
         return None
 
     def question_keys(self) -> list[str]:
-        """Keys of ``templates/questions.yaml`` this task's texts use (the template check requires them)."""
+        """Keys of ``acpgen/data/templates/questions.yaml`` this task's texts use (the template check requires them)."""
         keys = [self.name]
         if self.choice is not None:
             keys += self.choice.question_keys(self.name)

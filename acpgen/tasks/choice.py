@@ -65,7 +65,7 @@ class Matcher(Protocol):
 class ChoiceFormats(ABC):
     """A task's boolean and multiple-choice formats (ACPBench).
 
-    Question texts come from ``templates/questions.yaml``: ``bool.<task>[.<variant>]``,
+    Question texts come from ``acpgen/data/templates/questions.yaml``: ``bool.<task>[.<variant>]``,
     ``mcq.<task>[.<variant>]`` and ``mcq.option.<task>[.<variant>]``, where a variant (see
     :meth:`variant`) selects one of several texts (just: single actions or pairs).
     """

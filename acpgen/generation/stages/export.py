@@ -1,7 +1,7 @@
 """Stage 5, export: qa/<task>[.<format>].jsonl -> OUT/D/<task>.<format>.jsonl, reference schemas.
 
 Each symbolic question gets its context and question text from the domain's template
-(`templates/<domain>.yaml`, see `acpgen.nl`), in the representation the configuration asks
+(`acpgen/data/templates/<domain>.yaml`, see `acpgen.nl`), in the representation the configuration asks
 for (nl, pddl or pddl+nl). Records keep the reference key order (``id, group, context,
 question, answer, PDDL_domain, PDDL_problem``), followed by acp's structured fields (``task``,
 ``domain``, ``problem``, ``state``, ``uid``, ``representation`` and the question's ``plan`` or

@@ -1,4 +1,4 @@
-"""Stage 1, problems: domains/<D>/ + the domain's generator -> OUT/D/problems/pNNN.pddl.
+"""Stage 1, problems: acpgen/data/domains/<D>/ + the domain's generator -> OUT/D/problems/pNNN.pddl.
 
 Problem i (from 1) uses size ``sizes[(i - 1) % len(sizes)]`` and a random generator derived from (seed,
 domain, i, attempt). Generators that cannot guarantee solvability are checked with a planner;
