@@ -221,6 +221,20 @@ def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, 
     return variant, {**pddl, "ramifications": True}
 
 
+def draw_question(
+    ctx: RecordContext, item: QAItem, rng: random.Random, category: str, variant: str, settings: QAConfig
+) -> tuple[RecordContext, dict[str, Any], dict[str, str], rq.Question] | None:
+    """One question of ``category`` and ``variant`` about ``item``: the context asked about (with its
+    PDDL fields), the domain's fluent types and the question; None where the state gives none (the
+    open-ended and the bool/mcq questions draw alike, in this order)."""
+    asked, pddl = asked_about(ctx, rng)
+    types = item_fluent_types(ctx, asked, item)
+    if types is None:
+        return None
+    q = propose(asked, item, rng, category, variant, types, settings.sequence_lengths)
+    return None if q is None else (asked, pddl, types, q)
+
+
 def describer_of(record: dict[str, Any]) -> Describer | None:
 
     lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"record {record.get('id')}")
@@ -262,14 +276,10 @@ class SequenceChoice(ChoiceFormats):
 
     def claims(self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig) -> Claims | None:
         about = rng.choice(rq.BOOL_VARIANTS[self.category])
-        base = ctx
-        ctx, pddl = asked_about(ctx, rng)
-        types = item_fluent_types(base, ctx, item)
-        if types is None:
+        drawn = draw_question(ctx, item, rng, self.category, about, settings)
+        if drawn is None:
             return None
-        q = propose(ctx, item, rng, self.category, about, types, settings.sequence_lengths)
-        if q is None:
-            return None
+        ctx, pddl, types, q = drawn
         world = CoreWorld(ctx.task, types)
         true: list[Any] = []
         false: list[Any] = []
@@ -412,14 +422,10 @@ class SequenceTask(Task):
         self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
     ) -> dict[str, Any] | None:
         variant = rng.choice(sorted(rq.GEN_VARIANTS[self.category]))
-        base = ctx
-        ctx, pddl = asked_about(ctx, rng)
-        types = item_fluent_types(base, ctx, item)
-        if types is None:
+        drawn = draw_question(ctx, item, rng, self.category, variant, settings)
+        if drawn is None:
             return None
-        q = propose(ctx, item, rng, self.category, variant, types, settings.sequence_lengths)
-        if q is None:
-            return None
+        ctx, pddl, types, q = drawn
         value = rq.answer(CoreWorld(ctx.task, types), q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
