@@ -20,6 +20,7 @@ from acpgen.pddl.model import LiftedTask, Literal, without_comments
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
 Sexp = str | list["Sexp"]
+Atom = tuple[str, tuple[str, ...]]  # (predicate, arguments)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,32 @@ def _goal(item: Sexp, domain: LiftedTask, objects: dict[str, str], out: list[Lit
     return True
 
 
+def _objects(items: list[Sexp], domain: LiftedTask, objects: dict[str, str], declared: dict[str, str]) -> bool:
+    """Add the typed names of an ``:objects`` section to ``objects`` and ``declared``; False where the
+    section is not of the simple shape (a repeated object or an undeclared type: tarski decides)."""
+    typed = _typed_names(items)
+    if typed is None:
+        return False
+    for obj, type_name in typed:
+        if obj in objects or type_name not in domain.supertypes:
+            return False
+        objects[obj] = declared[obj] = type_name
+    return True
+
+
+def _init(items: list[Sexp], domain: LiftedTask, objects: dict[str, str], init: set[Atom]) -> bool:
+    """Add the atoms of an ``:init`` section to ``init`` (the action-costs initialisation is ignored with
+    the costs); False at the first item that is not an atom over the domain and the objects."""
+    for item in items:
+        if isinstance(item, list) and len(item) == 3 and item[0] == "=" and item[1] == ["total-cost"]:
+            continue
+        atom = _atom(item, domain, objects)
+        if atom is None:
+            return False
+        init.add(atom)
+    return True
+
+
 def read_problem(text: str, domain: LiftedTask) -> ProblemPart | None:
     """The problem of ``text`` over ``domain`` (a domain parsed with no objects of its own problem),
     or None when the text is not of the simple shape this reader accepts. Keywords must be written in
@@ -130,21 +157,11 @@ def read_problem(text: str, domain: LiftedTask) -> ProblemPart | None:
         elif key == ":requirements":
             continue
         elif key == ":objects":
-            typed = _typed_names(section[1:])
-            if typed is None:
+            if not _objects(section[1:], domain, objects, declared):
                 return None
-            for obj, type_name in typed:
-                if obj in objects or type_name not in domain.supertypes:
-                    return None  # a repeated object or an undeclared type: tarski decides
-                objects[obj] = declared[obj] = type_name
         elif key == ":init" and ":goal" not in seen:
-            for item in section[1:]:
-                if isinstance(item, list) and len(item) == 3 and item[0] == "=" and item[1] == ["total-cost"]:
-                    continue  # the action-costs initialisation, ignored with the costs
-                atom = _atom(item, domain, objects)
-                if atom is None:
-                    return None
-                init.add(atom)
+            if not _init(section[1:], domain, objects, init):
+                return None
         elif key == ":goal" and len(section) == 2:
             goal = []
             if not _goal(section[1], domain, objects, goal):

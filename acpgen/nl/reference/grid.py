@@ -68,19 +68,8 @@ def _fact(text: str) -> str:
     return read_fact(text, _FACTS, "grid")
 
 
-def read(context: str) -> Reading:
-    state, goal_text = begin(context, OPENING, "grid")
-    goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
-
-    size = _SIZE.search(state)
-    if not size:
-        raise ReadError("grid: no sentence 'The grid size is XxY, and the locations are of the form fi-jf ...'")
-    width, height = int(size[1]), int(size[2])
-    places = [f"f{x}-{y}f" for x in range(width) for y in range(height)]
-
-    objects: dict[str, str] = {}
-    init: set[str] = set()
-
+def _keys(state: str, objects: dict[str, str], init: set[str]) -> None:
+    """The keys and shapes of 'There are N keys in M different shapes: Key k is of shape s, ...'."""
     keys = _KEYS.search(state)
     if not keys:
         raise ReadError("grid: no sentence 'There are N keys in M different shapes: Key k is of shape s, ...'")
@@ -91,17 +80,11 @@ def read(context: str) -> Reading:
         objects[m[1]] = "key"
         objects[m[2]] = "shape"
         init.add(atom("key-shape", m[1], m[2]))
-    for p in places:
-        objects[p] = "place"
 
-    robot = _ROBOT.search(state)
-    if not robot:
-        raise ReadError(
-            "grid: no sentence 'Currently, the robot is at position p and its arm is empty / is holding k.'"
-        )
-    init.add(atom("at-robot", robot[1]))
-    init.add(atom("arm-empty") if robot[2] else atom("holding", robot[3]))
 
+def _locks(state: str, places: list[str], objects: dict[str, str], init: set[str]) -> None:
+    """The locked places, their lock shapes and the open places of 'All the positions are open [except
+    the following: p has s shaped lock, ...]'."""
     locks = _LOCKS.search(state)
     if not locks:
         raise ReadError("grid: no sentence 'All the positions are open [except the following: ...]'")
@@ -118,14 +101,49 @@ def read(context: str) -> Reading:
         if p not in locked:
             init.add(atom("open", p))
 
-    for m in _KEY_AT.finditer(state):
-        init.add(atom("at", m[1], m[2]))
 
+def _connections(width: int, height: int) -> set[str]:
+    """``conn`` between the places of a width x height grid that share a side, in both directions."""
+    init: set[str] = set()
     for x in range(width):
         for y in range(height):
             for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
                 if 0 <= nx < width and 0 <= ny < height:
                     init.add(atom("conn", f"f{x}-{y}f", f"f{nx}-{ny}f"))
+    return init
+
+
+def read(context: str) -> Reading:
+    state, goal_text = begin(context, OPENING, "grid")
+    goal = tuple(_fact(part) for part in names(goal_text)) if goal_text is not None else None
+
+    size = _SIZE.search(state)
+    if not size:
+        raise ReadError("grid: no sentence 'The grid size is XxY, and the locations are of the form fi-jf ...'")
+    width, height = int(size[1]), int(size[2])
+    places = [f"f{x}-{y}f" for x in range(width) for y in range(height)]
+
+    objects: dict[str, str] = {}
+    init: set[str] = set()
+
+    _keys(state, objects, init)
+    for p in places:
+        objects[p] = "place"
+
+    robot = _ROBOT.search(state)
+    if not robot:
+        raise ReadError(
+            "grid: no sentence 'Currently, the robot is at position p and its arm is empty / is holding k.'"
+        )
+    init.add(atom("at-robot", robot[1]))
+    init.add(atom("arm-empty") if robot[2] else atom("holding", robot[3]))
+
+    _locks(state, places, objects, init)
+
+    for m in _KEY_AT.finditer(state):
+        init.add(atom("at", m[1], m[2]))
+
+    init |= _connections(width, height)
 
     current = state[state.find("Currently,") :]
     mentioned = set(re.findall(r"f\d+-\d+f|key\d+-\d+", current))

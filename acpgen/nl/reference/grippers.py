@@ -38,9 +38,15 @@ _BALL_GROUP = re.compile(r"(.+?) (?:is|are) at ([^\s,]+)(?:, (?:and )?|$)")
 _GOAL_FACT = re.compile(r"Ball (\S+) (?:is at (\S+) location|is in room (\S+))")
 
 
-def read(context: str) -> Reading:
-    text, goal_text = begin(context, OPENING, "grippers")
+def _check(objects: dict[str, str], name: str, kind: str) -> str:
+    """``name``, which must be one of the context's objects of type ``kind``."""
+    if objects.get(name) != kind:
+        raise ReadError(f"grippers context names {name!r} which is not one of its {kind}s")
+    return name
 
+
+def _objects(text: str) -> tuple[int, dict[str, str]]:
+    """The number of robots and the objects of 'There are N robot, M rooms, and K balls, ...'."""
     sizes = _SIZES.search(text)
     if not sizes:
         raise ReadError("grippers context without 'There are N robot, M rooms, and K balls, numbered consecutively.'")
@@ -52,44 +58,51 @@ def read(context: str) -> Reading:
         objects[f"right{i}"] = "gripper"
     objects.update({f"room{i}": "room" for i in range(1, n_rooms + 1)})
     objects.update({f"ball{i}": "ball" for i in range(1, n_balls + 1)})
+    return n_robots, objects
 
-    def check(name: str, kind: str) -> str:
-        if objects.get(name) != kind:
-            raise ReadError(f"grippers context names {name!r} which is not one of its {kind}s")
-        return name
 
-    init: set[str] = set()
+def _grippers(robot: re.Match[str], name: str, objects: dict[str, str]) -> set[str]:
+    """The facts of a robot's two grippers, each free or carrying a ball."""
+    suffix = name[len("robot") :]
+    if robot.group(3):
+        return {atom("free", name, f"left{suffix}"), atom("free", name, f"right{suffix}")}
+    facts, sides = set(), set()
+    for part in LIST_SEPARATOR.split(robot.group(4).strip()):
+        match = _GRIPPER.fullmatch(part.strip())
+        if not match:
+            raise ReadError(f"grippers context: cannot read gripper state {part.strip()!r}")
+        side, free, ball = match.groups()
+        sides.add(side)
+        gripper = _check(objects, f"{side}{suffix}", "gripper")
+        if free:
+            facts.add(atom("free", name, gripper))
+        else:
+            facts.add(atom("carry", name, _check(objects, ball, "ball"), gripper))
+    if sides != {"left", "right"}:
+        raise ReadError(f"grippers context does not state both grippers of {name}: {robot.group(0)!r}")
+    return facts
 
+
+def _robots(text: str, n_robots: int, objects: dict[str, str]) -> set[str]:
+    """Where each robot is and what its grippers hold ('Currently, the robot ... is at ...')."""
     robots = list(_ROBOT.finditer(text))
     if len(robots) != n_robots:
         raise ReadError(
             f"grippers context describes {len(robots)} robots with 'Currently, the robot ... is at ...' "
             f"but says there are {n_robots}"
         )
+    init: set[str] = set()
     for robot in robots:
-        name = check(robot.group(1), "robot")
-        suffix = name[len("robot") :]
-        init.add(atom("at-robby", name, check(robot.group(2), "room")))
-        if robot.group(3):
-            init.add(atom("free", name, f"left{suffix}"))
-            init.add(atom("free", name, f"right{suffix}"))
-            continue
-        sides = set()
-        for part in LIST_SEPARATOR.split(robot.group(4).strip()):
-            match = _GRIPPER.fullmatch(part.strip())
-            if not match:
-                raise ReadError(f"grippers context: cannot read gripper state {part.strip()!r}")
-            side, free, ball = match.groups()
-            sides.add(side)
-            gripper = check(f"{side}{suffix}", "gripper")
-            if free:
-                init.add(atom("free", name, gripper))
-            else:
-                init.add(atom("carry", name, check(ball, "ball"), gripper))
-        if sides != {"left", "right"}:
-            raise ReadError(f"grippers context does not state both grippers of {name}: {robot.group(0)!r}")
+        name = _check(objects, robot.group(1), "robot")
+        init.add(atom("at-robby", name, _check(objects, robot.group(2), "room")))
+        init |= _grippers(robot, name, objects)
+    return init
 
+
+def _balls(text: str, objects: dict[str, str]) -> set[str]:
+    """The balls' rooms of 'Additionally, b1 and b2 are at room1, b3 is at room2.'"""
     balls = _BALLS.search(text)
+    init: set[str] = set()
     if balls:
         groups = balls.group(1).strip()
         pos = 0
@@ -97,20 +110,27 @@ def read(context: str) -> Reading:
             match = _BALL_GROUP.match(groups, pos)
             if not match:
                 raise ReadError(f"grippers context: cannot read ball positions {groups[pos:]!r}")
-            room = check(match.group(2), "room")
+            room = _check(objects, match.group(2), "room")
             for ball in names(match.group(1)):
-                init.add(atom("at", check(ball, "ball"), room))
+                init.add(atom("at", _check(objects, ball, "ball"), room))
             pos = match.end()
+    return init
 
-    goal = None
-    if goal_text is not None:
-        facts = []
-        for part in LIST_SEPARATOR.split(goal_text.strip()):
-            match = _GOAL_FACT.fullmatch(part.strip())
-            if not match:
-                raise ReadError(f"grippers context: cannot read goal fact {part.strip()!r}")
-            ball, room_a, room_b = match.groups()
-            facts.append(atom("at", check(ball, "ball"), check(room_a or room_b, "room")))
-        goal = tuple(facts)
 
+def _goal(goal_text: str, objects: dict[str, str]) -> tuple[str, ...]:
+    facts = []
+    for part in LIST_SEPARATOR.split(goal_text.strip()):
+        match = _GOAL_FACT.fullmatch(part.strip())
+        if not match:
+            raise ReadError(f"grippers context: cannot read goal fact {part.strip()!r}")
+        ball, room_a, room_b = match.groups()
+        facts.append(atom("at", _check(objects, ball, "ball"), _check(objects, room_a or room_b, "room")))
+    return tuple(facts)
+
+
+def read(context: str) -> Reading:
+    text, goal_text = begin(context, OPENING, "grippers")
+    n_robots, objects = _objects(text)
+    init = _robots(text, n_robots, objects) | _balls(text, objects)
+    goal = _goal(goal_text, objects) if goal_text is not None else None
     return Reading(objects=objects, init=frozenset(init), goal=goal)

@@ -11,6 +11,7 @@ add it back, so it holds in every state and is added for each lander.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from acpgen.nl.reference.base import (
     ReadError,
@@ -58,80 +59,96 @@ _EQUIPMENT = {
 }
 
 
+def _traversals(m: re.Match[str], sentence: str) -> list[str]:
+    out = []
+    for pair in names(m.group(2)):
+        p = re.fullmatch(r"(\S+) to (\S+)", pair)
+        if not p:
+            raise ReadError(f"rovers: cannot read the traversal {pair!r} in {sentence!r}")
+        out.append(atom("can_traverse", m.group(1), p.group(1), p.group(2)))
+    return out
+
+
+def _sample_sites(m: re.Match[str], sentence: str) -> list[str]:
+    pred = "at_rock_sample" if m.group(1) == "Rocks" else "at_soil_sample"
+    return [atom(pred, w) for w in names(m.group(2))]
+
+
+# One entry per kind of fact sentence, tried in this order: its pattern, and the atoms a match states.
+_SENTENCES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], list[str]]]] = [
+    (
+        re.compile(r"Rover\(s\) (.+?) (?:is|are) equipped for (soil analysis|rock analysis|imaging)"),
+        lambda m, _: [atom(_EQUIPMENT[m.group(2)], r) for r in names(m.group(1))],
+    ),
+    (re.compile(r"Rover (\S+) has store (\S+)"), lambda m, _: [atom("store_of", m.group(2), m.group(1))]),
+    (
+        re.compile(r"Rover (\S+) has its camera (\S+) calibrated"),
+        lambda m, _: [atom("calibrated", m.group(2), m.group(1))],
+    ),
+    (
+        re.compile(r"Rover (\S+) has image (\S+) in mode (\S+)"),
+        lambda m, _: [atom("have_image", m.group(1), m.group(2), m.group(3))],
+    ),
+    (
+        re.compile(r"Rover (\S+) has (rock|soil) analyzed in waypoint (\S+)"),
+        lambda m, _: [atom(f"have_{m.group(2)}_analysis", m.group(1), m.group(3))],
+    ),
+    (
+        re.compile(r"Rover (\S+) has (.+) on board"),
+        lambda m, _: [atom("on_board", c, m.group(1)) for c in names(m.group(2))],
+    ),
+    (
+        re.compile(r"Camera (\S+) can be calibrated on (.+)"),
+        lambda m, _: [atom("calibration_target", m.group(1), o) for o in names(m.group(2))],
+    ),
+    (
+        re.compile(r"Camera (\S+) supports (.+)"),
+        lambda m, _: [atom("supports", m.group(1), mode) for mode in names(m.group(2))],
+    ),
+    (re.compile(r"Rover (\S+) can traverse from (.+)"), _traversals),
+    (
+        re.compile(r"Waypoint\(s\) are visible from (\S+): (.+)"),
+        lambda m, _: [atom("visible", m.group(1), w) for w in names(m.group(2))],
+    ),
+    (
+        re.compile(r"Objective (\S+) is visible from (.+)"),
+        lambda m, _: [atom("visible_from", m.group(1), w) for w in names(m.group(2))],
+    ),
+    (re.compile(r"Lander (\S+) is at waypoint (\S+)"), lambda m, _: [atom("at_lander", m.group(1), m.group(2))]),
+    (re.compile(r"Rover (\S+) is at (\S+)"), lambda m, _: [atom("at", m.group(1), m.group(2))]),
+    (re.compile(r"(Rocks|Soil) can be sampled at the following location\(s\): (.+)"), _sample_sites),
+    (
+        re.compile(r"Rovers?(?:\(s\))? (.+?) (?:is|are) available"),
+        lambda m, _: [atom("available", r) for r in names(m.group(1))],
+    ),
+    (
+        re.compile(r"Store\(s\) (.+?) (?:is|are) (empty|full)"),
+        lambda m, _: [atom(m.group(2), st) for st in names(m.group(1))],
+    ),
+    (
+        re.compile(r"(Rock|Soil) data was communicated from waypoint (\S+)"),
+        lambda m, _: [atom(f"communicated_{m.group(1).lower()}_data", m.group(2))],
+    ),
+    (
+        re.compile(r"(Rock|Soil) data were communicated from the following waypoints: (.+)"),
+        lambda m, _: [atom(f"communicated_{m.group(1).lower()}_data", w) for w in names(m.group(2))],
+    ),
+    (
+        re.compile(r"Image (\S+) was communicated in mode (\S+)"),
+        lambda m, _: [atom("communicated_image_data", m.group(1), m.group(2))],
+    ),
+    (re.compile(r"Channel (\S+) is free"), lambda m, _: [atom("channel_free", m.group(1))]),
+]
+
+
 def _fact(sentence: str) -> list[str] | None:
     """The atoms of one sentence of the description or the state (None: not a fact sentence)."""
     s = sentence.strip().rstrip(".;").strip()
     s = s.removeprefix("Currently, ")
-    m = re.fullmatch(
-        r"Rover\(s\) (.+?) (?:is|are) equipped for (soil analysis|rock analysis|imaging)",
-        s,
-    )
-    if m:
-        return [atom(_EQUIPMENT[m.group(2)], r) for r in names(m.group(1))]
-    m = re.fullmatch(r"Rover (\S+) has store (\S+)", s)
-    if m:
-        return [atom("store_of", m.group(2), m.group(1))]
-    m = re.fullmatch(r"Rover (\S+) has its camera (\S+) calibrated", s)
-    if m:
-        return [atom("calibrated", m.group(2), m.group(1))]
-    m = re.fullmatch(r"Rover (\S+) has image (\S+) in mode (\S+)", s)
-    if m:
-        return [atom("have_image", m.group(1), m.group(2), m.group(3))]
-    m = re.fullmatch(r"Rover (\S+) has (rock|soil) analyzed in waypoint (\S+)", s)
-    if m:
-        return [atom(f"have_{m.group(2)}_analysis", m.group(1), m.group(3))]
-    m = re.fullmatch(r"Rover (\S+) has (.+) on board", s)
-    if m:
-        return [atom("on_board", c, m.group(1)) for c in names(m.group(2))]
-    m = re.fullmatch(r"Camera (\S+) can be calibrated on (.+)", s)
-    if m:
-        return [atom("calibration_target", m.group(1), o) for o in names(m.group(2))]
-    m = re.fullmatch(r"Camera (\S+) supports (.+)", s)
-    if m:
-        return [atom("supports", m.group(1), mode) for mode in names(m.group(2))]
-    m = re.fullmatch(r"Rover (\S+) can traverse from (.+)", s)
-    if m:
-        out = []
-        for pair in names(m.group(2)):
-            p = re.fullmatch(r"(\S+) to (\S+)", pair)
-            if not p:
-                raise ReadError(f"rovers: cannot read the traversal {pair!r} in {sentence!r}")
-            out.append(atom("can_traverse", m.group(1), p.group(1), p.group(2)))
-        return out
-    m = re.fullmatch(r"Waypoint\(s\) are visible from (\S+): (.+)", s)
-    if m:
-        return [atom("visible", m.group(1), w) for w in names(m.group(2))]
-    m = re.fullmatch(r"Objective (\S+) is visible from (.+)", s)
-    if m:
-        return [atom("visible_from", m.group(1), w) for w in names(m.group(2))]
-    m = re.fullmatch(r"Lander (\S+) is at waypoint (\S+)", s)
-    if m:
-        return [atom("at_lander", m.group(1), m.group(2))]
-    m = re.fullmatch(r"Rover (\S+) is at (\S+)", s)
-    if m:
-        return [atom("at", m.group(1), m.group(2))]
-    m = re.fullmatch(r"(Rocks|Soil) can be sampled at the following location\(s\): (.+)", s)
-    if m:
-        pred = "at_rock_sample" if m.group(1) == "Rocks" else "at_soil_sample"
-        return [atom(pred, w) for w in names(m.group(2))]
-    m = re.fullmatch(r"Rovers?(?:\(s\))? (.+?) (?:is|are) available", s)
-    if m:
-        return [atom("available", r) for r in names(m.group(1))]
-    m = re.fullmatch(r"Store\(s\) (.+?) (?:is|are) (empty|full)", s)
-    if m:
-        return [atom(m.group(2), st) for st in names(m.group(1))]
-    m = re.fullmatch(r"(Rock|Soil) data was communicated from waypoint (\S+)", s)
-    if m:
-        return [atom(f"communicated_{m.group(1).lower()}_data", m.group(2))]
-    m = re.fullmatch(r"(Rock|Soil) data were communicated from the following waypoints: (.+)", s)
-    if m:
-        return [atom(f"communicated_{m.group(1).lower()}_data", w) for w in names(m.group(2))]
-    m = re.fullmatch(r"Image (\S+) was communicated in mode (\S+)", s)
-    if m:
-        return [atom("communicated_image_data", m.group(1), m.group(2))]
-    m = re.fullmatch(r"Channel (\S+) is free", s)
-    if m:
-        return [atom("channel_free", m.group(1))]
+    for pattern, atoms in _SENTENCES:
+        m = pattern.fullmatch(s)
+        if m:
+            return atoms(m, sentence)
     return None
 
 

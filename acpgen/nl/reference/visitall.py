@@ -55,20 +55,12 @@ def _visited(item: str) -> str:
     return atom("visited", m.group(1))
 
 
-def read(context: str) -> Reading:
-    text = " ".join(context.split())
-    if not text.startswith(OPENING):
-        raise ReadError(f"visitall: not a visitall context: {text[:80]!r}")
-    body, goal_text = split_goal(text)
-    goal = None
-    if goal_text is not None:
-        goal = tuple(_visited(i) for i in re.split(r",\s*(?:and\s+)?", goal_text.rstrip(".")) if i.strip())
-    # "Currently, the robot is in place loc-x1-y0.The following places ..." (no space after the period)
-    body = re.sub(r"\.(?=[A-Z])", ". ", body)
-
-    size = None
+def _description(body: str) -> tuple[tuple[int, int] | None, list[str], str | None, list[str]]:
+    """The grid size, the unavailable cells, the robot's cell and the visited cells the sentences of
+    ``body`` state (None where a sentence is missing); ReadError at a sentence of another kind."""
+    size: tuple[int, int] | None = None
     unavailable: list[str] = []
-    robot = None
+    robot: str | None = None
     visited: list[str] = []
     for sentence in re.split(r"(?<=\.)\s+(?=[A-Z])", body):
         s = sentence.strip().rstrip(".").strip()
@@ -100,6 +92,21 @@ def read(context: str) -> Reading:
             continue
         raise ReadError(f"visitall: cannot read the sentence {sentence!r}")
 
+    return size, unavailable, robot, visited
+
+
+def read(context: str) -> Reading:
+    text = " ".join(context.split())
+    if not text.startswith(OPENING):
+        raise ReadError(f"visitall: not a visitall context: {text[:80]!r}")
+    body, goal_text = split_goal(text)
+    goal = None
+    if goal_text is not None:
+        goal = tuple(_visited(i) for i in re.split(r",\s*(?:and\s+)?", goal_text.rstrip(".")) if i.strip())
+    # "Currently, the robot is in place loc-x1-y0.The following places ..." (no space after the period)
+    body = re.sub(r"\.(?=[A-Z])", ". ", body)
+
+    size, unavailable, robot, visited = _description(body)
     if size is None:
         raise ReadError("visitall: the context has no grid size sentence")
     if robot is None:
