@@ -31,6 +31,15 @@ test-wheel: $(STAMP)  ## build the wheel and sdist, install into a fresh venv, r
 test-slow: $(STAMP)  ## run only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet 'mkdocs>=1.6' 'mkdocs-material>=9.5'
+	touch $(DOCS_STAMP)
+
+.PHONY: docs
+docs: $(DOCS_STAMP)  ## the documentation site from docs/ into out/site (strict: a broken link or unlisted page fails)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir $(OUT)/site
+
 .PHONY: lint
 lint: $(STAMP)  ## ruff (style, complexity), mypy and the import contract (import-linter: layers, no cycles)
 	$(BIN)/ruff check acpgen tests benchmarks

@@ -190,7 +190,7 @@ def lm_eval_env(tmp_path: Path) -> dict[str, str]:
 def test_lm_eval_task_manager_loads_every_task_of_every_format_and_representation(datasets, tmp_path):
     pytest.importorskip("lm_eval")
     out = tmp_path / "tasks"
-    for representation in ("nl", "pddl"):  # both into one folder, as the README shows
+    for representation in ("nl", "pddl"):  # both into one folder, as docs/integrations/lm-eval.md shows
         result = CliRunner().invoke(
             cli, ["export", "lm-eval", str(datasets / f"ds-{representation}"), "--out", str(out)]
         )
