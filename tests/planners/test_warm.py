@@ -7,16 +7,15 @@ and mutex groups. The expected values are the driver's, an independent program.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import FIXTURES
 
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.sas import sas_query
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, LocalBackend, PlanCache, Planners, Status, warm
 
-FIX = Path(__file__).parent / "fixtures" / "planner"
+FIX = FIXTURES / "planner"
 LIMITS = Limits(time=20.0, memory_mb=2048)
 FERRY = (FIX / "ferry-domain.pddl").read_text()
 FERRY_P01 = (FIX / "ferry-p01.pddl").read_text()

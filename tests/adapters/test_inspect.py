@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
@@ -23,7 +24,7 @@ from acpgen.adapters import inspect_tasks
 from acpgen.errors import DataError
 from acpgen.tasks import TASKS, Verdict
 
-DEV = Path(__file__).parent / "fixtures" / "acpbench-dev"
+DEV = FIXTURES / "acpbench-dev"
 TASK_FILE = Path(inspect_tasks.__file__).resolve()
 MOCK_DEFAULT = "Default output from mockllm/model"  # the text mockllm answers when given no outputs
 

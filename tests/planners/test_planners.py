@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from acpgen.errors import ConfigError, ToolError
 from acpgen.planners import (
@@ -34,7 +35,7 @@ from acpgen.planners.backends import Backend
 from acpgen.planners.outcomes import classify
 from acpgen.planners.parse import canonical, landmark_graph
 
-FIX = Path(__file__).parent / "fixtures" / "planner"
+FIX = FIXTURES / "planner"
 LIMITS = Limits(time=20.0, memory_mb=2048)
 
 
