@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from acpgen.cli import cli
 from acpgen.tasks import TASKS
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -39,3 +42,30 @@ def record_param(task: str):
 def _isolated_cache(tmp_path, monkeypatch):
     """Planner caches of tests live in the test's tmp dir, never in the user's cache."""
     monkeypatch.setenv("ACP_CACHE_DIR", str(tmp_path / "planner-cache"))
+
+
+SMALL = FIXTURES / "pipeline" / "small.yaml"
+
+
+def generate(out: Path, *extra: str):
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--domain", "ferry", "--out", str(out), "--config", str(SMALL), *extra],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def generate_command(out: Path, config: Path) -> list[str]:
+    """`acp generate` of ferry as a separate Python process."""
+    return [sys.executable, "-m", "acpgen", "generate", "--domain", "ferry", "--out", str(out), "--config", str(config)]
+
+
+@pytest.fixture(scope="session")
+def reference_run(tmp_path_factory) -> Path:
+    """One `acp generate` of ferry with tests/fixtures/pipeline/small.yaml, shared by the stage tests."""
+    out = tmp_path_factory.mktemp("run-a")
+    result = generate(out)
+    assert "ferry: 4 problems" in result.output
+    return out

@@ -127,3 +127,28 @@ def test_no_import_cycles_in_the_package():
 def test_at_most_twelve_modules_directly_in_the_package():
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(top) <= 12, top
+
+
+# ----- the tests mirror the package --------------------------------------------------------------
+TESTS = Path(__file__).resolve().parent
+# a module whose tests live under another name: the six rac_* tasks share their world model and tests
+SHARED_TESTS = {"inspect_tasks": "test_inspect", "sequences": "test_rac"}
+
+
+def _test_module(name: str) -> str:
+    return "test_rac" if name.startswith("rac_") else SHARED_TESTS.get(name, f"test_{name}")
+
+
+def test_every_task_stage_and_adapter_has_its_test_module():
+    expected = {
+        "tasks": [p.stem for p in (PACKAGE / "tasks").glob("*.py") if p.stem not in ("__init__", "base")],
+        "adapters": [p.stem for p in (PACKAGE / "adapters").glob("*.py") if p.stem != "__init__"],
+        "generation/stages": ["problems", "plans", "states", "qa", "export"],
+    }
+    missing = [
+        f"tests/{folder}/{_test_module(name)}.py"
+        for folder, names in expected.items()
+        for name in names
+        if not (TESTS / folder / f"{_test_module(name)}.py").exists()
+    ]
+    assert missing == []

@@ -6,7 +6,7 @@ conjunctive goal of ground literals. :func:`read_problem` reads exactly that sha
 S-expression reader and returns None for anything else -- other sections or formulas, an undeclared
 type, predicate or object, a wrong arity, an argument of the wrong type, a repeated object -- so that
 the caller falls back to tarski, which reads (or refuses, with its message) everything. For the
-problems it accepts, the result is the one tarski's reading gives (``tests/test_problem_reader.py``
+problems it accepts, the result is the one tarski's reading gives (``tests/pddl/test_problem_reader.py``
 compares both on the problems of every domain and on the reference records).
 """
 

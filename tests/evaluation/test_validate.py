@@ -16,7 +16,7 @@ from acpgen.tasks import ScoreOptions
 
 # (task, id) -> what the reason must mention. Found by `acp validate`; the proofs are in the
 # reasons (exploration of the whole state space, the delete relaxation, or a planner on the
-# "never achieved" compilation), and tests/test_tasks.py re-proves several by other routes.
+# "never achieved" compilation), and tests/tasks/ (reachability, landmarks) re-proves several by other routes.
 FLAGGED = {
     ("just", "5654483433824749790"): "incomplete",
     ("land", "-1206225347505945318"): "(arm-empty) is stored as a non-landmark",

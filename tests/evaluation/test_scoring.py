@@ -1,0 +1,89 @@
+"""acpgen.evaluation.scoring on the reference dev records: every stored answer scores 1 (trusted) or is
+re-proven (recheck) except the provably wrong ones; unreadable answers are parse errors; planner
+timeouts are undecided after one retry, never a silent 0."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DEV, GEN_TASKS, dev_records
+from reference_answers import WRONG_LAND_NONE, WRONG_REACH_NONE, verdict
+
+from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
+from acpgen.evaluation.scoring import score_one, score_predictions
+from acpgen.planners import LandmarkResult, Limits, PlannerResult, Status
+from acpgen.tasks import PARSE_ERROR, SCORED, UNDECIDED, RecordContext, ScoreOptions
+
+
+def reference_lines() -> list[Prediction]:
+    dataset = Dataset.load(DEV)
+    out = []
+    for line in reference_predictions(dataset):
+        if "." in line["task"]:
+            continue  # bool/mcq records: tests/tasks/test_choice.py
+        task, record = dataset.resolve(line)
+        out.append(Prediction(line, task, record, line["response"]))
+    return out
+
+
+def test_every_stored_answer_scores_one_when_stored_answers_are_trusted():
+    results = score_predictions(reference_lines(), ScoreOptions(trust_stored=True), progress=False)
+    assert {r.prediction.task for r in results} == set(GEN_TASKS)
+    failures = [(r.prediction.task, r.prediction.record["id"], r.verdict) for r in results if r.verdict.score != 1]
+    assert failures == []
+    assert len(results) > 1000
+
+
+@pytest.mark.slow
+def test_recheck_proves_every_stored_answer_except_the_wrong_ones():
+    results = score_predictions(reference_lines(), ScoreOptions(recheck=True), jobs=2, progress=False)
+    failures = {(r.prediction.task, str(r.prediction.record["id"])) for r in results if r.verdict.score != 1}
+    expected = {("reach", i) for i in WRONG_REACH_NONE} | {("land", i) for i in WRONG_LAND_NONE}
+    assert failures == expected
+    assert all(r.verdict.status == SCORED for r in results)
+
+
+@pytest.mark.parametrize("task", GEN_TASKS)
+def test_unparseable_responses_are_parse_errors(task):
+    record = dev_records(task)[0]
+    result = verdict(task, record, "I am not sure, it depends on the ((( situation")
+    assert result.status == PARSE_ERROR and result.score == 0
+
+
+# ----- planner failures are undecided, never a silent 0 -----------------------------------------
+class TimeoutPlanners:
+    """Stands in for the planner layer and times out on every call, recording the budgets."""
+
+    def __init__(self):
+        self.budgets: list[float] = []
+
+    def _timeout(self, domain, problem, limits=Limits(), *args, **kwargs):
+        self.budgets.append(limits.time)
+        return PlannerResult(Status.TIMEOUT, message="simulated timeout")
+
+    solve = optimal = _timeout
+
+    def optimal_sas(self, sas, limits=Limits()):
+        return self._timeout(sas, "", limits)
+
+    def top_k(self, domain, problem, k, limits=Limits()):
+        return self._timeout(domain, problem, limits)
+
+    def landmarks(self, domain, problem, limits=Limits()):
+        return LandmarkResult(Status.TIMEOUT, message="simulated timeout")
+
+
+def test_planner_timeout_is_undecided_after_one_retry():
+    record = next(r for r in dev_records("nexta") if r["answer"]["maybe"])
+    planners = TimeoutPlanners()
+    ctx = RecordContext(record, ScoreOptions(max_states=1, limits=Limits(time=2)), planners)
+    result = score_one(ctx, "nexta", record["answer"]["maybe"][0])
+    assert result.status == UNDECIDED and "timeout" in result.reason
+    assert planners.budgets[:2] == [2, 8]  # retried once with a larger budget
+
+
+def test_land_atom_needing_a_planner_is_undecided_when_planners_time_out():
+    # A stored non-landmark of a record that validates: a true non-landmark, so no cheap test
+    # proves anything about it and --recheck must ask the planners.
+    record = next(r for r in dev_records("land") if "ferry" in r["PDDL_domain"] and r["answer"]["no"])
+    ctx = RecordContext(record, ScoreOptions(recheck=True, max_states=1, limits=Limits(time=1)), TimeoutPlanners())
+    assert score_one(ctx, "land", record["answer"]["no"][0]).status == UNDECIDED
