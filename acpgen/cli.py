@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -31,7 +32,7 @@ from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.planners import Limits, PlannerSetup
-from acpgen.proofs.equivalence import EquivalenceChecker
+from acpgen.proofs.equivalence import EquivalenceChecker, check_pairs, read_pairs
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task, task_texts
 from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 from acpgen.version import __version__
@@ -746,19 +747,33 @@ def template_init(domain_file: Path, output: Path | None) -> None:
 
 @cli.command("equivalent")
 @click.argument("domain", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("truth", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("candidate", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("truth", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
+@click.argument("candidate", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
 @click.option("--placeholder", is_flag=True, help="The truth's goal names no particular objects (any fitting ones do).")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the verdict as one line of JSON (the default is indented)."
 )
+@click.option(
+    "--pairs",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Check many pairs instead: a JSONL file, one {truth, candidate, placeholder?, id?} per line "
+    "(PDDL texts); each truth is analysed once for all its candidates.",
+)
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), default=None, help="With --pairs: write the verdicts here."
+)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="With --pairs: processes.")
 @planner_options
 def equivalent_command(
     domain: Path,
-    truth: Path,
-    candidate: Path,
+    truth: Path | None,
+    candidate: Path | None,
     placeholder: bool,
     as_json: bool,
+    pairs: Path | None,
+    output: Path | None,
+    jobs: int,
     planner_backend: str,
     image: Path | None,
     cache_dir: Path | None,
@@ -771,22 +786,63 @@ def equivalent_command(
     objects maps one initial state onto the other and both goals, closed under the facts true in
     every reachable goal state, onto each other. Exit status 0 if equivalent, 1 if not, 2 if
     undecided (a planner could not answer).
+
+    \b
+    Many pairs at once (each truth parsed, explored and closed once for all its candidates):
+      acp equivalent DOMAIN --pairs pairs.jsonl -j 2 -o verdicts.jsonl
+    pairs.jsonl: {"id": 7, "truth": "(define (problem ...", "candidate": "...", "placeholder": false}
+    per line; the output has one line per pair, in order: the id and the verdict (or "error").
+    Exit status 0 if every pair was decided, 2 otherwise.
     """
-    texts = []
-    for path in (domain, truth, candidate):
-        try:
-            texts.append(path.read_text())
-        except (OSError, UnicodeDecodeError) as err:
-            raise click.ClickException(f"cannot read {path}: {err}") from err
-    checker = EquivalenceChecker(
-        texts[0],
-        PlannerSetup(planner_backend, image, cache_dir).build(),
-        max_states=max_states,
-        limits=Limits(time=planner_timeout),
-    )
-    result = checker.check(texts[1], texts[2], placeholder)
+    setup = PlannerSetup(planner_backend, image, cache_dir)
+    domain_text = _read_text(domain)
+    if pairs is not None:
+        if truth is not None or candidate is not None:
+            raise click.UsageError("give TRUTH and CANDIDATE, or --pairs, not both")
+        _equivalent_pairs(domain_text, pairs, output, jobs, setup, Limits(time=planner_timeout), max_states)
+        return
+    if truth is None or candidate is None:
+        raise click.UsageError("give TRUTH and CANDIDATE (or --pairs FILE)")
+    checker = EquivalenceChecker(domain_text, setup.build(), max_states=max_states, limits=Limits(time=planner_timeout))
+    result = checker.check(_read_text(truth), _read_text(candidate), placeholder)
     click.echo(json.dumps(result.to_json(), indent=None if as_json else 1))
     sys.exit({True: 0, False: 1, None: 2}[result.equivalent])
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise click.ClickException(f"cannot read {path}: {err}") from err
+
+
+def _equivalent_pairs(
+    domain_text: str, path: Path, output: Path | None, jobs: int, setup: PlannerSetup, limits: Limits, max_states: int
+) -> None:
+    """`acp equivalent --pairs`: the verdicts as JSONL (stdout or ``output``), a count line on stderr."""
+    items = read_pairs(path)
+    start = time.perf_counter()
+    lines, counts = [], {"equivalent": 0, "not equivalent": 0, "undecided": 0, "error": 0}
+    with make_executor("local", jobs=jobs) as executor:
+        verdicts = check_pairs(
+            domain_text, [p for _, p in items], setup=setup, executor=executor, max_states=max_states, limits=limits
+        )
+        for (pair_id, _), verdict in zip(items, verdicts):
+            if isinstance(verdict, str):
+                line, kind = {"id": pair_id, "error": verdict}, "error"
+            else:
+                line = {"id": pair_id, **verdict.to_json()}
+                kind = {True: "equivalent", False: "not equivalent", None: "undecided"}[verdict.equivalent]
+            counts[kind] += 1
+            lines.append(line)
+            if output is None:
+                click.echo(json.dumps(line))
+    if output is not None:
+        write_jsonl(output, lines)
+    seconds = time.perf_counter() - start
+    summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    click.echo(f"{len(lines)} pairs in {seconds:.1f} s ({len(lines) / seconds:.1f} pairs/s): {summary}", err=True)
+    sys.exit(0 if counts["undecided"] + counts["error"] == 0 else 2)
 
 
 @cli.command("tasks")

@@ -1,6 +1,7 @@
 """Benchmark of `acp equivalent`: milliseconds per equivalence check, by problem size.
 
 Usage: python benchmarks/bench_equiv.py [--dataset DATASET] [--config pipeline.yaml] [--domain D ...]
+       python benchmarks/bench_equiv.py --batch [-j N]   # also the same pairs as one `acp equivalent --pairs` batch
        python benchmarks/bench_equiv.py --compare        # the graph libraries on the same graphs
 
 Truth problems: the t2p records of DATASET (any *.jsonl under it) when given, else one generated
@@ -11,7 +12,9 @@ one more object. Each check runs on a fresh checker (nothing cached between chec
 check is its truth's number of true propositions (initial facts plus goal literals), bucketed as
 1-20, 21-40, 41-60, 61-80 and >80. Planner calls are bounded by --planner-time seconds (no retry) and a
 check is stopped after --cap seconds; prints the median and 99th percentile of the decided checks per
-bucket, with the undecided and stopped checks counted apart.
+bucket, with the undecided and stopped checks counted apart. ``--batch`` then checks the same pairs again as one
+batch (`acpgen.proofs.equivalence.check_pairs`, what `acp equivalent --pairs` runs: each truth analysed
+once for its five candidates, on ``-j`` processes) and prints both rates and their ratio.
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ import time
 from pathlib import Path
 
 from acpgen.config import load_config
+from acpgen.executors import Executor
 from acpgen.generators import get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical
 from acpgen.pddl.render import problem_text
 from acpgen.planners import Limits, PlannerSetup, warm
-from acpgen.proofs.equivalence import EquivalenceChecker, ProblemGraph
+from acpgen.proofs.equivalence import EquivalenceChecker, Pair, ProblemGraph, check_pairs
 
 BUCKETS = ((1, 20), (21, 40), (41, 60), (61, 80), (81, 10**9))
 
@@ -116,7 +120,7 @@ def p99(values: list[float]) -> float:
     return values[min(len(values) - 1, math.ceil(0.99 * len(values)) - 1)]
 
 
-def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) -> None:
+def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) -> float:
     """Each check with planner calls bounded by ``planner_time`` seconds (no retry) and stopped after
     ``cap`` seconds; median and p99 are over the decided checks, undecided and stopped ones counted apart."""
     planners = PlannerSetup().build()
@@ -176,6 +180,26 @@ def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) 
             f"{everything[-1]:9.1f} {undecided:10d} {stopped:8d}"
         )
     print("verdicts by perturbation:", json.dumps(verdicts, sort_keys=True))
+    return sum(len(v) for v in times.values()) + sum(sum(t.values()) for t in apart.values())
+
+
+def run_batch(truths, planner_time: float, jobs: int) -> tuple[int, int, float]:
+    """The bench's pairs as batches (one per domain text), each truth analysed once: (pairs, undecided, seconds)."""
+    by_domain: dict[str, list[Pair]] = {}
+    for domain, domain_text, truth, placeholder in truths:
+        rng = random.Random(f"{domain}/{truth}")
+        for _, candidate in perturbations(domain_text, truth, rng):
+            by_domain.setdefault(domain_text, []).append(Pair(truth, candidate, placeholder))
+    count, undecided = 0, 0
+    start = time.perf_counter()
+    with Executor(jobs) as executor:
+        for domain_text, pairs in by_domain.items():
+            for verdict in check_pairs(
+                domain_text, pairs, executor=executor, limits=Limits(time=planner_time), progress=False
+            ):
+                count += 1
+                undecided += isinstance(verdict, str) or verdict.equivalent is None
+    return count, undecided, time.perf_counter() - start
 
 
 class _Slow(Exception):
@@ -291,6 +315,8 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="time the graph libraries instead")
     parser.add_argument("--planner-time", type=float, default=5.0, help="seconds per planner call (no retry)")
     parser.add_argument("--cap", type=int, default=30, help="seconds after which a check is stopped")
+    parser.add_argument("--batch", action="store_true", help="also check the same pairs as one batch")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="processes of the batch")
     args = parser.parse_args()
     if args.dataset is not None:
         truths = truths_from_dataset(args.dataset)
@@ -302,8 +328,17 @@ def main() -> None:
         sys.exit(f"no truth problems found ({source})")
     if args.compare:
         compare_libraries(truths)
-    else:
-        run_bench(truths, f"{source}, one process", args.planner_time, args.cap)
+        return
+    start = time.perf_counter()
+    pairs = run_bench(truths, f"{source}, one process", args.planner_time, args.cap)
+    single = time.perf_counter() - start
+    if args.batch:
+        count, undecided, seconds = run_batch(truths, args.planner_time, args.jobs)
+        print(
+            f"the same {count} pairs, a fresh checker each (above): {single:.1f} s, {pairs / single:.1f} pairs/s; "
+            f"as a batch on {args.jobs} process(es), each truth analysed once: {seconds:.1f} s, "
+            f"{count / seconds:.1f} pairs/s ({single / seconds:.1f}x), {undecided} undecided or not checked"
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -561,3 +562,71 @@ def test_searches_refute_without_a_planner():
     checker = EquivalenceChecker(text_of(truth), _NoPlanner(), max_states=8)
     result = checker.check(write(truth), write(candidate))
     assert result.equivalent is False and "at least" in result.reason, result.reason
+
+
+# ----- many pairs: `acp equivalent --pairs` --------------------------------------------------------
+def test_pairs_give_the_brute_force_labels_in_order_with_each_truth_analysed_once(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from acpgen.cli import cli
+    from acpgen.executors import Executor
+    from acpgen.proofs import equivalence as module
+
+    chosen = [c for c in CASES if c[1].domain == "blocksworld-4ops"]  # one domain, several truths
+    items = [
+        {
+            "id": f"{name}/{spelling}",
+            "truth": write(truth),
+            "candidate": write(cand, spelling, seed=2),
+            "placeholder": ph,
+        }
+        for name, truth, cand, ph, _ in chosen
+        for spelling in ("plain", "everything")
+    ]
+    items.insert(3, {"id": "broken truth", "truth": "(define (problem p) (:domain blocksworld-4ops", "candidate": "x"})
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps(item) + "\n" for item in items))
+    domain = tmp_path / "domain.pddl"
+    domain.write_text(text_of(BW))
+    out = tmp_path / "verdicts.jsonl"
+    result = CliRunner().invoke(cli, ["equivalent", str(domain), "--pairs", str(pairs), "-j", "2", "-o", str(out)])
+    assert result.exit_code == 2, result.output  # one pair could not be checked
+    verdicts = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [v["id"] for v in verdicts] == [item["id"] for item in items]
+    expected = {f"{name}/{s}": label for name, _, _, _, label in chosen for s in ("plain", "everything")}
+    for verdict in verdicts:
+        if verdict["id"] == "broken truth":
+            assert "the truth does not parse" in verdict["error"]
+        else:
+            assert verdict["equivalent"] is expected[verdict["id"]], verdict
+    # in one process: one checker (one analysis) per distinct truth, whatever the number of its candidates
+    built = []
+    original = module.EquivalenceChecker.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(module.EquivalenceChecker, "__init__", counting)
+    checked = list(
+        module.check_pairs(text_of(BW), [module.Pair(i["truth"], i["candidate"]) for i in items], executor=Executor(1))
+    )
+    assert len(checked) == len(items) and len(built) == len({i["truth"] for i in items}) < len(items)
+
+
+@pytest.mark.parametrize(
+    "line,fragment",
+    [
+        ("not json", "pairs.jsonl:2: not JSON"),
+        ('{"truth": "(define)"}', "pairs.jsonl:2: 'candidate' is missing"),
+        ('{"truth": "a", "candidate": "b", "placeholder": "yes"}', "'placeholder' must be true or false"),
+    ],
+)
+def test_a_bad_pairs_line_is_named(tmp_path, line, fragment):
+    from acpgen.errors import DataError
+    from acpgen.proofs.equivalence import read_pairs
+
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"truth": "a", "candidate": "b"}\n' + line + "\n")
+    with pytest.raises(DataError, match=re.escape(fragment)):
+        read_pairs(path)
