@@ -2,7 +2,7 @@
 
 The library API (`acpgen.api`) is imported on first use, so ``import acpgen`` stays cheap:
 ``acpgen.generate``, ``acpgen.load``, ``acpgen.score``, ``acpgen.score_many``,
-``acpgen.reference_answer`` and ``acpgen.Score``.
+``acpgen.reference_answer``, ``acpgen.equivalent``, ``acpgen.equivalent_pairs`` and ``acpgen.Score``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,17 @@ from typing import Any
 
 from acpgen.version import __version__
 
-_API = ("generate", "load", "score", "score_many", "reference_answer", "Score", "GenerationShortfall")
+_API = (
+    "generate",
+    "load",
+    "score",
+    "score_many",
+    "reference_answer",
+    "equivalent",
+    "equivalent_pairs",
+    "Score",
+    "GenerationShortfall",
+)
 __all__ = ["__version__", *_API]
 
 

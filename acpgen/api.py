@@ -36,12 +36,14 @@ from acpgen.config import FORMATS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError, PddlError
 from acpgen.evaluation.records import dataset_files, read_json_items, record_task
 from acpgen.evaluation.scoring import score_one, shared_planners
+from acpgen.executors import Executor
 from acpgen.generation.levels import at_level
 from acpgen.generation.pipeline import run_domain, stages_up_to
 from acpgen.generation.stages.base import StageReport
 from acpgen.generation.stages.export import export_file
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
+from acpgen.proofs.equivalence import Pair, check_pairs
 from acpgen.proofs.features import MAX_STATES, state_features
 from acpgen.proofs.oracle import Oracle
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, missing_fields, split_kind
@@ -258,6 +260,39 @@ def load(path: str | Path) -> list[dict]:
     if not records:
         raise DataError(f"{path}: no record of a known task in {len(files)} file(s)")
     return records
+
+
+def equivalent(domain: str, truth: str, candidate: str, placeholder: bool = False) -> dict[str, Any]:
+    """`acp equivalent` on PDDL texts: ``{"parseable", "solvable", "equivalent", "reason"}`` with
+    ``equivalent`` None when a planner could not decide. ``truth`` must parse (PddlError otherwise);
+    a candidate that does not parse is not equivalent, with the parser's message as the reason.
+
+    >>> acpgen.equivalent(DOMAIN, PROBLEM, PROBLEM.replace("(:objects a b", "(:objects b a"))["equivalent"]
+    True
+    >>> acpgen.equivalent(DOMAIN, PROBLEM, PROBLEM.replace("(done a)", "(done b)"))
+    {'parseable': True, 'solvable': False, 'equivalent': False, 'reason': 'the candidate is unsolvable'}
+    """
+    pair = {"truth": truth, "candidate": candidate, "placeholder": placeholder}
+    verdict = next(equivalent_pairs(domain, [pair]))
+    if "error" in verdict:
+        raise PddlError(verdict["error"])
+    return verdict
+
+
+def equivalent_pairs(domain: str, pairs: Iterable[dict[str, Any]], jobs: int = 1) -> Iterator[dict[str, Any]]:
+    """`acp equivalent --pairs` on PDDL texts: for each ``{"truth", "candidate", "placeholder"?, "id"?}``,
+    in order, the verdict with its ``id`` (when given), or ``{"id", "error"}`` when the pair could not be
+    checked (its truth does not parse). Each truth is analysed once for all its candidates; ``jobs``
+    processes. Raises PddlError when ``domain`` defines no domain."""
+    items = list(pairs)
+    checks = [Pair(i["truth"], i["candidate"], bool(i.get("placeholder", False))) for i in items]
+    with Executor(jobs) as executor:
+        for item, verdict in zip(items, check_pairs(domain, checks, executor=executor)):
+            head = {"id": item["id"]} if "id" in item else {}
+            if isinstance(verdict, str):
+                yield {**head, "error": verdict}
+            else:
+                yield {**head, **verdict.to_json()}
 
 
 class GenerationShortfall(UserWarning):

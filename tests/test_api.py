@@ -19,7 +19,7 @@ from conftest import DEV, FIXTURES
 import acpgen
 from acpgen import api
 from acpgen.cli import cli
-from acpgen.errors import DataError
+from acpgen.errors import DataError, PddlError
 from acpgen.evaluation.scoring import score_answer
 from acpgen.tasks import ScoreOptions
 
@@ -208,3 +208,21 @@ def test_reference_answer_is_the_first_line_acp_reference_answers_writes(tmp_pat
     for record in records:
         kind = api._kind(record)
         assert acpgen.reference_answer(record) == first[(kind, str(record["id"]))]
+
+
+def test_equivalent_pairs_mirror_the_command():
+    """acpgen.equivalent_pairs is `acp equivalent --pairs`: verdicts in order with their ids, an error line
+    for a truth that does not parse; the same on 1 and 2 processes. Labels: b is never `here`, so
+    (done b) is unreachable; renaming a and b in the object list changes nothing."""
+    domain, problem = api._DOCTEST_DOMAIN, api._DOCTEST_PROBLEM
+    pairs = [
+        {"id": "same", "truth": problem, "candidate": problem.replace("(:objects a b", "(:objects b a")},
+        {"id": "unreachable", "truth": problem, "candidate": problem.replace("(done a)", "(done b)")},
+        {"id": "broken", "truth": problem[:40], "candidate": problem},
+    ]
+    one = list(acpgen.equivalent_pairs(domain, pairs))
+    assert [v["id"] for v in one] == ["same", "unreachable", "broken"]
+    assert [v.get("equivalent") for v in one[:2]] == [True, False] and "does not parse" in one[2]["error"]
+    assert list(acpgen.equivalent_pairs(domain, pairs, jobs=2)) == one
+    with pytest.raises(PddlError):
+        acpgen.equivalent(domain, problem[:40], problem)
