@@ -14,7 +14,8 @@ check is its truth's number of true propositions (initial facts plus goal litera
 check is stopped after --cap seconds; prints the median and 99th percentile of the decided checks per
 bucket, with the undecided and stopped checks counted apart. ``--batch`` then checks the same pairs again as one
 batch (`acpgen.proofs.equivalence.check_pairs`, what `acp equivalent --pairs` runs: each truth analysed
-once for its five candidates, on ``-j`` processes) and prints both rates and their ratio.
+once for its five candidates, on ``-j`` processes, with the same planner budget and no retry, but without
+the per-check stop) and prints both rates and their ratio.
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ def run_batch(truths, planner_time: float, jobs: int) -> tuple[int, int, float]:
     with Executor(jobs) as executor:
         for domain_text, pairs in by_domain.items():
             for verdict in check_pairs(
-                domain_text, pairs, executor=executor, limits=Limits(time=planner_time), progress=False
+                domain_text, pairs, executor=executor, limits=Limits(time=planner_time), retry_factor=1, progress=False
             ):
                 count += 1
                 undecided += isinstance(verdict, str) or verdict.equivalent is None

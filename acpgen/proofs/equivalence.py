@@ -540,6 +540,7 @@ class _TruthGroup:
     setup: PlannerSetup
     max_states: int
     limits: Limits
+    retry_factor: float
 
 
 def read_pairs(path: Path) -> list[tuple[Any, Pair]]:
@@ -574,7 +575,11 @@ def read_pairs(path: Path) -> list[tuple[Any, Pair]]:
 
 def _check_group(group: _TruthGroup) -> list[Equivalence | str]:
     checker = EquivalenceChecker(
-        group.domain_text, group.setup.build(), max_states=group.max_states, limits=group.limits
+        group.domain_text,
+        group.setup.build(),
+        max_states=group.max_states,
+        limits=group.limits,
+        retry_factor=group.retry_factor,
     )
     try:
         checker.solvable(group.truth)
@@ -591,12 +596,14 @@ def check_pairs(
     executor: Executor | None = None,
     max_states: int = 20000,
     limits: Limits = Limits(time=20.0),
+    retry_factor: float = 4.0,
     progress: bool = False,
 ) -> Iterator[Equivalence | str]:
     """The verdict on every pair, in the order of ``pairs``: an :class:`Equivalence`, or a string saying
-    why the pair could not be checked (its truth does not parse, a worker failed). The pairs are grouped
-    by truth text and each group is one unit of ``executor`` (default: this process), so a truth is parsed,
-    explored and closed once for all its candidates; planners are built once per unit (``setup``)."""
+        why the pair could not be checked (its truth does not parse, a worker failed). The pairs are grouped
+        by truth text and each group is one unit of ``executor`` (default: this process), so a truth is parsed,
+        explored and closed once for all its candidates; planners are built once per unit (``setup``; a call that
+    times out is retried once with ``retry_factor`` times the budget, as in :class:`EquivalenceChecker`)."""
     if declared_domain_name(domain_text) is None:
         raise PddlError("the domain text defines no domain (no '(define (domain NAME)' found)")
     setup = setup or PlannerSetup()
@@ -611,6 +618,7 @@ def check_pairs(
             setup,
             max_states,
             limits,
+            retry_factor,
         )
         for truth, indices in order.items()
     ]
