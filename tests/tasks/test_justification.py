@@ -1,7 +1,11 @@
-"""just (acpgen.tasks.justification): near misses and the strict mode (one action or two consecutive)."""
+"""just (acpgen.tasks.justification): near misses and the strict mode (one action or two consecutive); the
+only valid removal of a padded two-car ferry plan, by hand (tests/tasks/hand_ferry.py)."""
 
 from __future__ import annotations
 
+import random
+
+import hand_ferry
 from conftest import dev_records
 from reference_answers import verdict
 
@@ -35,3 +39,35 @@ def test_just_near_misses_and_strict_mode():
     broken = plan[1:]
     if not is_plan(ctx.task, ctx.task.init, broken):
         assert verdict("just", record, " ".join(broken)).score == 0
+
+
+# ----- by hand on a two-car ferry (tests/tasks/hand_ferry.py) -----------------------------------
+# The optimal plan with a pointless round trip of the empty ferry in front. Removing that round trip (the
+# first two actions) leaves the optimal plan. Nothing else can go: without only one of the two sails the
+# ferry is on the wrong side for the next step; without any step of the optimal plan a later step fails
+# or the goal is missed (the optimal plan is unique and has 6 actions, so no 6-action subsequence other
+# than it is a plan, and a 7-action one would need one of those single removals).
+PADDED = ["(sail l0 l1)", "(sail l1 l0)", *hand_ferry.OPTIMAL_PLAN]
+HAND_REMOVALS = [["(sail l0 l1)", "(sail l1 l0)", "-1"]]  # reference form: a consecutive pair ends in "-1"
+
+
+def test_just_generation_and_scoring_by_hand_on_the_ferry():
+    from acpgen.config import QAConfig
+    from acpgen.tasks import TASKS
+    from acpgen.tasks.base import OK, WRONG, QAItem
+
+    ctx = RecordContext(hand_ferry.record(None))
+    fields = TASKS["just"].generate(ctx, QAItem({}, PADDED), random.Random(0), QAConfig())
+    assert fields == {"plan": PADDED, "answer": HAND_REMOVALS}
+    rec = hand_ferry.record(HAND_REMOVALS, plan=PADDED)
+    assert TASKS["just"].validate(RecordContext(rec)).verdict == OK
+    extra = hand_ferry.record([*HAND_REMOVALS, ["(sail l0 l1)", "1"]], plan=PADDED)
+    assert TASKS["just"].validate(RecordContext(extra)).verdict == WRONG
+    optimal = " ".join(hand_ferry.OPTIMAL_PLAN)
+    assert hand_ferry.verdict("just", rec, optimal).score == 1
+    assert hand_ferry.verdict("just", rec, optimal, strict_just=True).score == 1
+    for i in range(len(PADDED)):  # every single removal
+        assert hand_ferry.verdict("just", rec, " ".join(PADDED[:i] + PADDED[i + 1 :])).score == 0, i
+    for i in range(1, len(PADDED) - 1):  # every other consecutive pair
+        assert hand_ferry.verdict("just", rec, " ".join(PADDED[:i] + PADDED[i + 2 :])).score == 0, i
+    assert hand_ferry.verdict("just", rec, " ".join(PADDED)).score == 0  # not shorter
