@@ -43,7 +43,7 @@ from acpgen.generation.stages.base import StageReport
 from acpgen.generation.stages.export import export_file
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
-from acpgen.proofs.equivalence import Pair, check_pairs
+from acpgen.proofs.equivalence import Pair, check_pairs, pair_line
 from acpgen.proofs.features import MAX_STATES, state_features
 from acpgen.proofs.oracle import Oracle
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, missing_fields, split_kind
@@ -288,11 +288,10 @@ def equivalent_pairs(domain: str, pairs: Iterable[dict[str, Any]], jobs: int = 1
     checks = [Pair(i["truth"], i["candidate"], bool(i.get("placeholder", False))) for i in items]
     with Executor(jobs) as executor:
         for item, verdict in zip(items, check_pairs(domain, checks, executor=executor)):
-            head = {"id": item["id"]} if "id" in item else {}
-            if isinstance(verdict, str):
-                yield {**head, "error": verdict}
-            else:
-                yield {**head, **verdict.to_json()}
+            line = pair_line(item.get("id"), verdict)
+            if "id" not in item:
+                del line["id"]
+            yield line
 
 
 class GenerationShortfall(UserWarning):

@@ -32,7 +32,7 @@ from acpgen.nl.scaffold import starting_template
 from acpgen.nl.template import load_template
 from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.planners import Limits, PlannerSetup
-from acpgen.proofs.equivalence import EquivalenceChecker, check_pairs, read_pairs
+from acpgen.proofs.equivalence import EquivalenceChecker, check_pairs, pair_line, read_pairs
 from acpgen.tasks import TASKS, UNDECIDED, ScoreOptions, get_task, task_texts
 from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 from acpgen.version import __version__
@@ -816,6 +816,9 @@ def _read_text(path: Path) -> str:
         raise click.ClickException(f"cannot read {path}: {err}") from err
 
 
+_VERDICT_WORDS = {True: "equivalent", False: "not equivalent", None: "undecided"}
+
+
 def _equivalent_pairs(
     domain_text: str, path: Path, output: Path | None, jobs: int, setup: PlannerSetup, limits: Limits, max_states: int
 ) -> None:
@@ -828,11 +831,8 @@ def _equivalent_pairs(
             domain_text, [p for _, p in items], setup=setup, executor=executor, max_states=max_states, limits=limits
         )
         for (pair_id, _), verdict in zip(items, verdicts):
-            if isinstance(verdict, str):
-                line, kind = {"id": pair_id, "error": verdict}, "error"
-            else:
-                line = {"id": pair_id, **verdict.to_json()}
-                kind = {True: "equivalent", False: "not equivalent", None: "undecided"}[verdict.equivalent]
+            line = pair_line(pair_id, verdict)
+            kind = "error" if "error" in line else _VERDICT_WORDS[line["equivalent"]]
             counts[kind] += 1
             lines.append(line)
             if output is None:

@@ -1,5 +1,5 @@
 """Reference dev records whose stored answer is provably wrong (with the witness each proof is about),
-and scoring one response against one reference record; shared by the task and scoring tests."""
+and scoring one response against one record (reference or hand-made); shared by the task and scoring tests."""
 
 from __future__ import annotations
 

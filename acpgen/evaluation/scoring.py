@@ -78,7 +78,7 @@ def score_one(ctx: RecordContext, kind: str, response: str | None) -> Verdict:
     and F1 against the true set in the verdict's details (:mod:`acpgen.tasks.measures`)."""
     name, fmt = split_kind(kind)
     if fmt != "gen":
-        return score_response(ctx.record, fmt, response) if response is not None else Verdict.parse_error("none")
+        return Verdict.parse_error("no response") if response is None else score_response(ctx.record, fmt, response)
     task = TASKS[name]
     answer = None
     if response is None:

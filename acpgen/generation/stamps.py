@@ -72,10 +72,11 @@ def code_version() -> str:
     Computed once per process.
     """
     digest = hashlib.sha256()
+    data = DATA_DIR.resolve()
     files = sorted(
         p
         for p in PACKAGE_DIR.rglob("*")
-        if p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts and not p.is_relative_to(DATA_DIR)
+        if p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts and not p.is_relative_to(data)
     )
     for path in files:
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")

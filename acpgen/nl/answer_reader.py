@@ -125,6 +125,14 @@ class Reader:
         )
 
     # ----- reading -----------------------------------------------------------------------------
+    def _pddl_item(self, match: re.Match[str], atoms: bool) -> str | None:
+        """The literal (``atoms``; ``(not (p a))`` negated) or action a match of ``_PDDL`` writes, in canonical
+        form; None when it is no valid atom or action of the task (an action's ``not`` is dropped)."""
+        item = "(" + " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split()) + ")"
+        if not (self._atom_ok(item) if atoms else self._action_ok(item)):
+            return None
+        return negated(item) if atoms and match.group(1) is not None else item
+
     def literals(self, response: str) -> Reading:
         return self._read(response, atoms=True)
 
@@ -143,11 +151,7 @@ class Reader:
         if pddl:
             if len(pddl) != 1 or pddl[0].group(0) != text:
                 return None
-            match = pddl[0]
-            item = "(" + " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split()) + ")"
-            if not (self._atom_ok(item) if atoms else self._action_ok(item)):
-                return None
-            return negated(item) if atoms and match.group(1) is not None else item
+            return self._pddl_item(pddl[0], atoms)
         found = self._items(text, atoms)
         return found[0] if len(found) == 1 else None
 
@@ -180,13 +184,9 @@ class Reader:
         pddl = list(_PDDL.finditer(text))
         if pddl:
             for match in pddl:
-                inner = " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split())
-                item = "(" + inner + ")"
-                ok = self._atom_ok(item) if atoms else self._action_ok(item)
-                if not ok:
+                item = self._pddl_item(match, atoms)
+                if item is None:
                     reading.unread.append(match.group(0))
-                elif match.group(1) is not None:
-                    reading.add(negated(item) if atoms else item)
                 else:
                     reading.add(item)
             return reading

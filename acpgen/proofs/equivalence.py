@@ -369,8 +369,8 @@ class EquivalenceChecker:
             if closed.undecided:
                 return Equivalence(True, True, None, f"cannot close the {name}'s goal: {closed.undecided}")
         if placeholder:
-            t_goal = self._goal_graph(truth.task, t_closed, self._static_graph(truth.task))
-            c_goal = self._goal_graph(candidate.task, c_closed, self._static_graph(candidate.task))
+            t_goal = self._goal_graph(truth.task, t_closed, self._init_graph(truth.task, static_only=True))
+            c_goal = self._goal_graph(candidate.task, c_closed, self._init_graph(candidate.task, static_only=True))
             same = t_goal.isomorphic(c_goal)
             reason = "closed goals match up to renaming" if same else "closed goals differ"
         else:
@@ -381,22 +381,16 @@ class EquivalenceChecker:
         return Equivalence(True, True, same, reason)
 
     @staticmethod
-    def _init_graph(task: GroundTask) -> ProblemGraph:
-        graph = ProblemGraph(task)
-        for predicate, args in sorted(task.lifted.init):
-            graph.add("init", predicate, args)
-        return graph
-
-    @staticmethod
-    def _static_graph(task: GroundTask) -> ProblemGraph:
-        """The facts no action changes (atoms of static predicates of the initial state): a placeholder
-        goal is matched together with them, so a goal about one tile of a grid cannot match a goal about a
-        tile at another place of the grid (Planetarium copies them into the goal graph as well)."""
+    def _init_graph(task: GroundTask, static_only: bool = False) -> ProblemGraph:
+        """The initial facts as a graph; ``static_only``: only the facts no action changes (atoms of static
+        predicates), with which a placeholder goal is matched, so a goal about one tile of a grid cannot
+        match a goal about a tile at another place of the grid (Planetarium copies them into the goal
+        graph as well)."""
         graph = ProblemGraph(task)
         static = task.lifted.static_predicates
         for predicate, args in sorted(task.lifted.init):
-            if predicate in static:
-                graph.add("static", predicate, args)
+            if not static_only or predicate in static:
+                graph.add("static" if static_only else "init", predicate, args)
         return graph
 
     @staticmethod
@@ -541,6 +535,14 @@ class _TruthGroup:
     max_states: int
     limits: Limits
     retry_factor: float
+
+
+def pair_line(pair_id: Any, verdict: Equivalence | str) -> dict[str, Any]:
+    """A pair's line in `acp equivalent --pairs` output: its id and the verdict, or ``error`` when it was
+    not checked."""
+    if isinstance(verdict, str):
+        return {"id": pair_id, "error": verdict}
+    return {"id": pair_id, **verdict.to_json()}
 
 
 def read_pairs(path: Path) -> list[tuple[Any, Pair]]:

@@ -180,7 +180,6 @@ def _english_literal(words: Words, literal: str) -> str:
 
 @cache
 def _template(domain: str, directory: Path) -> DomainTemplate | None:
-
     try:
         return load_template(domain, directory)
     except (TemplateError, OSError):
@@ -236,26 +235,25 @@ def draw_question(
 
 
 def describer_of(record: dict[str, Any]) -> Describer | None:
-
     lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"record {record.get('id')}")
     template = template_of(record, lifted)
     return None if template is None else Describer(template, lifted)
 
 
-class UserTemplate(Exception):
-    """A question written in English from a template acp is not given: it cannot be read back here."""
-
-
-def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str, ...]) -> Asked:
+def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str, ...]) -> Asked | Check:
     """The question of a record as its text asks it (:func:`acpgen.nl.asked.read_asked`), read with the
-    domain template's texts and words (PDDL syntax and the shared questions without a template)."""
-
+    domain template's texts and words (PDDL syntax and the shared questions without a template); the
+    check's verdict instead when there is none to read: WRONG for a text acp does not write, UNPROVEN for
+    English from a template acp is not given (a user's)."""
     lifted = ctx.task.lifted
     template = template_of(ctx.record, lifted)
     if template is None and ctx.record.get("representation", "nl") != "pddl":
-        raise UserTemplate("written with a template acp does not have (a user's template): not read back")
+        return Check(UNPROVEN, "written with a template acp does not have (a user's template): not read back")
     questions = template.questions if template is not None else load_questions()
-    return read_asked(questions, task, category, ctx.record, Reader(lifted, template), lifted, variants)
+    try:
+        return read_asked(questions, task, category, ctx.record, Reader(lifted, template), lifted, variants)
+    except NotRead as err:
+        return Check(WRONG, f"the question text is not read back: {err}")
 
 
 def _normal_answer(value: Any) -> Any:
@@ -357,13 +355,9 @@ class SequenceChoice(ChoiceFormats):
 
     def check_text(self, ctx: RecordContext, record: dict[str, Any]) -> Check:
         """Decide the claims again from the question as its text asks it (not from the record's fields)."""
-
-        try:
-            asked = read_back(ctx, str(record.get("task")), self.category, rq.BOOL_VARIANTS[self.category])
-        except NotRead as err:
-            return Check(WRONG, f"the question text is not read back: {err}")
-        except UserTemplate as err:
-            return Check(UNPROVEN, str(err))
+        asked = read_back(ctx, str(record.get("task")), self.category, rq.BOOL_VARIANTS[self.category])
+        if isinstance(asked, Check):
+            return asked
         q = asked.question
         world = LiftedWorld(ctx.task.lifted, fluent_types(ctx))
         if record.get("format") == "bool":
@@ -388,7 +382,6 @@ class SequenceChoice(ChoiceFormats):
 
 def _values(record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
     """Placeholder values shared by the free-answer and boolean texts."""
-
     show = (lambda a: a) if pddl_actions else words.action
     values = {
         "sequence": ", ".join(show(a) for a in record["sequence"]),
@@ -455,7 +448,6 @@ class SequenceTask(Task):
         return ctx.answer
 
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
-
         kind, expected = self.kind(ctx.record), self.expected(ctx)
         if kind == rq.NUMBER:
             number = read_number(answer)
@@ -485,8 +477,9 @@ class SequenceTask(Task):
             types = fluent_types(ctx)
         except DataError as err:
             return Check(UNPROVEN, str(err))
+        world = LiftedWorld(ctx.task.lifted, types)
         try:
-            proven = rq.answer(LiftedWorld(ctx.task.lifted, types), rq.Question.of_record(ctx.record))
+            proven = rq.answer(world, rq.Question.of_record(ctx.record))
         except DataError as err:
             return Check(WRONG, str(err))
         stored = _normal_answer(ctx.answer)
@@ -494,19 +487,15 @@ class SequenceTask(Task):
             return Check(WRONG, f"the separate interpreter gives {proven}, stored {stored}")
         if "question" not in ctx.record:  # a qa-stage record: no text yet
             return Check(OK)
-        return self._check_text(ctx, types, stored)
+        return self._check_text(ctx, world, stored)
 
-    def _check_text(self, ctx: RecordContext, types: dict[str, str], stored: Any) -> Check:
+    def _check_text(self, ctx: RecordContext, world: LiftedWorld, stored: Any) -> Check:
         """The answer to the question as its text asks it must be the stored one."""
-
+        asked = read_back(ctx, self.name, self.category, tuple(rq.GEN_VARIANTS[self.category]))
+        if isinstance(asked, Check):
+            return asked
         try:
-            asked = read_back(ctx, self.name, self.category, tuple(rq.GEN_VARIANTS[self.category]))
-        except NotRead as err:
-            return Check(WRONG, f"the question text is not read back: {err}")
-        except UserTemplate as err:
-            return Check(UNPROVEN, str(err))
-        try:
-            from_text = _normal_answer(rq.answer(LiftedWorld(ctx.task.lifted, types), asked.question))
+            from_text = _normal_answer(rq.answer(world, asked.question))
         except DataError as err:
             return Check(WRONG, f"the question as written cannot be answered: {err}")
         if from_text == stored:

@@ -19,8 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from acpgen.data import DOMAINS_DIR
-from acpgen.evaluation.scoring import score_one
-from acpgen.tasks import RecordContext, ScoreOptions, Verdict
 
 DOMAIN = (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
 
@@ -72,8 +70,3 @@ def record(answer: Any, pddl_problem: str = PROBLEM, **fields: Any) -> dict[str,
     """A record about a state of the problem. It carries no ``uid`` (acp did not prove its stored answer),
     so the scorer re-proves every answer rather than compare it with the stored one."""
     return {"id": "hand-ferry", "PDDL_domain": DOMAIN, "PDDL_problem": pddl_problem, "answer": answer, **fields}
-
-
-def verdict(task: str, rec: dict[str, Any], response: str, **options: Any) -> Verdict:
-    """Score a model response to the record through acp's one scoring path (`acp score`)."""
-    return score_one(RecordContext(rec, ScoreOptions(**options)), task, response)

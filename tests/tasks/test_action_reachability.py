@@ -59,7 +59,7 @@ def test_areach_generation_and_scoring_by_hand_on_the_ferry():
     rec = hand_ferry.record(HAND_NEVER_APPLICABLE[:3])
     assert TASKS["areach"].validate(RecordContext(rec)).verdict == OK
     for action in HAND_NEVER_APPLICABLE:  # re-proven, stored or not
-        assert hand_ferry.verdict("areach", rec, action).score == 1, action
+        assert verdict("areach", rec, action).score == 1, action
     for action in HAND_REACHABLE:
-        assert hand_ferry.verdict("areach", rec, action).score == 0, action
-    assert hand_ferry.verdict("areach", rec, "None").score == 0
+        assert verdict("areach", rec, action).score == 0, action
+    assert verdict("areach", rec, "None").score == 0

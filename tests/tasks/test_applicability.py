@@ -48,17 +48,17 @@ def test_app_answers_by_hand_along_the_ferry_plan(state):
     assert fields == {"answer": expected}
     assert TASKS["app"].validate(RecordContext(rec)).verdict == OK
     assert TASKS["app"].validate(RecordContext(hand_ferry.record(expected[1:], rec["PDDL_problem"]))).verdict == WRONG
-    assert hand_ferry.verdict("app", rec, " ".join(reversed(expected))).score == 1  # a set: order is free
-    assert hand_ferry.verdict("app", rec, " ".join(expected[1:])).score == 0  # one missing
+    assert verdict("app", rec, " ".join(reversed(expected))).score == 1  # a set: order is free
+    assert verdict("app", rec, " ".join(expected[1:])).score == 0  # one missing
     # never applicable here: nothing sails to or boards at the island l2
-    assert hand_ferry.verdict("app", rec, " ".join([*expected, "(sail l0 l2)"])).score == 0
-    assert hand_ferry.verdict("app", rec, " ".join([*expected, "(board c0 l2)"])).score == 0
+    assert verdict("app", rec, " ".join([*expected, "(sail l0 l2)"])).score == 0
+    assert verdict("app", rec, " ".join([*expected, "(board c0 l2)"])).score == 0
 
 
 def test_app_scores_the_first_ferry_state_by_hand():
     rec = hand_ferry.record(["(board c0 l0)", "(sail l0 l1)"])
     # c1 is at l1 but the ferry is at l0; nothing is aboard to debark
-    assert hand_ferry.verdict("app", rec, "(board c0 l0) (sail l0 l1) (board c1 l1)").score == 0
-    assert hand_ferry.verdict("app", rec, "(board c0 l0) (sail l0 l1) (debark c0 l0)").score == 0
-    assert hand_ferry.verdict("app", rec, "(sail l0 l1)").score == 0
-    assert hand_ferry.verdict("app", rec, "(sail l0 l1), (board c0 l0)").score == 1
+    assert verdict("app", rec, "(board c0 l0) (sail l0 l1) (board c1 l1)").score == 0
+    assert verdict("app", rec, "(board c0 l0) (sail l0 l1) (debark c0 l0)").score == 0
+    assert verdict("app", rec, "(sail l0 l1)").score == 0
+    assert verdict("app", rec, "(sail l0 l1), (board c0 l0)").score == 1

@@ -64,10 +64,10 @@ def test_just_generation_and_scoring_by_hand_on_the_ferry():
     extra = hand_ferry.record([*HAND_REMOVALS, ["(sail l0 l1)", "1"]], plan=PADDED)
     assert TASKS["just"].validate(RecordContext(extra)).verdict == WRONG
     optimal = " ".join(hand_ferry.OPTIMAL_PLAN)
-    assert hand_ferry.verdict("just", rec, optimal).score == 1
-    assert hand_ferry.verdict("just", rec, optimal, strict_just=True).score == 1
+    assert verdict("just", rec, optimal).score == 1
+    assert verdict("just", rec, optimal, strict_just=True).score == 1
     for i in range(len(PADDED)):  # every single removal
-        assert hand_ferry.verdict("just", rec, " ".join(PADDED[:i] + PADDED[i + 1 :])).score == 0, i
+        assert verdict("just", rec, " ".join(PADDED[:i] + PADDED[i + 1 :])).score == 0, i
     for i in range(1, len(PADDED) - 1):  # every other consecutive pair
-        assert hand_ferry.verdict("just", rec, " ".join(PADDED[:i] + PADDED[i + 2 :])).score == 0, i
-    assert hand_ferry.verdict("just", rec, " ".join(PADDED)).score == 0  # not shorter
+        assert verdict("just", rec, " ".join(PADDED[:i] + PADDED[i + 2 :])).score == 0, i
+    assert verdict("just", rec, " ".join(PADDED)).score == 0  # not shorter

@@ -67,9 +67,9 @@ def test_land_generation_and_scoring_by_hand_on_the_ferry():
     swapped = hand_ferry.record({"yes": HAND_LANDMARKS["yes"][1:], "no": [*HAND_LANDMARKS["no"], "(at-ferry l1)"]})
     assert TASKS["land"].validate(RecordContext(swapped)).verdict == WRONG
     for atom in HAND_LANDMARKS["yes"]:
-        assert hand_ferry.verdict("land", rec, atom).score == 1, atom
+        assert verdict("land", rec, atom).score == 1, atom
     for atom in HAND_LANDMARKS["no"]:
-        assert hand_ferry.verdict("land", rec, atom).score == 0, atom
+        assert verdict("land", rec, atom).score == 0, atom
     for atom in TRIVIAL:
-        assert hand_ferry.verdict("land", rec, atom).reason.startswith("trivial"), atom
-    assert hand_ferry.verdict("land", rec, "None").score == 0
+        assert verdict("land", rec, atom).reason.startswith("trivial"), atom
+    assert verdict("land", rec, "None").score == 0

@@ -61,6 +61,6 @@ def test_nexta_by_hand_along_the_ferry_plan(state):
     wrong_opt = hand_ferry.record({**expected, "opt": str(opt + 1)}, pddl_problem)
     assert TASKS["nexta"].validate(RecordContext(wrong_opt)).verdict == WRONG
     for action, cost in costs.items():  # re-proven: the reason names both optimal costs
-        result = hand_ferry.verdict("nexta", rec, action)
+        result = verdict("nexta", rec, action)
         assert (result.score, result.reason.split(" (")[0]) == (float(cost < opt), f"h* {opt} -> {cost}"), action
-    assert hand_ferry.verdict("nexta", rec, "(sail l0 l2)").reason == "not applicable"
+    assert verdict("nexta", rec, "(sail l0 l2)").reason == "not applicable"

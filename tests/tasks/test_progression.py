@@ -69,11 +69,11 @@ def test_prog_scores_the_ferry_effects_by_hand(action):
     assert TASKS["prog"].validate(RecordContext(rec)).verdict == OK
     wrong = hand_ferry.record({"pos": pos, "neg": neg[1:]}, action=action)
     assert TASKS["prog"].validate(RecordContext(wrong)).verdict == WRONG
-    assert hand_ferry.verdict("prog", rec, f"[{', '.join(pos)}] [{', '.join(neg)}]").score == 1
+    assert verdict("prog", rec, f"[{', '.join(pos)}] [{', '.join(neg)}]").score == 1
     labelled = f"Positive effects: {' '.join(pos)}\nNegative effects: {' '.join(neg)}"
-    assert hand_ferry.verdict("prog", rec, labelled).score == 1
-    assert "swapped" in hand_ferry.verdict("prog", rec, f"[{', '.join(neg)}] [{', '.join(pos)}]").reason
-    assert hand_ferry.verdict("prog", rec, f"[{', '.join(pos)}] [{', '.join(neg[:-1])}]").score == 0
+    assert verdict("prog", rec, labelled).score == 1
+    assert "swapped" in verdict("prog", rec, f"[{', '.join(neg)}] [{', '.join(pos)}]").reason
+    assert verdict("prog", rec, f"[{', '.join(pos)}] [{', '.join(neg[:-1])}]").score == 0
     (other,) = set(HAND_EFFECTS) - {action}
     theirs = HAND_EFFECTS[other]
-    assert hand_ferry.verdict("prog", rec, f"[{', '.join(theirs['pos'])}] [{', '.join(theirs['neg'])}]").score == 0
+    assert verdict("prog", rec, f"[{', '.join(theirs['pos'])}] [{', '.join(theirs['neg'])}]").score == 0

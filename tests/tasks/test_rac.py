@@ -197,6 +197,19 @@ def test_core_and_interpreter_agree_on_random_walks():
         assert facts == other
 
 
+RAC_TASKS = ("rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp")
+
+
+def _tiny_config(tmp_path, seed: int, states: dict, qa: dict, domains: dict):
+    """A small pipeline config (gen and bool, short planner budgets) written to ``tmp_path``, output in
+    ``tmp_path/out``."""
+    config = tmp_path / "c.yaml"
+    plans = {"number_of_plans": 2, "time_limit": 20, "diverse_plans": 2, "diverse_time_limit": 20}
+    raw = {"seed": seed, "out": str(tmp_path / "out"), "plans": plans, "states": states}
+    config.write_text(json.dumps({**raw, "qa": {"formats": ["gen", "bool"], **qa}, "domains": domains}))
+    return config
+
+
 @pytest.mark.slow
 def test_generated_records_validate_and_score(tmp_path):
     """A tiny run of the pipeline: every stored answer is re-proven and scores 1 in English and PDDL."""
@@ -204,26 +217,15 @@ def test_generated_records_validate_and_score(tmp_path):
 
     from acpgen.cli import cli
 
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        json.dumps(
-            {
-                "seed": 2,
-                "out": str(tmp_path / "out"),
-                "plans": {"number_of_plans": 2, "time_limit": 20, "diverse_plans": 2, "diverse_time_limit": 20},
-                "states": {"rollouts_per_state": 1, "rollout_length": 3, "max_per_problem": 10},
-                "qa": {
-                    "formats": ["gen", "bool"],
-                    "questions_per_task": 2,
-                    "candidates_per_task": 10,
-                    "tasks": ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"],
-                },
-                "domains": {
-                    "ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]},
-                    "blocksworld": {"problems": 1, "sizes": [{"blocks": 3}]},
-                },
-            }
-        )
+    config = _tiny_config(
+        tmp_path,
+        seed=2,
+        states={"rollouts_per_state": 1, "rollout_length": 3, "max_per_problem": 10},
+        qa={"questions_per_task": 2, "candidates_per_task": 10, "tasks": list(RAC_TASKS)},
+        domains={
+            "ferry": {"problems": 1, "sizes": [{"locations": 2, "cars": 2}]},
+            "blocksworld": {"problems": 1, "sizes": [{"blocks": 3}]},
+        },
     )
     runner = CliRunner()
     for domain in ("ferry", "blocksworld"):
@@ -515,23 +517,12 @@ def test_every_record_of_a_domain_has_the_domains_fluent_types(tmp_path):
 
     from acpgen.cli import cli
 
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        json.dumps(
-            {
-                "seed": 5,
-                "out": str(tmp_path / "out"),
-                "plans": {"number_of_plans": 2, "time_limit": 20, "diverse_plans": 2, "diverse_time_limit": 20},
-                "states": {"rollouts_per_state": 2, "rollout_length": 6, "max_per_problem": 40},
-                "qa": {
-                    "formats": ["gen", "bool"],
-                    "questions_per_task": 6,
-                    "candidates_per_task": 40,
-                    "tasks": ["rac_fluent", "rac_state", "rac_effects"],
-                },
-                "domains": {"floortile": {"problems": 2, "sizes": [{"rows": 2, "columns": 3, "robots": 2}]}},
-            }
-        )
+    config = _tiny_config(
+        tmp_path,
+        seed=5,
+        states={"rollouts_per_state": 2, "rollout_length": 6, "max_per_problem": 40},
+        qa={"questions_per_task": 6, "candidates_per_task": 40, "tasks": ["rac_fluent", "rac_state", "rac_effects"]},
+        domains={"floortile": {"problems": 2, "sizes": [{"rows": 2, "columns": 3, "robots": 2}]}},
     )
     runner = CliRunner()
     result = runner.invoke(cli, ["generate", "--config", str(config), "--domain", "floortile"])

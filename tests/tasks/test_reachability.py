@@ -73,12 +73,12 @@ def test_reach_generation_and_scoring_by_hand_on_the_ferry_with_an_island():
     rec = hand_ferry.record([a[1:-1] for a in HAND_UNREACHABLE])
     assert TASKS["reach"].validate(RecordContext(rec)).verdict == OK
     for atom in HAND_UNREACHABLE:
-        assert hand_ferry.verdict("reach", rec, atom).score == 1, atom
+        assert verdict("reach", rec, atom).score == 1, atom
     for atom in HAND_REACHABLE:
-        assert hand_ferry.verdict("reach", rec, atom).score == 0, atom
-    assert hand_ferry.verdict("reach", rec, "None").score == 0  # (at-ferry l2) is a witness
+        assert verdict("reach", rec, atom).score == 0, atom
+    assert verdict("reach", rec, "None").score == 0  # (at-ferry l2) is a witness
     # a static atom is not a proposition asked about, even one that never holds
-    assert hand_ferry.verdict("reach", rec, "(not-eq l0 l2)").reason.startswith("static_atom")
+    assert verdict("reach", rec, "(not-eq l0 l2)").reason.startswith("static_atom")
 
 
 def test_reach_none_by_hand_on_the_ferry_without_the_island():
@@ -89,6 +89,6 @@ def test_reach_none_by_hand_on_the_ferry_without_the_island():
     assert _generate(mainland) == {"answer": []}  # every proposition is reachable
     rec = hand_ferry.record([], mainland)
     assert TASKS["reach"].validate(RecordContext(rec)).verdict == OK
-    assert hand_ferry.verdict("reach", rec, "None").score == 1
+    assert verdict("reach", rec, "None").score == 1
     for atom in HAND_REACHABLE:
-        assert hand_ferry.verdict("reach", rec, atom).score == 0, atom
+        assert verdict("reach", rec, atom).score == 0, atom

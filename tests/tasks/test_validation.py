@@ -47,12 +47,12 @@ def test_val_scores_the_first_inapplicable_index_by_hand(plan, index):
     rec = hand_ferry.record(index, plan=plan)
     assert TASKS["val"].validate(RecordContext(rec)).verdict == OK
     assert TASKS["val"].validate(RecordContext(hand_ferry.record(index + 1, plan=plan))).verdict == WRONG
-    assert hand_ferry.verdict("val", rec, "None" if index < 0 else str(index)).score == 1
-    assert hand_ferry.verdict("val", rec, str(index + 1)).score == 0
+    assert verdict("val", rec, "None" if index < 0 else str(index)).score == 1
+    assert verdict("val", rec, str(index + 1)).score == 0
     if index > 0:
-        assert hand_ferry.verdict("val", rec, str(index - 1)).score == 0
+        assert verdict("val", rec, str(index - 1)).score == 0
     else:
-        assert hand_ferry.verdict("val", rec, "None" if index == 0 else "0").score == 0
+        assert verdict("val", rec, "None" if index == 0 else "0").score == 0
 
 
 def test_val_generation_breaks_the_ferry_plan_at_the_stored_index():
