@@ -62,7 +62,7 @@ def test_the_sdist_carries_what_the_wheel_carries(built):
         assert any(name.endswith("acpgen/data/pipeline.yaml") for name in sdist.getnames())
     # the data the code reads at run time
     assert "acpgen/data/pipeline.yaml" in files and "acpgen/data/templates/questions.yaml" in files
-    assert "acpgen/nl/answers.lark" in files and "acpgen/nl/reference/vocabulary.json" in files
+    assert "acpgen/nl/reference/vocabulary.json" in files
     for domain in ("ferry", "alfworld", "visitall"):
         assert f"acpgen/data/domains/{domain}/domain.pddl" in files and f"acpgen/data/templates/{domain}.yaml" in files
 

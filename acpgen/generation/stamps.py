@@ -32,7 +32,7 @@ from acpgen.version import __version__
 log = logging.getLogger(__name__)
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # acpgen/
-SOURCE_SUFFIXES = (".py", ".lark", ".json", ".yaml")  # package files that shape its behaviour
+SOURCE_SUFFIXES = (".py", ".json", ".yaml")  # package files that shape its behaviour
 # acpgen/data (domains, templates, the default config) is not code: a stage digests the domain, template
 # and configuration it reads as its inputs, so editing one domain's template redoes only that domain.
 # Distributions whose version is recorded in the manifest and is part of the code version.

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from acpgen.nl.answers import answer_section
 from acpgen.nl.template import PLACEHOLDER, DomainTemplate
@@ -22,7 +23,12 @@ from acpgen.proofs.change.literals import literal_atom, negated
 
 _NAME = r"[a-z0-9][a-z0-9_-]*"
 _LIST = rf"{_NAME}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME})*"
-_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+# commas and "and" between pieces; a run of blanks is tried once, from its start (the lookbehind), so
+# that reading takes time in proportion to the text however long its runs of blanks are
+_SPLIT = re.compile(r"(?<!\s)\s+(?:,\s*(?:and\s+)?|and\s+)|,\s*(?:and\s+)?")
+_BLANK = re.compile(r"\s")
+# where an answer is cut into parts (the blanks around a cut are stripped from the parts)
+_PART_END = re.compile(r";|\n|\.(?:\s|$)|\. ?$")
 _PDDL = re.compile(r"\(\s*not\s*\(\s*([a-z][^()]*)\)\s*\)|\(\s*([a-z][^()]*)\)", re.IGNORECASE)
 _NONE = re.compile(r"^(?:none|nothing|no (?:fluents?|properties|actions?|facts?)|the empty (?:set|list)|\[\s*\])$")
 _NEGATED_PREFIX = ("it is not the case that ", "it is not true that ", "not ")
@@ -57,6 +63,8 @@ class _Pattern:
     variables: tuple[str, ...]
     merge: str | None
     positive: bool
+    separators: int  # commas and "and" of the text itself (a match spans this many pieces more than its list)
+    required: str  # the longest stretch of the text's own words: a text it reads holds it as it is
 
 
 def _compile(text: str, variables: tuple[str, ...], merge: str | None) -> str:
@@ -88,6 +96,10 @@ class Reader:
         self.lifted = lifted
         self.atom_patterns: list[_Pattern] = []
         self.action_patterns: list[_Pattern] = []
+        self._objects: dict[str, frozenset[str]] = {}  # objects of each type, as they are asked for
+        #: what each stretch of text read as, by (text, atoms): answers repeat their facts and actions
+        self._read_as: dict[tuple[str, bool], list[str]] = {}
+        self._pddl_as: dict[tuple[str, bool], str | None] = {}  # the same for PDDL syntax
         if template is None:
             return
         for entry in template.predicates.values():
@@ -100,19 +112,43 @@ class Reader:
             variables = tuple(template.schema_variables(lifted, name))
             self.action_patterns.append(self._pattern(template.actions[name.lower()], name, variables, None, True))
 
+    @cached_property
+    def _action_span(self) -> int:
+        """The most pieces (or comma-separated parts) one action's text can span."""
+        return 1 + max((p.separators for p in self.action_patterns), default=0)
+
+    @cached_property
+    def _fact_span(self) -> int:
+        """The most pieces one fact's text can span: a plural one names at most every object once."""
+        objects = len(self.lifted.objects)
+        return max((p.separators + (objects if p.merge else 1) for p in self.atom_patterns), default=1)
+
+    @cached_property
+    def _worded_pieces(self) -> int:
+        """The most pieces of one item's text that are not single names: the first and the last, and
+        those the text's own commas make (a plural fact's list between them is single names)."""
+        return 2 + max((p.separators for p in self.atom_patterns + self.action_patterns), default=0)
+
     @staticmethod
     def _pattern(text: str, name: str, variables: tuple[str, ...], merge: str | None, positive: bool) -> _Pattern:
-        regex = re.compile(_compile(" ".join(text.split()), variables, merge))
-        return _Pattern(regex, name, variables, merge, positive)
+        text = " ".join(text.split())
+        regex = re.compile(_compile(text, variables, merge))
+        separators = len(_SPLIT.findall(PLACEHOLDER.sub("x", text.lower())))
+        required = max(PLACEHOLDER.split(text.lower())[::3], key=len)  # split gives text, name, type, text, ...
+        return _Pattern(regex, name, variables, merge, positive, separators, required)
 
     # ----- validity against the task ---------------------------------------------------------------
+    def _objects_of(self, type_name: str) -> frozenset[str]:
+        found = self._objects.get(type_name)
+        if found is None:
+            found = self._objects[type_name] = frozenset(self.lifted.objects_of(type_name))
+        return found
+
     def _atom_ok(self, atom: str) -> bool:
         name, args = split_canonical(atom)
         types = self.lifted.predicates.get(name)
         return (
-            types is not None
-            and len(types) == len(args)
-            and all(a in self.lifted.objects_of(t) for a, t in zip(args, types))
+            types is not None and len(types) == len(args) and all(a in self._objects_of(t) for a, t in zip(args, types))
         )
 
     def _action_ok(self, action: str) -> bool:
@@ -121,13 +157,19 @@ class Reader:
         return (
             schema is not None
             and len(schema.params) == len(args)
-            and all(a in self.lifted.objects_of(t) for a, (_, t) in zip(args, schema.params))
+            and all(a in self._objects_of(t) for a, (_, t) in zip(args, schema.params))
         )
 
     # ----- reading -----------------------------------------------------------------------------
     def _pddl_item(self, match: re.Match[str], atoms: bool) -> str | None:
         """The literal (``atoms``; ``(not (p a))`` negated) or action a match of ``_PDDL`` writes, in canonical
         form; None when it is no valid atom or action of the task (an action's ``not`` is dropped)."""
+        key = (match.group(0), atoms)
+        if key not in self._pddl_as:
+            self._pddl_as[key] = self._pddl_read(match, atoms)
+        return self._pddl_as[key]
+
+    def _pddl_read(self, match: re.Match[str], atoms: bool) -> str | None:
         item = "(" + " ".join(re.sub(r"[,\s]+", " ", match.group(1) or match.group(2)).split()) + ")"
         if not (self._atom_ok(item) if atoms else self._action_ok(item)):
             return None
@@ -165,10 +207,11 @@ class Reader:
             rest = _PDDL.sub("", text).replace(",", "").strip()
             return None if rest or None in actions else [a for a in actions if a is not None]
         parts = text.split(", ")
-        # best[j]: the actions of parts[:j], each stretch of consecutive parts one action (None: no reading)
+        # best[j]: the actions of parts[:j], each stretch of consecutive parts one action (None: no reading);
+        # an action's text spans at most self._action_span parts
         best: list[list[str] | None] = [[]] + [None] * len(parts)
         for j in range(1, len(parts) + 1):
-            for i in range(j - 1, -1, -1):
+            for i in range(j - 1, max(-1, j - 1 - self._action_span), -1):
                 before = best[i]
                 if before is None:
                     continue
@@ -190,8 +233,8 @@ class Reader:
                 else:
                     reading.add(item)
             return reading
-        for part in re.split(r"\s*(?:;|\n|\.(?:\s|$)|\. ?$)\s*", text):
-            part = part.strip(" \t-*•:.\"'[]{}")
+        for part in _PART_END.split(text):
+            part = part.strip().strip(" \t-*•:.\"'[]{}")
             if not part:
                 continue
             if _NONE.match(part):
@@ -201,23 +244,44 @@ class Reader:
         return reading
 
     def _read_part(self, part: str, atoms: bool, reading: Reading) -> None:
-        """Split a part into pieces at commas and "and"; join runs of pieces that read as one item."""
+        """Split a part into pieces at commas and "and"; join runs of pieces that read as one item.
+
+        Of all ways to cut the pieces into runs, the one with the fewest unread pieces is kept (the
+        first such found, runs ending early preferred). A run that reads as one item spans at most
+        ``_fact_span`` pieces (a plural fact: one piece per object named, besides the template's own
+        commas), and its inner pieces are single names (or empty) unless the template's text has
+        commas of its own, so each piece is joined with a bounded number of earlier ones: reading
+        takes time in proportion to the number of pieces. (A list that names an object more often than
+        the task has objects, or an object named "and", is not read as one fact.)"""
         cuts = [(0, 0)] + [(m.start(), m.end()) for m in _SPLIT.finditer(part)] + [(len(part), len(part))]
         pieces = [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
         n = len(pieces)
-        Path = list[tuple[int, int, list[str]]]
-        empty: Path = []
-        best: list[tuple[int, Path]] = [(0, empty)] + [(n + 1, empty)] * n
+        single = [not _BLANK.search(part[a:b].strip()) for a, b in pieces]  # a name, or nothing
+        span = self._fact_span if atoms else self._action_span
+        # best[j] = (unread pieces of parts[:j], start i of the last run, its items (empty: unread))
+        none: list[str] = []
+        best: list[tuple[int, int, list[str]]] = [(0, 0, none)] + [(n + 1, 0, none)] * n
         for j in range(1, n + 1):
-            unread, path = best[j - 1]
-            best[j] = (unread + 1, path + [(j - 1, j, [])])
-            for i in range(j):
+            best[j] = (best[j - 1][0] + 1, j - 1, [])
+            candidates, worded = [], 0
+            for i in range(j - 1, max(-1, j - 1 - span), -1):
+                worded += not single[i]
+                if i < j - 1 and worded > self._worded_pieces:
+                    break
+                candidates.append(i)
+            for i in reversed(candidates):  # earliest start first, as the reading prefers
                 if best[i][0] >= best[j][0]:
                     continue
                 found = self._items(part[pieces[i][0] : pieces[j - 1][1]].strip(), atoms)
                 if found:
-                    best[j] = (best[i][0], best[i][1] + [(i, j, found)])
-        for i, j, found in best[n][1]:
+                    best[j] = (best[i][0], i, found)
+        runs: list[tuple[int, int, list[str]]] = []
+        j = n
+        while j > 0:
+            _, i, found = best[j]
+            runs.append((i, j, found))
+            j = i
+        for i, j, found in reversed(runs):
             if found:
                 for item in found:
                     reading.add(item)
@@ -230,7 +294,16 @@ class Reader:
 
     def _items(self, text: str, atoms: bool) -> list[str]:
         """The items one stretch of text reads as (a plural fact gives several), or []."""
+        key = (text, atoms)
+        found = self._read_as.get(key)
+        if found is None:
+            found = self._read_as[key] = self._match(text, atoms)
+        return found
+
+    def _match(self, text: str, atoms: bool) -> list[str]:
         for pattern in self.atom_patterns if atoms else self.action_patterns:
+            if pattern.required not in text:
+                continue
             match = pattern.regex.fullmatch(text)
             if not match:
                 continue

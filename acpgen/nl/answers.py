@@ -2,8 +2,14 @@
 
 One public function per answer shape; the scorer matches the result against the grounded task
 and reports status ``parse_error`` on ``ParseError``. ``_prepare`` pre-normalises the text with
-a few regular expressions; the LALR grammar ``answers.lark`` turns it into candidates (actions,
-None markers, numbers, prog labels, bracketed lists); the functions pick the answer from them.
+a few regular expressions; a scanner cuts it into tokens (one compiled regular expression of
+terminals tried in priority order) and turns them into candidates (actions, None markers, numbers,
+prog labels, bracketed lists, nested by a stack); the functions pick the answer from them. Reading
+takes time in proportion to the length of the text, whatever it holds: the terminals are written
+so that no run of blanks, names or brackets is backtracked over more than once, and runs of junk
+are single tokens. (The terminals and their priorities were those of a Lark LALR grammar; at about
+8 microseconds per character, Lark's token-by-token lexing in Python was the cost of reading long
+answers, and every start rule accepted any token sequence, so a scanner and a stack do the same.)
 
 Design choices (deliberate differences from the reference parser, the answer grammar of the ACPBench-Hard
 tasks in lm-evaluation-harness):
@@ -13,7 +19,7 @@ tasks in lm-evaluation-harness):
   after the last ``Answer:``/``answer is``; if no marker is followed by content ("(a b) is my
   final answer.") the text before the first one. just: then after the last plan heading
   (``Simplified plan:``, ``resulting plan is``). Code fences, backticks, ``*`` are removed and
-  ``\\_`` becomes ``_``; bullets, ``#``, quotes and other punctuation are junk to the grammar.
+  ``\\_`` becomes ``_``; bullets, ``#``, quotes and other punctuation are junk to the scanner.
 * Actions/atoms: ``( NAME NAME* )``, NAME = letter then letters/digits/``-``/``_``; ``?`` before
   a name, commas between names, blanks before ``)`` and newlines are tolerated, ``sail(l0, l1)``
   too. Output: ``(name arg ...)``, lower case, single spaces. ``(not (a b))`` counts as
@@ -38,13 +44,10 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from typing import cast
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError
+from typing import Any
 
 NONE = "None"
 """Canonical text of a "None" answer. Parsers return Python ``None`` (or ``[]``), not this."""
@@ -125,11 +128,11 @@ def _prepare(text: str, plan_heading: bool = False) -> str:
 
 def answer_section(text: str) -> str:
     """The answer section of a response (reasoning, markdown and text before the final-answer marker
-    removed), for readers of answers that the grammar does not cover (free English answers)."""
+    removed), for readers of answers that the scanner does not cover (free English answers)."""
     return _prepare(text)
 
 
-# --------------------------------------------------------------------------- grammar and tree
+# --------------------------------------------------------------------------- candidates
 
 
 class _Mark(enum.Enum):
@@ -291,95 +294,232 @@ def _atom(names: list[str]) -> _Atom | _Mark | None:
     return _Atom("(" + " ".join(names) + ")")
 
 
-class _Build(Transformer):
-    """Inline LALR transformer: builds candidate lists; junk tokens are dropped."""
-
-    @staticmethod
-    def _keep(children: list) -> list:
-        return [c for c in children if c is not None and not isinstance(c, Token)]
-
-    action_list = act = index = progression = _keep
-
-    def action(self, children: list) -> _Atom | _Mark | None:
-        return _atom(_names(children[0]))
-
-    def neg_action(self, children: list) -> _Atom | _Mark | None:
-        return _atom(_names(children[0])[1:])  # drop the "not"
-
-    def truncated(self, children: list) -> _Mark | None:
-        names = _names(children[0])
-        return None if names and names[0] in _PROSE_WORDS else _Mark.TRUNCATED
-
-    def none(self, children: list) -> _Mark:
-        return _Mark.NONE
-
-    def empty(self, children: list) -> _Mark:
-        return _Mark.EMPTY
-
-    def pos_label(self, children: list) -> _Mark:
-        return _Mark.POS
-
-    def neg_label(self, children: list) -> _Mark:
-        return _Mark.NEG
-
-    def group(self, children: list) -> _Group:
-        atoms: list[str] = []
-        inner: list[tuple[str, ...]] = []
-        truncated = False
-        for child in self._keep(children):
-            if isinstance(child, _Atom):
-                atoms.append(child.text)
-            elif isinstance(child, _Group):
-                atoms.extend(child.atoms)
-                inner.append(child.atoms)
-                truncated = truncated or child.truncated
-            elif child is _Mark.EMPTY:
-                inner.append(())
-            truncated = truncated or child is _Mark.TRUNCATED
-        return _Group(tuple(atoms), tuple(inner), truncated)
-
-    open_list = group  # a list missing its final "]" at the end of the text
-
-    def index_num(self, children: list) -> _Index:
-        return _Index("index", int(re.findall(r"-?\d+", children[0])[-1]))
-
-    def number(self, children: list) -> _Index:
-        return _Index("number", int(children[0]))
-
-    def ordinal(self, children: list) -> _Index | None:
-        word = children[0].split()[0].lower()
-        position = int(word[:-2]) if word[0].isdigit() else _ORDINAL_WORDS.index(word) + 1
-        return _Index("ordinal", position - 1) if position > 0 else None
-
-
+# --------------------------------------------------------------------------- the scanner
+# The terminals of an answer, by the characters they can start with, each group in the order its
+# terminals are tried at a position (the first that matches there is the token). The groups cover
+# every character, so the whole text is cut into tokens; blanks before a token belong to it. Reading
+# takes time in proportion to the length of the text: the first character picks the group; no two
+# quantifiers can share a run of blanks (a failed match backtracks over a run once, and the names of an
+# action are only tried where a name follows the blanks); and runs of junk (prose words, punctuation,
+# brackets) are single tokens, tried first where no other terminal of the group can match instead.
+_ID = r"[a-z][a-z0-9_-]*"
+_ARG = r"\??" + _ID
+# names separated by blanks and/or one comma (each further name only tried where one follows)
+_ARGS = rf"{_ARG}(?:(?=[\s,]+\??[a-z])(?:\s+(?:,\s*)?|,\s*){_ARG})*"
+_CLOSE = r"(?:,\s*)?\)"  # an optional comma before ")"
+_OPEN = rf"\(\s*(?:{_ARGS}\s*)?(?:,\s*)?\Z"  # the rest of an action cut off by the end of the text
+_WORD = r"[a-z0-9_-]+"
+_TERMINALS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "[a-z]",
+        (
+            # prose in runs: words (and the blanks after them) that would each be a WORD: not followed by
+            # "(" (a functional action) and starting none of the words of the terminals below
+            (
+                "PROSE",
+                r"(?:(?!positive|negative|add|del|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+                r"|tenth|index|position|none)[a-z][a-z0-9_-]*(?![a-z0-9_(-])\s*)+",
+            ),
+            ("OPEN_CALL", _ID + _OPEN),  # "sail(l0" at the very end
+            # functional syntax name(arg, arg) / name(); no blank between name and "("
+            ("FUNC_ACTION", rf"{_ID}\(\s*(?:{_ARGS}\s*)?{_CLOSE}"),
+            # prog labels; "positive and negative effects" is one neutral token, not two labels
+            (
+                "BOTH_LABEL",
+                r"(?:positive|negative)(?:\s+effects?)?\s+(?:and|or|&)\s+(?:positive|negative)(?:\s+effects?)?"
+                r"(?![a-z0-9_-])",
+            ),
+            # val: ordinals are 1-based positions; "index 4" / "position: 4" is preferred over a bare number
+            (
+                "ORD_WORD",
+                r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:action|step)"
+                r"(?![a-z0-9_-])",
+            ),
+            ("INDEX_NUM", r"(?:index|position)\s*(?:(?:is|of|=|:|#)\s*)?-?\d+(?![a-z0-9_-])"),
+            ("NONE", r"none(?![a-z0-9_-])"),
+            ("NEG_LABEL", r"(?:negative(?:\s+effects?)?|del(?:ete|eted)?\s+(?:effects?|list))(?![a-z0-9_-])"),
+            ("POS_LABEL", r"(?:positive(?:\s+effects?)?|add(?:ed)?\s+(?:effects?|list))(?![a-z0-9_-])"),
+            ("WORD", _WORD),
+        ),
+    ),
+    (
+        r"\(",
+        (
+            # one pattern for the terminals that start with "(", each marked by an empty group at its end:
+            # (not (a b)), a negated atom (only meaningful in prog); then "(a b" or "(" cut off by the end
+            # of the text, or (name arg ...), also (name, arg) and a blank before ")", whose names are
+            # read once for both and only where a ")" or the end comes before the next "("; a run of "("
+            # each followed by another (no action starts there); "("
+            (
+                "",  # no group around it: its empty groups name the terminal
+                rf"\(\s*(?:not\s*\(\s*{_ARGS}\s*{_CLOSE}\s*\)(?P<NEG_ACTION>)"
+                rf"|(?=[^()]*(?:\)|\Z)){_ARGS}\s*(?:(?:,\s*)?\Z(?P<OPEN_ACTION>)|{_CLOSE}(?P<ACTION>))"
+                r"|(?:,\s*)?\Z(?P<OPEN_BARE>)|(?=\()[(\s]*(?=\()(?P<PARENS>))|\((?P<OTHER>)",
+            ),
+        ),
+    ),
+    (
+        r"[0-9_-]",
+        (
+            # a number standing alone ("3", "3.", "-1", "007"), not part of a name such as f3-2f or 0-based;
+            # the only case-sensitive terminal: a capital letter may follow ("3None" is 3, then None).
+            # Numbers in a run (separated by blanks) are one token: only the first of them can count.
+            ("NUMBERS", r"\d[\d\s]*(?<=\d)(?-i:(?![a-z0-9_-]))"),
+            ("ORDINAL", r"\d+(?:st|nd|rd|th)(?![a-z0-9_-])"),
+            ("NUMBER", r"(?-i:-?\d+(?![a-z0-9_-]))"),
+            ("NUMERAL_WORD", _WORD),
+        ),
+    ),
+    (
+        r"\[",
+        (
+            ("EMPTY_LIST", r"\[\s*(?:none\s*)?\]"),  # an explicitly empty list: [] or [None]
+            ("LSQB", r"\[(?:[\[\s]*\[)?(?!\s*(?:none\s*)?\])"),  # "[[[", none of which opens an empty list
+        ),
+    ),
+    (r"\]", (("RSQB", r"\](?:[\]\s]*\])?"),)),
+    (",", (("COMMA", ","),)),
+    (r"\s", (("BLANKS", r"\s+"),)),  # blanks at the very end
+    (r"[^\sa-z0-9_\-\[\],(]", (("PUNCTUATION", r"[^\sa-z0-9_\-\[\],(]+"),)),
+)
+_SCANNER = re.compile(
+    r"\s*(?:"
+    + "|".join(
+        f"(?={first})(?:" + "|".join(f"(?P<{name}>{pattern})" if name else pattern for name, pattern in group) + ")"
+        for first, group in _TERMINALS
+    )
+    + ")",
+    re.IGNORECASE,
+)
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = resources.files("acpgen.nl").joinpath("answers.lark").read_text(encoding="utf-8")
-    return Lark(
-        grammar,
-        parser="lalr",
-        lexer="basic",
-        start=["action_list", "act", "index", "progression"],
-        transformer=_Build(),
-    )
+def _tokens(text: str, kinds: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """(terminal, text) of the tokens of ``text`` whose terminal is in ``kinds``, in order (the others are
+    junk). A token's text is its match without the blanks before it (the terminals that start with "("
+    are marked by an empty group at the end of their pattern)."""
+    for match in _SCANNER.finditer(text):
+        kind = match.lastgroup
+        if kind is not None and kind in kinds:
+            yield kind, match.group().lstrip()
 
 
-def _items(start: str, text: str) -> list:
-    """Candidates of ``text`` under the grammar rule ``start``."""
-    try:
-        return cast(list, _parser().parse(text, start=start))  # the inline transformer builds lists
-    except LarkError as err:  # the grammar accepts any token sequence; this is a safety net
-        raise ParseError(f"cannot tokenise the answer: {err}") from err
+@lru_cache(maxsize=4096)
+def _action(token: str) -> _Atom | _Mark | None:
+    """The candidate an action token gives (kept for the tokens seen last: answers repeat theirs)."""
+    return _atom(_names(token))
+
+
+def _truncated(token: str) -> _Mark | None:
+    names = _names(token)
+    return None if names and names[0] in _PROSE_WORDS else _Mark.TRUNCATED
+
+
+def _ordinal(token: str) -> _Index | None:
+    word = token.split()[0].lower()
+    position = int(word[:-2]) if word[0].isdigit() else _ORDINAL_WORDS.index(word) + 1
+    return _Index("ordinal", position - 1) if position > 0 else None
+
+
+# What a token is in each kind of answer; a terminal missing from a table is junk there.
+_MEMBER: dict[str, Callable[[str], object]] = {
+    "ACTION": _action,
+    "FUNC_ACTION": _action,
+    "NONE": lambda _: _Mark.NONE,
+    "EMPTY_LIST": lambda _: _Mark.EMPTY,
+    "OPEN_ACTION": _truncated,
+    "OPEN_BARE": _truncated,
+    "OPEN_CALL": _truncated,
+}
+_INDEX: dict[str, Callable[[str], object]] = {
+    "INDEX_NUM": lambda token: _Index("index", int(re.findall(r"-?\d+", token)[-1])),
+    "NUMBER": lambda token: _Index("number", int(token)),
+    "NUMBERS": lambda token: _Index("number", int(token.split()[0])),
+    "ORDINAL": _ordinal,
+    "ORD_WORD": _ordinal,
+    "NONE": lambda _: _Mark.NONE,
+}
+_INDEX_KINDS = frozenset(_INDEX)
+_INDEX_RANK = {"INDEX_NUM": 0, "NUMBER": 1, "NUMBERS": 1, "NONE": 1, "ORDINAL": 2, "ORD_WORD": 2}
+_PROG_MEMBER: dict[str, Callable[[str], object]] = {
+    **_MEMBER,
+    "NEG_ACTION": lambda token: _action(token[token.index("(", 1) :]),  # the atom inside (not ...)
+}
+_PROG_LABELS: dict[str, _Mark] = {"POS_LABEL": _Mark.POS, "NEG_LABEL": _Mark.NEG}
+_PROG_KINDS = frozenset([*_PROG_MEMBER, *_PROG_LABELS, "LSQB", "RSQB"])
+
+
+def _candidates(text: str, table: dict[str, Callable[[str], object]]) -> Iterator[Any]:
+    """The candidates of an answer that is a sequence of items (app, just, reach, areach, land, nexta),
+    in order, as they are read (a reader of one answer stops at the first)."""
+    for kind, token in _tokens(text, frozenset(table)):
+        item = table[kind](token)
+        if item is not None:
+            yield item
+
+
+def _group(children: list) -> _Group:
+    """One [...] list from its members and nested lists, in order."""
+    atoms: list[str] = []
+    inner: list[tuple[str, ...]] = []
+    truncated = False
+    for child in children:
+        if isinstance(child, _Atom):
+            atoms.append(child.text)
+        elif isinstance(child, _Group):
+            atoms.extend(child.atoms)
+            inner.append(child.atoms)
+            truncated = truncated or child.truncated
+        elif child is _Mark.EMPTY:
+            inner.append(())
+        truncated = truncated or child is _Mark.TRUNCATED
+    return _Group(tuple(atoms), tuple(inner), truncated)
+
+
+# Lists nested deeper than this add only their atoms (and whether one is truncated) to the list that
+# holds them: a prog answer is read from the top-level lists and the lists directly inside them.
+_DEPTH = 2
+
+
+def _progression(text: str) -> list:
+    """prog: labels, bracketed lists (nested ones inside) and bare members at the top level, in order.
+    A "]" without its "[" is junk; lists still open at the end of the text are closed there."""
+    top: list = []
+    open_lists: list[list] = []  # the lists open at depths 1.._DEPTH, outermost first
+    deeper = 0  # lists open below them
+
+    def close(count: int) -> None:
+        for _ in range(min(count, len(open_lists))):
+            group = _group(open_lists.pop())
+            (open_lists[-1] if open_lists else top).append(group)
+
+    for kind, token in _tokens(text, _PROG_KINDS):
+        if kind == "LSQB":
+            count = token.count("[")
+            room = min(count, _DEPTH - len(open_lists))
+            open_lists.extend([] for _ in range(room))
+            deeper += count - room
+        elif kind == "RSQB":
+            count = token.count("]")
+            inner = min(count, deeper)
+            deeper -= inner
+            close(count - inner)  # a "]" beyond the open lists is junk
+        elif kind in _PROG_LABELS:
+            if not open_lists:  # a label inside a list is junk
+                top.append(_PROG_LABELS[kind])
+        else:
+            member = _PROG_MEMBER[kind](token)
+            if member is not None:
+                (open_lists[-1] if open_lists else top).append(member)
+    close(len(open_lists))
+    return top
 
 
 # --------------------------------------------------------------------------- list answers
 
 
 def _action_list(text: str) -> list[str]:
-    items = _items("action_list", text)
+    items = list(_candidates(text, _MEMBER))
     if _Mark.TRUNCATED in items:
         raise ParseError("the answer ends inside an unfinished action (truncated output)")
     actions = [item.text for item in items if isinstance(item, _Atom)]
@@ -421,13 +561,14 @@ def _no_single_answer(items: list, what: str, allow_none: bool) -> ParseError:
 
 def _first_or_none(text: str, what: str) -> str | None:
     """The first atom of the answer, or ``None`` if a None marker comes first."""
-    items = _items("act", _prepare(text))
-    for item in items:
+    seen = []
+    for item in _candidates(_prepare(text), _MEMBER):
         if isinstance(item, _Atom):
             return item.text
         if item in _NONE_MARKS:
             return None
-    raise _no_single_answer(items, what, allow_none=True)
+        seen.append(item)
+    raise _no_single_answer(seen, what, allow_none=True)
 
 
 def parse_atom_or_none(text: str) -> str | None:
@@ -442,11 +583,12 @@ def parse_action_or_none(text: str) -> str | None:
 
 def parse_action(text: str) -> str:
     """nexta: the first action of the answer (None markers are skipped); no action raises ``ParseError``."""
-    items = _items("act", _prepare(text))
-    action = next((item.text for item in items if isinstance(item, _Atom)), None)
-    if action is None:
-        raise _no_single_answer(items, "action", allow_none=False)
-    return action
+    seen = []
+    for item in _candidates(_prepare(text), _MEMBER):
+        if isinstance(item, _Atom):
+            return item.text
+        seen.append(item)
+    raise _no_single_answer(seen, "action", allow_none=False)
 
 
 # --------------------------------------------------------------------------- val
@@ -462,14 +604,19 @@ def parse_index(text: str) -> int | None:
     common phrasing. The first candidate of the best rank wins. ``-1`` and None mean "every
     action is applicable" and give ``None``; other negative numbers raise ``ParseError``.
     """
-    items = [
-        item if isinstance(item, _Index) else _Index("none", None)  # the word None
-        for item in _items("index", _prepare(text))
-    ]
-    if not items:
+    first: dict[int, int | None] = {}  # rank -> the first candidate of that rank
+    for kind, token in _tokens(_prepare(text), _INDEX_KINDS):
+        rank = _INDEX_RANK[kind]
+        if rank in first:
+            continue
+        item = _INDEX[kind](token)
+        if item is not None:
+            first[rank] = item.value if isinstance(item, _Index) else None  # the word None
+            if rank == 0:
+                break
+    if not first:
         raise ParseError("no index found in the answer")
-    rank = {"index": 0, "number": 1, "none": 1, "ordinal": 2}
-    value = min(items, key=lambda item: rank[item.kind]).value  # min keeps the first of a rank
+    value = first[min(first)]
     if value is None or value == -1:
         return None
     if value < 0:
@@ -542,7 +689,7 @@ def parse_effects(text: str) -> tuple[list[str], list[str]]:
     ``(not (a))`` counts as ``(a)``. A single list is accepted only under a label (the other list
     is then empty). Raises ``ParseError`` for an unlabelled single list or a truncated action.
     """
-    items = _items("progression", _prepare(text))
+    items = _progression(_prepare(text))
     if any(item is _Mark.TRUNCATED or (isinstance(item, _Group) and item.truncated) for item in items):
         raise ParseError("the answer ends inside an unfinished atom (truncated output)")
     labelled = _labelled(items)
@@ -557,7 +704,7 @@ def parse_effects(text: str) -> tuple[list[str], list[str]]:
 
 
 # --------------------------------------------------------------------------- bool and mcq answers
-# Boolean and multiple-choice responses are read without the grammar: the answer is a single word
+# Boolean and multiple-choice responses are read without the scanner: the answer is a single word
 # or letter, found after the last final-answer marker when there is one. Without a marker only
 # unmistakable forms count (the whole response, or its first word), never the first "no" of a
 # sentence such as "There is no car at l1".

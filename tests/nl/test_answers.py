@@ -7,13 +7,12 @@ deliberately differ.
 
 from __future__ import annotations
 
-import logging
-from importlib import resources
+import random
 
 import pytest
 from conftest import record_param
-from lark import Lark
 
+from acpgen.nl import answers
 from acpgen.nl.answers import (
     NONE,
     ParseError,
@@ -177,6 +176,9 @@ PROG_OK = [
     ("The positive and negative effects are: [(a b)] [(c d)]", (["(a b)"], ["(c d)"])),
     ("Add effects: (a b). Delete effects: (not (c d))", (["(a b)"], ["(c d)"])),
     ("Reasoning: [(x y)] [(z w)] is wrong.\n**Final Answer**: [(a b)] [(c d)]", (["(a b)"], ["(c d)"])),
+    # lists inside the inner lists give their atoms to them, in order, however deep
+    ("[[(a) [[(b)]]] [(c)]]", (["(a)", "(b)"], ["(c)"])),
+    ("[" * 1000 + "(a)" + "]" * 1000 + " [(b)]", (["(a)"], ["(b)"])),
 ]
 
 PROG_ERR = [
@@ -386,31 +388,50 @@ def test_none_constant():
     assert NONE == "None"
 
 
-def test_grammar_has_no_lalr_conflicts():
-    """Lark resolves shift/reduce conflicts silently (as shift); this checks there are none."""
-    records: list[logging.LogRecord] = []
+_ALL_KINDS = frozenset(answers._SCANNER.groupindex)
 
-    class Collect(logging.Handler):
-        def emit(self, record):
-            records.append(record)
 
-    def build(grammar: str, start: list[str]) -> None:
-        Lark(grammar, parser="lalr", lexer="basic", start=start, debug=True)
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        # priorities: a negated atom before an action, an action before its words, "index 4" before 4
+        ("(not (a b))", [("NEG_ACTION", "(not (a b))")]),
+        ("sail(l0, l1) (board c0 l1)", [("FUNC_ACTION", "sail(l0, l1)"), ("ACTION", "(board c0 l1)")]),
+        ("at index 4", [("PROSE", "at "), ("INDEX_NUM", "index 4")]),
+        ("the 3rd step", [("PROSE", "the "), ("ORDINAL", "3rd"), ("PROSE", "step")]),
+        ("positive and negative effects", [("BOTH_LABEL", "positive and negative effects")]),
+        ("[ None ] none", [("EMPTY_LIST", "[ None ]"), ("NONE", "none")]),
+        # only "(" at the very end, or an action cut off there, is an open action
+        ("((a b", [("PARENS", "("), ("OPEN_ACTION", "(a b")]),
+        ("(a b (c)", [("OTHER", "("), ("PROSE", "a b "), ("ACTION", "(c)")]),
+        # numbers: not inside names; the only case-sensitive terminal ("3None" is 3, then None)
+        (
+            "c2 -1 3None f3-2f",
+            [("PROSE", "c2 "), ("NUMBER", "-1"), ("NUMBERS", "3"), ("NONE", "None"), ("PROSE", "f3-2f")],
+        ),
+        # numbers in a run are one token (only the first can count); not ordinals, negative numbers, names
+        ("1 22\n3 2nd -4 5x", [("NUMBERS", "1 22\n3"), ("ORDINAL", "2nd"), ("NUMBER", "-4"), ("NUMERAL_WORD", "5x")]),
+        # words the terminals above start with, or a name before "(", are not prose
+        ("nonetheless go(a)", [("WORD", "nonetheless"), ("FUNC_ACTION", "go(a)")]),
+        # junk in runs: "(((" before an action, punctuation
+        ("((( (a) ?!.", [("PARENS", "((( "), ("ACTION", "(a)"), ("PUNCTUATION", "?!.")]),
+        # brackets in runs, but never the "[" of an empty list
+        ("[(a), ]]", [("LSQB", "["), ("ACTION", "(a)"), ("COMMA", ","), ("RSQB", "]]")]),
+        ("[ [[ ] ]", [("LSQB", "[ ["), ("EMPTY_LIST", "[ ]"), ("RSQB", "]")]),
+    ],
+)
+def test_the_scanner_cuts_text_into_tokens_by_priority(text, tokens):
+    assert list(answers._tokens(text, _ALL_KINDS)) == tokens
 
-    lark_logger, handler = logging.getLogger("lark"), Collect()
-    level = lark_logger.level
-    lark_logger.addHandler(handler)
-    lark_logger.setLevel(logging.DEBUG)
-    try:
-        build('start: "i" start | "i" start "e" start | "x"\n', ["start"])  # dangling else: detected
-        assert any("conflict" in r.getMessage().lower() for r in records)
-        records.clear()
-        grammar = resources.files("acpgen.nl").joinpath("answers.lark").read_text(encoding="utf-8")
-        build(grammar, ["action_list", "act", "index", "progression"])
-    finally:
-        lark_logger.removeHandler(handler)
-        lark_logger.setLevel(level)
-    assert not [r.getMessage() for r in records if "conflict" in r.getMessage().lower()]
+
+def test_every_character_is_in_a_token():
+    """Tokens (with the blanks before them) follow each other without a gap: whatever a response
+    holds, nothing is passed over."""
+    rng = random.Random(4)
+    alphabet = "()[],  \n\tabnoeNOE0123-_?.:=#`*{}"
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert "".join(match.group() for match in answers._SCANNER.finditer(text)) == text
 
 
 # --------------------------------------------------------------------------- dev records
