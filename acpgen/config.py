@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from acpgen.data import DEFAULT_CONFIG
+from acpgen.data import DEFAULT_CONFIG, load_yaml
 from acpgen.errors import ConfigError
 from acpgen.executors import ExecutorConfig
 from acpgen.planners.setup import PlannerSetup
@@ -39,10 +39,12 @@ class PlannerConfig:
 
 @dataclass(frozen=True)
 class PlansConfig:
-    """Stage 2: K* top-quality plans, diverse planning when K* finds none."""
+    """Stage 2: top-quality plans (from the explored state space when it is small, else K*), diverse
+    planning when K* finds none."""
 
     quality_bound: float = 1.2
     number_of_plans: int = 10
+    explicit_states: int = 5000  # read the plans off the explored state space up to this many states (0: always K*)
     time_limit: float = 60.0
     diverse_plans: int = 5
     diverse_time_limit: float = 60.0
@@ -164,7 +166,7 @@ def load_config(path: Path | None = None) -> PipelineConfig:
     """Read and check a pipeline configuration file (default: acp's default acpgen/data/pipeline.yaml)."""
     path = Path(path or DEFAULT_CONFIG)
     try:
-        raw = yaml.safe_load(path.read_text()) or {}
+        raw = load_yaml(path.read_text()) or {}
     except OSError as err:
         raise ConfigError(f"cannot read config {path}: {err.strerror}") from err
     except yaml.YAMLError as err:

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from acpgen.data import TEMPLATES_DIR
+from acpgen.data import TEMPLATES_DIR, load_yaml
 from acpgen.errors import AcpError
 from acpgen.pddl.model import LiftedTask
 
@@ -303,7 +303,7 @@ def _read_yaml(path: Path) -> dict:
     if not path.exists():
         raise TemplateError(f"{path}: no such template file; write one (see {TEMPLATES_DIR / 'README.md'})")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = load_yaml(path.read_text())
     except yaml.YAMLError as err:
         raise TemplateError(f"{path}: not valid YAML ({err})") from None
     if not isinstance(data, dict):

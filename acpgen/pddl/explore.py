@@ -63,6 +63,40 @@ class StateSpace:
         value = self.goal_distances()[index]
         return None if value < 0 else value
 
+    def top_quality_plans(self, bound: int, k: int, max_steps: int = 200_000) -> list[list[int]] | None:
+        """The ``k`` cheapest plans from the root of cost at most ``bound`` (all of them if fewer), as
+        lists of action indices, cheapest first and, at equal cost, in the order of their action names;
+        None when finding them would take more than ``max_steps`` search steps. A plan may pass through
+        goal states before its last state (it is still a plan); an action that leaves the state as it
+        is (a self-loop) is in no plan, as in K*. The search extends a prefix only by an
+        action whose successor can still reach the goal within the cost left (h* of every state,
+        :meth:`goal_distances`), so it enumerates paths of each cost in turn, depth first."""
+        dist = self.goal_distances()
+        if dist[0] < 0 or bound < dist[0]:
+            return []
+        names = [action.name for action in self.task.actions]
+        ordered = [sorted(succ, key=lambda edge: names[edge[0]]) for succ in self.successors]
+        found: list[list[int]] = []
+        steps = 0
+        for cost in range(dist[0], bound + 1):
+            # depth-first over (state, steps left, prefix), children pushed in reverse name order
+            stack: list[tuple[int, int, list[int]]] = [(0, cost, [])]
+            while stack:
+                steps += 1
+                if steps > max_steps:
+                    return None
+                state, left, prefix = stack.pop()
+                if left == 0:
+                    if self.task.is_goal(self.states[state]):
+                        found.append(prefix)
+                        if len(found) == k:
+                            return found
+                    continue
+                for action, nxt in reversed(ordered[state]):
+                    if nxt != state and 0 <= dist[nxt] <= left - 1:
+                        stack.append((nxt, left - 1, prefix + [action]))
+        return found
+
     def goal_reachable_avoiding(self, atom_bit: int) -> bool:
         """Whether some path from the root reaches the goal through states without ``atom_bit``."""
         if self.states[0] & atom_bit:

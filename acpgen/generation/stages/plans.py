@@ -1,7 +1,9 @@
 """Stage 2, plans: OUT/D/problems/*.pddl -> OUT/D/plans/<problem>.json.
 
-K* top-quality planning (quality bound and plan-count bound from pipeline.yaml); when K* finds
-no plan within its budget, diverse planning (forbiditerative) is the fallback. Every plan is
+Top-quality plans (quality bound and plan-count bound from pipeline.yaml): read off the explored
+state space when it has at most ``plans.explicit_states`` states (no planner process: the small
+problems of levels 1-2), otherwise by K* top-quality planning; when K* finds no plan within its
+budget, diverse planning (forbiditerative) is the fallback. Every plan is
 re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
 stamp (problem file, plans settings, planner backend and memory, PDDL domain, code) is unchanged
 are skipped; a problem without any valid plan gets no file (a rerun tries again) and is reported.
@@ -11,12 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from functools import partial
 from pathlib import Path
 
 from acpgen.artefacts import atomic_write_text
+from acpgen.config import PlansConfig
 from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.generation.stamps import digest_of, input_digests
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Limits, PlannerResult, Status
@@ -27,11 +32,57 @@ def _valid(task: GroundTask, result: PlannerResult) -> list[list[str]]:
     return [list(p) for p in sorted(plans, key=lambda p: (len(p), p)) if is_plan(task, task.init, list(p))]
 
 
+def explicit_plans(task: GroundTask, settings: PlansConfig) -> dict | None:
+    """The top-quality plans of a problem whose reachable state space has at most
+    ``settings.explicit_states`` states, read off the explored graph (every plan of cost at most
+    ``quality_bound`` times the optimal cost, at most ``number_of_plans``, cheapest first and then in
+    the order of their action names): the answer K* gives, up to which plans of equal cost are kept
+    when there are more than asked for, without a planner process. None when the space is larger (or
+    the plans too many to enumerate in a bounded search): K* then plans."""
+    if settings.explicit_states < 1:
+        return None
+    space = explore(task, task.init, settings.explicit_states)
+    if not space.complete:
+        return None
+    optimal = space.optimal_cost()
+    if optimal is None:
+        return {
+            "method": "explicit-top-quality",
+            "status": "unsolvable",
+            "plans": [],
+            "optimal_cost": None,
+            "message": f"no plan: all {len(space.states)} reachable states explored",
+        }
+    bound = math.floor(settings.quality_bound * optimal + 1e-9)
+    found = space.top_quality_plans(bound, settings.number_of_plans)
+    if found is None:
+        return None
+    plans = [[task.actions[i].name for i in plan] for plan in found]
+    return {
+        "method": "explicit-top-quality",
+        "status": "solved",
+        "plans": plans,
+        "optimal_cost": optimal,
+        "message": "",
+    }
+
+
 def plan_problem(ctx: StageContext, problem: Path) -> dict:
     """The plan record of one problem (``plans`` empty when no valid plan was found)."""
     settings = ctx.config.plans
     domain_text, problem_text = ctx.domain_text, problem.read_text()
     task = GroundTask.from_strings(domain_text, problem_text, str(problem))
+    explicit = explicit_plans(task, settings)
+    if explicit is not None:
+        plans = [p for p in explicit["plans"] if is_plan(task, task.init, p)]  # re-executed, as K*'s are
+        return {
+            "problem": problem.stem,
+            "method": explicit["method"],
+            "status": explicit["status"],
+            "message": explicit["message"] if not plans else "",
+            "optimal_cost": explicit["optimal_cost"] if plans else None,
+            "plans": [{"actions": p, "cost": len(p)} for p in plans],
+        }
     memory = ctx.config.planner.memory_mb
     planners = ctx.require_planners()
     result = planners.top_quality(

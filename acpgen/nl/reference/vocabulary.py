@@ -17,7 +17,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-import yaml
+from acpgen.data import load_yaml
 
 HERE = Path(__file__).resolve().parent
 VOCABULARY = HERE / "vocabulary.json"
@@ -84,7 +84,7 @@ class Template:
 def templates(domain: str) -> dict[str, list[Template]]:
     """Action and fact wordings of a reference domain (PDDL name), listings and hand-written phrases."""
     vocabulary = json.loads(VOCABULARY.read_text()) if VOCABULARY.exists() else {}
-    phrases = yaml.safe_load(PHRASES.read_text()) if PHRASES.exists() else {}
+    phrases = load_yaml(PHRASES.read_text()) if PHRASES.exists() else {}
     out: dict[str, list[Template]] = {"actions": [], "facts": []}
     for source in (vocabulary.get(domain, {}), phrases.get(domain, {}) or {}):
         for kind, found in out.items():

@@ -1,11 +1,18 @@
-"""The plans stage: diverse planning is the fallback when K* finds nothing."""
+"""The plans stage: top-quality plans read off a small explored state space are K*'s; K* plans the
+larger problems, and diverse planning is the fallback when K* finds nothing."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
+import pytest
 from conftest import SMALL
 
-from acpgen.config import load_config
+from acpgen.config import PlansConfig, load_config
+from acpgen.data import DOMAINS_DIR
 from acpgen.generation.stages import StageContext, plans
+from acpgen.generators import get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import PlannerResult, Planners, Status
@@ -17,8 +24,50 @@ def test_diverse_planning_is_the_fallback_when_kstar_finds_nothing(reference_run
             return PlannerResult(Status.TIMEOUT, message="simulated K* timeout")
 
     config = load_config(SMALL)
+    config = config.with_overrides(plans=dataclasses.replace(config.plans, explicit_states=0))  # always K*
     ctx = StageContext("ferry", config, reference_run, KstarTimesOut())
     record = plans.plan_problem(ctx, reference_run / "ferry/problems/p002.pddl")
     assert record["method"] == "diverse" and record["plans"] and record["optimal_cost"] is None
     task = GroundTask.from_strings(ctx.domain_text, (reference_run / "ferry/problems/p002.pddl").read_text())
     assert all(is_plan(task, task.init, p["actions"]) for p in record["plans"])
+
+
+def test_small_problems_are_planned_without_a_planner(reference_run):
+    class NoPlanner(Planners):
+        def top_quality(self, *args, **kwargs):
+            raise AssertionError("K* asked for a problem whose state space was explored")
+
+    ctx = StageContext("ferry", load_config(SMALL), reference_run, NoPlanner())
+    problem = reference_run / "ferry/problems/p001.pddl"
+    record = plans.plan_problem(ctx, problem)
+    assert record["method"] == "explicit-top-quality" and record["plans"]
+    task = GroundTask.from_strings(ctx.domain_text, problem.read_text())
+    costs = [p["cost"] for p in record["plans"]]
+    assert costs == sorted(costs) and costs[0] == record["optimal_cost"]
+    assert all(is_plan(task, task.init, p["actions"]) for p in record["plans"])
+
+
+@pytest.mark.parametrize(
+    "domain, size",
+    [
+        ("ferry", {"locations": 3, "cars": 2}),
+        ("blocksworld", {"blocks": 4}),
+        ("grippers", {"robots": 1, "rooms": 3, "balls": 2}),
+        ("swap", {"agents": 3, "index": 4}),
+    ],
+)
+def test_the_plans_read_off_the_state_space_are_the_plans_kstar_finds(domain, size):
+    """Where every plan within the quality bound is asked for, the search on the explored graph and K*
+    (another procedure, another program) must give the same set of plans."""
+    domain_text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    for seed in (1, 2):
+        generator = get_generator(domain)
+        problem = generator.render(generator.generate(size, random.Random(seed)))
+        task = GroundTask.from_strings(domain_text, problem)
+        settings = PlansConfig(quality_bound=1.4, number_of_plans=10_000)
+        explicit = plans.explicit_plans(task, settings)
+        assert explicit is not None and explicit["plans"]
+        kstar = Planners().top_quality(domain_text, problem, 1.4, k=10_000)
+        assert kstar.status == Status.SOLVED
+        assert len(kstar.plans) < 10_000  # all of them
+        assert {tuple(p) for p in explicit["plans"]} == set(kstar.plans)

@@ -1,0 +1,114 @@
+"""`make bench-gen`: streaming generation rate per level, domain and task, and a training split's rate and memory.
+
+Table mode (default): for every level (``--levels``), domain (``--domains``) and task (``--tasks``),
+`acpgen.generate` makes ``--n`` open-ended records from scratch (a fresh cache folder: problems, plans,
+states, questions proven twice, English records; ``--jobs`` processes), and the table gives records per
+second (wall clock, everything included) with the level's overall rate on the last line of each
+level.
+
+Split mode (``--split N``): records of every task, the domains and levels 1-3 in turn, streamed to one
+JSONL file (``--out``/split.jsonl, written as they come, never held in memory) until N records are
+written; prints the rate every ``--every`` records and, at the end, the rate and the peak resident memory
+of this process and of its worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import resource
+import shutil
+import time
+import warnings
+from pathlib import Path
+
+from common import chosen_domains
+
+import acpgen
+from acpgen.config import load_config
+from acpgen.tasks import TASKS
+
+
+def generate(domain: str, task: str, n: int, level: int, seed: int, jobs: int, cache: Path, config) -> list[dict]:
+    shutil.rmtree(cache, ignore_errors=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a shortfall shows in the count
+        return list(acpgen.generate(domain, task, n=n, seed=seed, level=level, config=config, cache_dir=cache, jobs=jobs))
+
+
+def table(args, config, domains: list[str], tasks: list[str]) -> None:
+    print(f"records per second from scratch (n={args.n} per cell, {args.jobs} processes); cells: records/s (records)")
+    print(f"{'level':>5} {'domain':12} " + " ".join(f"{t:>11}" for t in tasks))
+    for level in args.levels:
+        made, spent = 0, 0.0
+        for domain in domains:
+            cells = []
+            for task in tasks:
+                start = time.perf_counter()
+                records = generate(domain, task, args.n, level, args.seed, args.jobs, args.cache, config)
+                seconds = time.perf_counter() - start
+                made, spent = made + len(records), spent + seconds
+                cells.append(f"{len(records) / seconds:6.1f} ({len(records):2})")
+            print(f"{level:>5} {domain:12} " + " ".join(f"{c:>11}" for c in cells), flush=True)
+        print(f"{level:>5} {'all':12} {made / spent:.1f} records/s ({made} records in {spent:.0f} s)", flush=True)
+
+
+def peak_mb() -> tuple[float, float]:
+    """Peak resident memory of this process and of its largest finished child process (MB)."""
+    return (
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    )
+
+
+def split(args, config, domains: list[str], tasks: list[str]) -> None:
+    args.out.mkdir(parents=True, exist_ok=True)
+    target = args.out / "split.jsonl"
+    written, start = 0, time.perf_counter()
+    seeds = itertools.count(args.seed)
+    with target.open("w") as out:
+        while written < args.split:
+            seed = next(seeds)
+            for level, domain, task in itertools.product((1, 2, 3), domains, tasks):
+                for record in generate(domain, task, args.n, level, seed, args.jobs, args.cache, config):
+                    out.write(json.dumps(record) + "\n")
+                    written += 1
+                    if written % args.every == 0:
+                        rate = written / (time.perf_counter() - start)
+                        print(f"{written:>8} records, {rate:.1f} records/s, peak memory {peak_mb()[0]:.0f} MB", flush=True)
+                    if written >= args.split:
+                        break
+                if written >= args.split:
+                    break
+    seconds = time.perf_counter() - start
+    own, child = peak_mb()
+    print(
+        f"{written} records in {seconds:.0f} s: {written / seconds:.1f} records/s; peak memory {own:.0f} MB "
+        f"(largest worker {child:.0f} MB); {target} {target.stat().st_size / 1e6:.0f} MB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=None, help="pipeline config (default: pipeline.yaml)")
+    parser.add_argument("--domains", default="ferry,grippers,blocksworld", help="comma-separated domains")
+    parser.add_argument("--tasks", default="app,reach,nexta,rac_state,t2p", help="comma-separated tasks, or all")
+    parser.add_argument("--levels", default="1,2", help="comma-separated levels (table mode)")
+    parser.add_argument("--n", type=int, default=20, help="records per level, domain and task")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--split", type=int, default=0, help="build a training split of this many records")
+    parser.add_argument("--every", type=int, default=1000, help="split mode: report the rate every so many records")
+    parser.add_argument("--out", type=Path, default=Path("out/bench-gen"), help="split mode: output folder")
+    parser.add_argument("--cache", type=Path, default=Path("out/bench-gen/cache"), help="generation cache folder")
+    args = parser.parse_args()
+    args.levels = [int(x) for x in args.levels.split(",")]
+    config = load_config(args.config)
+    domains = chosen_domains(config, args.domains)
+    tasks = list(TASKS) if args.tasks == "all" else [t.strip() for t in args.tasks.split(",")]
+    (split if args.split else table)(args, config, domains, tasks)
+
+
+if __name__ == "__main__":
+    main()
