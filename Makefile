@@ -61,7 +61,7 @@ score-dev: $(STAMP)  ## score the reference dev records' own answers with acp sc
 	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
 	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
 
-bench: bench-score bench-scaling bench-generate bench-lengths bench-read  ## all benchmarks (not bench-profile)
+bench: bench-score bench-scaling bench-generate bench-lengths bench-read bench-gen  ## all benchmarks (not bench-profile)
 
 # lm-eval's ACPBench-Hard scorer imports the `pddl` package (its acpbench extra pins 0.4.2); acp does not need it.
 BENCH_STAMP := $(VENV)/.bench-installed
@@ -102,6 +102,10 @@ clean:  ## remove build artefacts and outputs (keeps .venv)
 .PHONY: bench-reward
 bench-reward: $(STAMP)  ## latency of acpgen.score per task on warm generated records (median, p99; target 5 ms)
 	$(BIN)/python benchmarks/bench_reward.py --cache $(OUT)/bench-reward
+
+.PHONY: bench-gen
+bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS="--split 100000": a training split, its rate and memory)
+	$(BIN)/python benchmarks/bench_gen.py --out $(OUT)/bench-gen --cache $(OUT)/bench-gen/cache $(ARGS)
 
 .PHONY: bench-read
 bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial answers up to 200,000 characters (target 50 ms)
