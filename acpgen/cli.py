@@ -409,7 +409,8 @@ def generate(
     \b
     Stages: problems -> plans -> states -> qa -> export (artefacts under OUT/<domain>/):
       problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
-      plans/pNNN.json     K* top-quality plans (diverse planning as fallback), each re-validated
+      plans/pNNN.json     top-quality plans (small state spaces: read off the graph; else K*,
+                          diverse planning as fallback), each re-validated
       states.jsonl        states along the plans and random rollouts from them
       qa/<task>.jsonl     symbolic questions with verified answers for every task and format
       <task>.gen.jsonl    the records: reference schema, text from acpgen/data/templates/<domain>.yaml
