@@ -34,7 +34,8 @@ def generate(domain: str, task: str, n: int, level: int, seed: int, jobs: int, c
     shutil.rmtree(cache, ignore_errors=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a shortfall shows in the count
-        return list(acpgen.generate(domain, task, n=n, seed=seed, level=level, config=config, cache_dir=cache, jobs=jobs))
+        made = acpgen.generate(domain, task, n=n, seed=seed, level=level, config=config, cache_dir=cache, jobs=jobs)
+        return list(made)
 
 
 def table(args, config, domains: list[str], tasks: list[str]) -> None:
@@ -76,7 +77,8 @@ def split(args, config, domains: list[str], tasks: list[str]) -> None:
                     written += 1
                     if written % args.every == 0:
                         rate = written / (time.perf_counter() - start)
-                        print(f"{written:>8} records, {rate:.1f} records/s, peak memory {peak_mb()[0]:.0f} MB", flush=True)
+                        memory = peak_mb()[0]
+                        print(f"{written:>8} records, {rate:.1f} records/s, peak memory {memory:.0f} MB", flush=True)
                     if written >= args.split:
                         break
                 if written >= args.split:
