@@ -26,6 +26,7 @@ test: $(STAMP)  ## run the default (fast) test suite
 	$(BIN)/python -m pytest -q
 
 test-wheel: $(STAMP)  ## build the wheel and sdist, install into a fresh venv, run acp from outside the checkout
+	rm -rf build  # setuptools reuses build/lib: a file deleted from the package would stay in the wheel
 	$(BIN)/python -m pytest -q -m wheel tests/test_wheel.py
 
 test-slow: $(STAMP)  ## run only the slow tests
