@@ -157,12 +157,6 @@ class _Group:
     truncated: bool  # contains an action cut off by the end of the text
 
 
-@dataclass(frozen=True)
-class _Index:
-    kind: str  # "index" ("index 4"), "number", "ordinal" (already converted to 0-based), "none"
-    value: int | None
-
-
 # First words that make a names-only parenthesised group prose. None of them is an action or
 # predicate name in the ACP domains (those include at, on, in, up, down, free, full, empty, open).
 _PROSE_WORDS = frozenset(
@@ -415,10 +409,11 @@ def _truncated(token: str) -> _Mark | None:
     return None if names and names[0] in _PROSE_WORDS else _Mark.TRUNCATED
 
 
-def _ordinal(token: str) -> _Index | None:
+def _ordinal(token: str) -> int | None:
+    """The 0-based index a 1-based ordinal names; None for "0th" (no candidate)."""
     word = token.split()[0].lower()
     position = int(word[:-2]) if word[0].isdigit() else _ORDINAL_WORDS.index(word) + 1
-    return _Index("ordinal", position - 1) if position > 0 else None
+    return position - 1 if position > 0 else None
 
 
 # What a token is in each kind of answer; a terminal missing from a table is junk there.
@@ -431,16 +426,17 @@ _MEMBER: dict[str, Callable[[str], object]] = {
     "OPEN_BARE": _truncated,
     "OPEN_CALL": _truncated,
 }
-_INDEX: dict[str, Callable[[str], object]] = {
-    "INDEX_NUM": lambda token: _Index("index", int(re.findall(r"-?\d+", token)[-1])),
-    "NUMBER": lambda token: _Index("number", int(token)),
-    "NUMBERS": lambda token: _Index("number", int(token.split()[0])),
-    "ORDINAL": _ordinal,
-    "ORD_WORD": _ordinal,
-    "NONE": lambda _: _Mark.NONE,
+# val: (rank, the index a token names, None for none); the word None names -1, "every action applies"
+_INDEX: dict[str, tuple[int, Callable[[str], int | None]]] = {
+    "INDEX_NUM": (0, lambda token: int(re.findall(r"-?\d+", token)[-1])),
+    "NUMBER": (1, int),
+    "NUMBERS": (1, lambda token: int(token.split()[0])),
+    "NONE": (1, lambda _: -1),
+    "ORDINAL": (2, _ordinal),
+    "ORD_WORD": (2, _ordinal),
 }
 _INDEX_KINDS = frozenset(_INDEX)
-_INDEX_RANK = {"INDEX_NUM": 0, "NUMBER": 1, "NUMBERS": 1, "NONE": 1, "ORDINAL": 2, "ORD_WORD": 2}
+_MEMBER_KINDS = frozenset(_MEMBER)
 _PROG_MEMBER: dict[str, Callable[[str], object]] = {
     **_MEMBER,
     "NEG_ACTION": lambda token: _action(token[token.index("(", 1) :]),  # the atom inside (not ...)
@@ -449,11 +445,11 @@ _PROG_LABELS: dict[str, _Mark] = {"POS_LABEL": _Mark.POS, "NEG_LABEL": _Mark.NEG
 _PROG_KINDS = frozenset([*_PROG_MEMBER, *_PROG_LABELS, "LSQB", "RSQB"])
 
 
-def _candidates(text: str, table: dict[str, Callable[[str], object]]) -> Iterator[Any]:
+def _candidates(text: str) -> Iterator[Any]:
     """The candidates of an answer that is a sequence of items (app, just, reach, areach, land, nexta),
     in order, as they are read (a reader of one answer stops at the first)."""
-    for kind, token in _tokens(text, frozenset(table)):
-        item = table[kind](token)
+    for kind, token in _tokens(text, _MEMBER_KINDS):
+        item = _MEMBER[kind](token)
         if item is not None:
             yield item
 
@@ -519,7 +515,7 @@ def _progression(text: str) -> list:
 
 
 def _action_list(text: str) -> list[str]:
-    items = list(_candidates(text, _MEMBER))
+    items = list(_candidates(text))
     if _Mark.TRUNCATED in items:
         raise ParseError("the answer ends inside an unfinished action (truncated output)")
     actions = [item.text for item in items if isinstance(item, _Atom)]
@@ -562,7 +558,7 @@ def _no_single_answer(items: list, what: str, allow_none: bool) -> ParseError:
 def _first_or_none(text: str, what: str) -> str | None:
     """The first atom of the answer, or ``None`` if a None marker comes first."""
     seen = []
-    for item in _candidates(_prepare(text), _MEMBER):
+    for item in _candidates(_prepare(text)):
         if isinstance(item, _Atom):
             return item.text
         if item in _NONE_MARKS:
@@ -584,7 +580,7 @@ def parse_action_or_none(text: str) -> str | None:
 def parse_action(text: str) -> str:
     """nexta: the first action of the answer (None markers are skipped); no action raises ``ParseError``."""
     seen = []
-    for item in _candidates(_prepare(text), _MEMBER):
+    for item in _candidates(_prepare(text)):
         if isinstance(item, _Atom):
             return item.text
         seen.append(item)
@@ -604,20 +600,20 @@ def parse_index(text: str) -> int | None:
     common phrasing. The first candidate of the best rank wins. ``-1`` and None mean "every
     action is applicable" and give ``None``; other negative numbers raise ``ParseError``.
     """
-    first: dict[int, int | None] = {}  # rank -> the first candidate of that rank
+    first: dict[int, int] = {}  # rank -> the first candidate of that rank
     for kind, token in _tokens(_prepare(text), _INDEX_KINDS):
-        rank = _INDEX_RANK[kind]
+        rank, index = _INDEX[kind]
         if rank in first:
             continue
-        item = _INDEX[kind](token)
-        if item is not None:
-            first[rank] = item.value if isinstance(item, _Index) else None  # the word None
+        value = index(token)
+        if value is not None:
+            first[rank] = value
             if rank == 0:
                 break
     if not first:
         raise ParseError("no index found in the answer")
     value = first[min(first)]
-    if value is None or value == -1:
+    if value == -1:
         return None
     if value < 0:
         raise ParseError(f"negative index {value}")
