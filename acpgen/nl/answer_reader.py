@@ -50,9 +50,11 @@ class Reading:
     items: list[str] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)
     none: bool = False
+    _seen: set[str] = field(default_factory=set, repr=False, compare=False)  # the items, for a quick test
 
     def add(self, item: str) -> None:
-        if item not in self.items:
+        if item not in self._seen:
+            self._seen.add(item)
             self.items.append(item)
 
 
@@ -96,7 +98,6 @@ class Reader:
         self.lifted = lifted
         self.atom_patterns: list[_Pattern] = []
         self.action_patterns: list[_Pattern] = []
-        self._objects: dict[str, frozenset[str]] = {}  # objects of each type, as they are asked for
         #: what each stretch of text read as, by (text, atoms): answers repeat their facts and actions
         self._read_as: dict[tuple[str, bool], list[str]] = {}
         self._pddl_as: dict[tuple[str, bool], str | None] = {}  # the same for PDDL syntax
@@ -138,17 +139,13 @@ class Reader:
         return _Pattern(regex, name, variables, merge, positive, separators, required)
 
     # ----- validity against the task ---------------------------------------------------------------
-    def _objects_of(self, type_name: str) -> frozenset[str]:
-        found = self._objects.get(type_name)
-        if found is None:
-            found = self._objects[type_name] = frozenset(self.lifted.objects_of(type_name))
-        return found
-
     def _atom_ok(self, atom: str) -> bool:
         name, args = split_canonical(atom)
         types = self.lifted.predicates.get(name)
         return (
-            types is not None and len(types) == len(args) and all(a in self._objects_of(t) for a, t in zip(args, types))
+            types is not None
+            and len(types) == len(args)
+            and all(a in self.lifted.objects_of(t) for a, t in zip(args, types))
         )
 
     def _action_ok(self, action: str) -> bool:
@@ -157,7 +154,7 @@ class Reader:
         return (
             schema is not None
             and len(schema.params) == len(args)
-            and all(a in self._objects_of(t) for a, (_, t) in zip(args, schema.params))
+            and all(a in self.lifted.objects_of(t) for a, (_, t) in zip(args, schema.params))
         )
 
     # ----- reading -----------------------------------------------------------------------------

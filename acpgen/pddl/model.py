@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 EQUALITY = "="
 
@@ -137,7 +138,16 @@ class LiftedTask:
 
     def objects_of(self, type_name: str) -> tuple[str, ...]:
         """Objects whose declared type is ``type_name`` or one of its subtypes, sorted."""
-        return tuple(sorted(o for o, t in self.objects.items() if type_name in self.supertypes.get(t, (t,))))
+        return self._objects_by_type.get(type_name, ())
+
+    @cached_property
+    def _objects_by_type(self) -> dict[str, tuple[str, ...]]:
+        """The sorted objects of every type, worked out once (readers ask for them per atom they check)."""
+        found: dict[str, list[str]] = {}
+        for obj, declared in sorted(self.objects.items()):
+            for type_name in self.supertypes.get(declared, (declared,)):
+                found.setdefault(type_name, []).append(obj)
+        return {type_name: tuple(objs) for type_name, objs in found.items()}
 
     @property
     def static_predicates(self) -> frozenset[str]:
