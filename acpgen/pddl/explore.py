@@ -70,12 +70,11 @@ class StateSpace:
         goal states before its last state (it is still a plan); an action that leaves the state as it
         is (a self-loop) is in no plan, as in K*. The search extends a prefix only by an
         action whose successor can still reach the goal within the cost left (h* of every state,
-        :meth:`goal_distances`), so it enumerates paths of each cost in turn, depth first."""
+        :meth:`goal_distances`), so it enumerates paths of each cost in turn, depth first (the task's
+        actions are sorted by name, and each state's successors by action position)."""
         dist = self.goal_distances()
         if dist[0] < 0 or bound < dist[0]:
             return []
-        names = [action.name for action in self.task.actions]
-        ordered = [sorted(succ, key=lambda edge: names[edge[0]]) for succ in self.successors]
         found: list[list[int]] = []
         steps = 0
         for cost in range(dist[0], bound + 1):
@@ -92,7 +91,7 @@ class StateSpace:
                         if len(found) == k:
                             return found
                     continue
-                for action, nxt in reversed(ordered[state]):
+                for action, nxt in reversed(self.successors[state]):  # by position: by name
                     if nxt != state and 0 <= dist[nxt] <= left - 1:
                         stack.append((nxt, left - 1, prefix + [action]))
         return found

@@ -32,7 +32,7 @@ def _valid(task: GroundTask, result: PlannerResult) -> list[list[str]]:
     return [list(p) for p in sorted(plans, key=lambda p: (len(p), p)) if is_plan(task, task.init, list(p))]
 
 
-def explicit_plans(task: GroundTask, settings: PlansConfig) -> dict | None:
+def explicit_plans(task: GroundTask, settings: PlansConfig) -> PlannerResult | None:
     """The top-quality plans of a problem whose reachable state space has at most
     ``settings.explicit_states`` states, read off the explored graph (every plan of cost at most
     ``quality_bound`` times the optimal cost, at most ``number_of_plans``, cheapest first and then in
@@ -46,25 +46,12 @@ def explicit_plans(task: GroundTask, settings: PlansConfig) -> dict | None:
         return None
     optimal = space.optimal_cost()
     if optimal is None:
-        return {
-            "method": "explicit-top-quality",
-            "status": "unsolvable",
-            "plans": [],
-            "optimal_cost": None,
-            "message": f"no plan: all {len(space.states)} reachable states explored",
-        }
-    bound = math.floor(settings.quality_bound * optimal + 1e-9)
-    found = space.top_quality_plans(bound, settings.number_of_plans)
+        return PlannerResult(Status.UNSOLVABLE, message=f"no plan: all {len(space.states)} reachable states explored")
+    found = space.top_quality_plans(math.floor(settings.quality_bound * optimal + 1e-9), settings.number_of_plans)
     if found is None:
         return None
-    plans = [[task.actions[i].name for i in plan] for plan in found]
-    return {
-        "method": "explicit-top-quality",
-        "status": "solved",
-        "plans": plans,
-        "optimal_cost": optimal,
-        "message": "",
-    }
+    plans = tuple(tuple(task.actions[i].name for i in plan) for plan in found)
+    return PlannerResult(Status.SOLVED, plans, tuple(len(plan) for plan in plans))
 
 
 def plan_problem(ctx: StageContext, problem: Path) -> dict:
@@ -72,30 +59,24 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     settings = ctx.config.plans
     domain_text, problem_text = ctx.domain_text, problem.read_text()
     task = GroundTask.from_strings(domain_text, problem_text, str(problem))
-    explicit = explicit_plans(task, settings)
-    if explicit is not None:
-        plans = [p for p in explicit["plans"] if is_plan(task, task.init, p)]  # re-executed, as K*'s are
-        return {
-            "problem": problem.stem,
-            "method": explicit["method"],
-            "status": explicit["status"],
-            "message": explicit["message"] if not plans else "",
-            "optimal_cost": explicit["optimal_cost"] if plans else None,
-            "plans": [{"actions": p, "cost": len(p)} for p in plans],
-        }
     memory = ctx.config.planner.memory_mb
-    planners = ctx.require_planners()
-    result = planners.top_quality(
-        domain_text,
-        problem_text,
-        settings.quality_bound,
-        k=settings.number_of_plans,
-        limits=Limits(settings.time_limit, memory),
-    )
-    method, plans = "kstar-top-quality", _valid(task, result)
+    result = explicit_plans(task, settings)
+    if result is not None:
+        method = "explicit-top-quality"
+    else:
+        planners = ctx.require_planners()
+        result = planners.top_quality(
+            domain_text,
+            problem_text,
+            settings.quality_bound,
+            k=settings.number_of_plans,
+            limits=Limits(settings.time_limit, memory),
+        )
+        method = "kstar-top-quality"
+    plans = _valid(task, result)  # every plan re-executed by acp's core, whichever route found it
     complete = result.status == Status.SOLVED
-    if not plans:
-        result = planners.diverse(
+    if not plans and method == "kstar-top-quality":  # an explored space that gives no plan has none
+        result = ctx.require_planners().diverse(
             domain_text, problem_text, settings.diverse_plans, Limits(settings.diverse_time_limit, memory)
         )
         method, plans, complete = "diverse", _valid(task, result), False
@@ -104,7 +85,7 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
         "method": method,
         "status": result.status.value,
         "message": result.message if not plans else "",
-        # K* that finished enumerates plans in order of cost: its cheapest plan is optimal.
+        # top-quality plans of a finished search come in order of cost: the cheapest is optimal
         "optimal_cost": len(plans[0]) if plans and complete else None,
         "plans": [{"actions": p, "cost": len(p)} for p in plans],
     }
