@@ -17,7 +17,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym,cluster]'
+	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym,cluster,plan]'
 	touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv and install acp with its planners and test tools

@@ -155,6 +155,14 @@ def run_options(func):
             "Default: qa.formats in the config.",
         ),
         click.option(
+            "--tasks",
+            "task_names",
+            default=None,
+            metavar="LIST",
+            help="Tasks to ask about, comma-separated (`acp tasks` lists them), e.g. --tasks plan,optplan. "
+            "Default: qa.tasks in the config (every task).",
+        ),
+        click.option(
             "--force",
             "force",
             multiple=True,
@@ -399,6 +407,7 @@ def generate(
     config_path: Path | None,
     representation: str | None,
     formats: str | None,
+    task_names: str | None,
     force: tuple[str, ...],
     jobs: int,
     executor_kind: str | None,
@@ -426,7 +435,7 @@ def generate(
     its goal is relaxed-reachable; a failing one is reported and skipped):
       acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml --out out
     """
-    config = run_config(config_path, out, seed, representation, formats)
+    config = run_config(config_path, out, seed, representation, formats, task_names)
     source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
     if level is not None and source is not None:
         raise click.UsageError("--level goes with --domain (it chooses among the generator's sizes)")
@@ -487,7 +496,14 @@ def own_domain(
     return DomainSource.from_files(domain_file, problems_dir, template_file, name)
 
 
-def run_config(path: Path | None, out: Path | None, seed: int | None, representation: str | None, formats: str | None):
+def run_config(
+    path: Path | None,
+    out: Path | None,
+    seed: int | None,
+    representation: str | None,
+    formats: str | None,
+    task_names: str | None = None,
+):
     """The configuration of a pipeline run: the config file with the options of `run_options` and the
     artefacts folder applied."""
     config = load_config(path).with_overrides(seed=seed, out=str(out) if out else None)
@@ -497,6 +513,11 @@ def run_config(path: Path | None, out: Path | None, seed: int | None, representa
         config = dataclasses.replace(
             config, qa=dataclasses.replace(config.qa, formats=check_formats(formats, "--formats"))
         )
+    if task_names:
+        chosen = tuple(get_task(name.strip()).name for name in task_names.split(",") if name.strip())
+        if not chosen:
+            raise click.UsageError("--tasks needs at least one task name (see `acp tasks`)")
+        config = dataclasses.replace(config, qa=dataclasses.replace(config.qa, tasks=chosen))
     return config
 
 
@@ -529,6 +550,7 @@ def dataset_command(
     seed: int | None,
     representation: str | None,
     formats: str | None,
+    task_names: str | None,
     force: tuple[str, ...],
     jobs: int,
     executor_kind: str | None,
@@ -545,7 +567,7 @@ def dataset_command(
       make dataset                                     # pipeline.yaml -> dataset/
       acp dataset --config tests/fixtures/pipeline/ci.yaml --out /tmp/ds
     """
-    config = run_config(config_path, work, seed, representation, formats)
+    config = run_config(config_path, work, seed, representation, formats, task_names)
     with make_executor(executor_kind, jobs=jobs, scheduler=scheduler, config=config.executor) as executor:
         built = build_dataset(
             config,

@@ -47,6 +47,7 @@ class GenFields(TypedDict, total=False):
     size: int  # t2p: true propositions of the problem (initial facts and goal literals)
     init_pattern: dict[str, str]  # t2p: the abstract initial state's pattern {"name", "text"}
     goal_pattern: dict[str, str]  # t2p: the abstract goal's pattern {"name", "text"}
+    optimal_cost: int  # plan, optplan: the proven optimal cost from the state (the stored plan's length)
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -124,6 +125,7 @@ class QARecord(TypedDict, total=False):
     size: int
     init_pattern: dict[str, str]
     goal_pattern: dict[str, str]
+    optimal_cost: int
 
 
 def keys(schema: type) -> tuple[str, ...]:

@@ -132,7 +132,7 @@ def test_at_most_twelve_modules_directly_in_the_package():
 # ----- the tests mirror the package --------------------------------------------------------------
 TESTS = Path(__file__).resolve().parent
 # a module whose tests live under another name: the six rac_* tasks share their world model and tests
-SHARED_TESTS = {"inspect_tasks": "test_inspect", "sequences": "test_rac"}
+SHARED_TESTS = {"inspect_tasks": "test_inspect", "sequences": "test_rac", "optimal_plan": "test_plan"}
 
 
 def _test_module(name: str) -> str:

@@ -84,6 +84,7 @@ FAMILY_TAGS = {
     ("rac", "bool"): "acpgen_rac",
     ("rac", "mcq"): "acpgen_rac",
     ("t2p", "gen"): "acpgen_t2p",
+    ("plan", "gen"): "acpgen_plan",
 }
 
 

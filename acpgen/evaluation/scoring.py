@@ -320,7 +320,9 @@ def flag_rates(scored: list[Scored]) -> str:
         category = str(item.prediction.record.get("abstraction", "-"))
         for key in ((item.prediction.task, item.domain, category), (item.prediction.task, "all", "all")):
             groups[key].append(flags)
-    lines = [f"{'task':8}{'domain':14}{'category':20}{'n':>5}" + "".join(f"{n:>12}" for n in names) + "   undecided"]
+    width = max(12, *(len(n) + 2 for n in names))
+    head = "".join(f"{n:>{width}}" for n in names)
+    lines = [f"{'task':8}{'domain':14}{'category':20}{'n':>5}" + head + "   undecided"]
     for (task, domain, category), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0])):
         cells = []
         undecided = 0
@@ -328,6 +330,6 @@ def flag_rates(scored: list[Scored]) -> str:
             values = [row.get(name, False) for row in rows]
             decided = [v for v in values if v is not None]
             undecided = max(undecided, len(values) - len(decided))
-            cells.append(f"{sum(decided) / len(decided):12.2f}" if decided else f"{'-':>12}")
+            cells.append(f"{sum(decided) / len(decided):{width}.2f}" if decided else f"{'-':>{width}}")
         lines.append(f"{task:8}{domain:14}{category:20}{len(rows):5d}" + "".join(cells) + f"{undecided:12d}")
     return "\n".join(lines)

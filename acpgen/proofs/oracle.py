@@ -309,3 +309,27 @@ class Oracle:
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, Method.PLANNER)
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}")
+
+    def optimal_plan(self) -> tuple[CostDecision, list[str] | None]:
+        """An optimal plan from the oracle's state with its cost: read off the explored space when it is
+        complete (descending h*, the first action by name at each state), else Fast Downward's optimal
+        search. The plan is None when no plan exists or the search gave no answer (see the decision)."""
+        if not self.task.goal_satisfiable:
+            return CostDecision(None, True, Method.STATIC), None
+        if self.space is not None:
+            distances = self.space.goal_distances()
+            if distances[0] < 0:
+                return CostDecision(None, True, Method.EXPLORED), None
+            at, plan = 0, []
+            while distances[at] > 0:
+                action, at = next((a, j) for a, j in self.space.successors[at] if distances[j] == distances[at] - 1)
+                plan.append(self.task.actions[action].name)
+            return CostDecision(len(plan), True, Method.EXPLORED), plan
+        query = self._goal_query("optplan")
+        result = self._ask(self.planners.optimal, query)
+        if result.status == Status.SOLVED and result.plans:
+            plan = query.decode(result.plans[0])
+            return CostDecision(len(plan), True, Method.PLANNER), plan
+        if result.status == Status.UNSOLVABLE:
+            return CostDecision(None, True, Method.PLANNER), None
+        return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}"), None

@@ -15,6 +15,8 @@ from acpgen.tasks import (
     justification,
     landmarks,
     next_action,
+    optimal_plan,
+    plan,
     progression,
     rac_comp,
     rac_effects,
@@ -55,6 +57,8 @@ _MODULES = (
     rac_num,
     rac_comp,
     text_to_pddl,
+    plan,
+    optimal_plan,
 )
 TASKS: dict[str, Task] = {}
 BY_GROUP: dict[str, Task] = {}

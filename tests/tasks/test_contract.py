@@ -138,8 +138,21 @@ def test_registering_a_task_reaches_every_index(throwaway_task):
 
 def test_unregistering_leaves_the_built_in_registry():
     rac = ["rac_fluent", "rac_state", "rac_exec", "rac_effects", "rac_num", "rac_comp"]
-    assert list(TASKS) == ["app", "prog", "reach", "areach", "val", "just", "land", "nexta", *rac, "t2p"]
-    assert len(CHOICE_GROUPS) == 26 and len(KINDS) == 41
+    assert list(TASKS) == [
+        "app",
+        "prog",
+        "reach",
+        "areach",
+        "val",
+        "just",
+        "land",
+        "nexta",
+        *rac,
+        "t2p",
+        "plan",
+        "optplan",
+    ]
+    assert len(CHOICE_GROUPS) == 26 and len(KINDS) == 43
     assert all(isinstance(task, Task) for task in TASKS.values())
 
 

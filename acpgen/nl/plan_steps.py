@@ -1,0 +1,111 @@
+"""Reading a written plan into its steps, leniently in form and exactly in content.
+
+The answer section is chosen as for every task (:func:`acpgen.nl.answers.answer_section`: the text
+after the reasoning and after the last final-answer marker, markdown removed). Then:
+
+* **Parenthesised form** (the section holds a parenthesis): every top-level group ``( ... )`` is a
+  step, in order, and so is ``name(arg, ...)``. Text on the line of a group outside it — numbering
+  such as ``1.``, ``Step 2:``, a comment — is not part of a step. A line *between* two steps that
+  holds no group is read as a step in the line form below, so a step written without parentheses
+  in the middle of a plan is read, or makes the plan invalid; it is never skipped. Text before the
+  first step and after the last is prose, and so are groups there whose words are not all names
+  (``(6 steps)``, ``(i.e. optimal)``).
+* **Line form** (no parenthesis anywhere): every non-blank line is a step, ``name arg arg``, after
+  numbering (``1.``, ``2)``, ``Step 3:``) and bullets are removed; heading lines ending with ``:``
+  before the first step are prose.
+
+Case, blanks and commas between arguments do not matter. A step whose words are not PDDL names
+(a nested group, a truncated group, a stray ``)``, punctuation) is kept as an unreadable step: the
+scorer reports it and the plan is invalid. Reading is linear in the length of the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from acpgen.nl.answers import ParseError, answer_section
+from acpgen.proofs.plans import Step
+
+_NAME = re.compile(r"\??([a-z][a-z0-9_-]*)")
+_SEPARATORS = re.compile(r"[\s,]+")
+_NUMBERING = re.compile(r"^\s*(?:[-*\u2022>]\s*)?(?:(?:step\s*)?\d+\s*[.):\-]?\s*)?(?:[-*\u2022]\s*)?", re.IGNORECASE)
+_TRAILING = re.compile(r"[\s.;]+$")
+_CALLER = re.compile(r"([a-z][a-z0-9_-]*)\Z", re.IGNORECASE)
+
+
+def _words(text: str) -> Step:
+    """A step from the words of a group or a line: the first is the action, the rest its arguments."""
+    words = [w for w in _SEPARATORS.split(text.lower()) if w]
+    names = [_NAME.fullmatch(w) for w in words]
+    shown = "(" + " ".join(words) + ")" if words else text
+    if not words or any(n is None for n in names):
+        return Step(shown, None)
+    first, *rest = (n.group(1) for n in names if n is not None)
+    return Step(shown, first, tuple(rest))
+
+
+def _bare_line(line: str) -> Step | None:
+    """A line of the line form as a step; None for a blank line."""
+    body = _TRAILING.sub("", _NUMBERING.sub("", line, count=1))
+    return _words(body) if body.strip() else None
+
+
+def _line_form(section: str) -> list[Step]:
+    lines = [line for line in section.splitlines() if line.strip()]
+    while lines and lines[0].rstrip().endswith(":"):
+        lines.pop(0)
+    return [step for line in lines if (step := _bare_line(line)) is not None]
+
+
+def _between(text: str) -> list[Step]:
+    """Steps on the whole lines between two groups (the first and last pieces share a group's line)."""
+    pieces = text.split("\n")
+    return [step for line in pieces[1:-1] if (step := _bare_line(line)) is not None]
+
+
+def _parenthesised(section: str) -> list[Step]:
+    # (step, prose-like): a complete group whose words are not all names may be prose before the
+    # first step or after the last one ("(6 steps)", "(i.e. optimal)"), and only there
+    found: list[tuple[Step, bool]] = []
+    depth, start, nested, last_end = 0, 0, False, -1
+    for at, char in enumerate(section):
+        if char == "(":
+            if depth == 0:
+                start, nested = at, False
+            else:
+                nested = True
+            depth += 1
+        elif char == ")":
+            if depth == 0:  # a stray closing parenthesis
+                found.append((Step(")", None), False))
+                continue
+            depth -= 1
+            if depth == 0:
+                if last_end >= 0:
+                    found += [(step, False) for step in _between(section[last_end:start])]
+                last_end = at + 1
+                step = _group(section, start, at, nested)
+                found.append((step, step.name is None and not nested))
+    if depth > 0:  # the text ends inside a group
+        found.append((Step(section[start:].strip()[:80], None), False))
+    first = next((i for i, (_, prose) in enumerate(found) if not prose), len(found))
+    last = next((i for i in range(len(found) - 1, -1, -1) if not found[i][1]), -1)
+    return [step for step, _ in found[first : last + 1]]
+
+
+def _group(section: str, start: int, end: int, nested: bool) -> Step:
+    if nested:
+        return Step(section[start : end + 1][:80], None)
+    inner = section[start + 1 : end]
+    caller = _CALLER.search(section[max(0, start - 64) : start])  # name(arg, ...): the name right before
+    return _words(caller.group(1) + " " + inner if caller is not None else inner)
+
+
+def read_steps(response: str) -> list[Step]:
+    """The steps of the plan in a model's response (see the module docstring); ``ParseError`` when the
+    answer holds no step at all."""
+    section = answer_section(response)
+    steps = _parenthesised(section) if "(" in section or ")" in section else _line_form(section)
+    if not steps:
+        raise ParseError("no plan found in the answer")
+    return steps
