@@ -75,7 +75,7 @@ def test_an_answer_without_steps_is_a_parse_error(response):
 
 
 def test_a_refusal_in_words_is_read_as_a_step_and_fails_as_unknown():
-    result, reason, details = score("plan", "I cannot find a plan.")
+    result, _, details = score("plan", "I cannot find a plan.")
     assert result == 0.0 and details["failure"] == "step 1 (i cannot find a plan): there is no action named i"
 
 
