@@ -15,6 +15,7 @@ import yaml
 from acpgen.data import DEFAULT_CONFIG, load_yaml
 from acpgen.errors import ConfigError
 from acpgen.executors import ExecutorConfig
+from acpgen.pddl.obfuscate import MODES
 from acpgen.planners.setup import PlannerSetup
 
 
@@ -122,6 +123,8 @@ class PipelineConfig:
     dataset: DatasetConfig = field(default_factory=DatasetConfig)
     domains: dict[str, DomainConfig] = field(default_factory=dict)
     levels: dict[int, dict] = field(default_factory=dict)  # difficulty levels, read by `acpgen.generation.levels`
+    # none, mystery or random: rename every domain and problem (acpgen.pddl.obfuscate); artefacts go to OUT/<d>-<mode>/
+    obfuscate: str = "none"
     # where the units run (acpgen.executors); shapes no artefact, so it is left out of the manifest's config hash
     executor: ExecutorConfig = field(default_factory=ExecutorConfig)
 
@@ -160,6 +163,9 @@ def _build(cls, data: Any, where: str):
         return cls(**data)
     except TypeError as err:
         raise ConfigError(f"{where}: {err}") from None
+
+
+OBFUSCATIONS = ("none", *MODES)
 
 
 def load_config(path: Path | None = None) -> PipelineConfig:
@@ -201,4 +207,6 @@ def load_config(path: Path | None = None) -> PipelineConfig:
             raise ConfigError(f"{path}: domains.{name}.skip_tasks must be a list of task names (see `acp tasks`)")
         domains[name] = dataclasses.replace(entry, sizes=tuple(dict(s) for s in sizes), skip_tasks=tuple(skip))
     raw["domains"] = domains
+    if raw.get("obfuscate", "none") not in OBFUSCATIONS:
+        raise ConfigError(f"{path}: obfuscate must be one of {', '.join(OBFUSCATIONS)}, not {raw['obfuscate']!r}")
     return _build(PipelineConfig, raw, str(path))

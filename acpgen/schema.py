@@ -48,6 +48,8 @@ class GenFields(TypedDict, total=False):
     init_pattern: dict[str, str]  # t2p: the abstract initial state's pattern {"name", "text"}
     goal_pattern: dict[str, str]  # t2p: the abstract goal's pattern {"name", "text"}
     optimal_cost: int  # plan, optplan: the proven optimal cost from the state (the stored plan's length)
+    obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
+    renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -98,6 +100,8 @@ class ChoiceFields(TypedDict, total=False):
     ramifications: bool  # rac_*: asked about the ramification variant of the domain
     level: int  # records of a difficulty level only (acpgen.generation.levels)
     features: dict[str, int | None]  # with level: acpgen.proofs.features.state_features
+    obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
+    renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
 
 
 class QARecord(TypedDict, total=False):
@@ -126,6 +130,8 @@ class QARecord(TypedDict, total=False):
     init_pattern: dict[str, str]
     goal_pattern: dict[str, str]
     optimal_cost: int
+    obfuscation: str
+    renaming: dict[str, Any]
 
 
 def keys(schema: type) -> tuple[str, ...]:

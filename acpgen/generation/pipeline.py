@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -108,7 +109,10 @@ def _context(
 ) -> StageContext:
     """A domain's stage context, after checking the domain is configured and removing a killed run's
     temporary files."""
-    source = source or DomainSource.builtin(domain)
+    if source is None:
+        source = DomainSource.builtin(domain, config.obfuscate, config.seed)
+    elif config.obfuscate != source.obfuscation:
+        source = dataclasses.replace(source, obfuscation=config.obfuscate, seed=config.seed)
     if source.generator is not None:
         config.domain(domain)  # an unknown domain fails here, before any work
     ctx = StageContext(

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from acpgen.config import OBFUSCATIONS
 from acpgen.errors import ConfigError
 from acpgen.generators import Generator, domain_file, get_generator
 from acpgen.nl.describe import Describer
-from acpgen.nl.pddl_words import pddl_template
+from acpgen.nl.pddl_words import described_template, pddl_template
 from acpgen.nl.ramified import template_for
 from acpgen.nl.template import (
     QUESTIONS_FILE,
@@ -30,11 +31,17 @@ from acpgen.nl.template import (
     load_template_file,
     templates_dir,
 )
+from acpgen.pddl import obfuscate
 from acpgen.pddl.model import LiftedTask, declared_requirements
-from acpgen.pddl.tarski_io import read_domain
+from acpgen.pddl.tarski_io import empty_problem, read_domain, read_domain_text
 from acpgen.tasks import task_texts
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a domain name is also a folder name under OUT/
+
+
+def folder_name(domain: str, obfuscation: str = "none") -> str:
+    """The folder of a domain's artefacts under OUT/: ``ferry``, or ``ferry-mystery`` for an obfuscated run."""
+    return domain if obfuscation == "none" else f"{domain}-{obfuscation}"
 
 
 @dataclass(frozen=True)
@@ -47,11 +54,22 @@ class DomainSource:
     template_file: Path | None = None
     generator: Generator | None = None
     problems: Path | None = None
+    #: none, mystery or random: every problem and the domain are renamed (acpgen.pddl.obfuscate), and the
+    #: words of the records come from the renamed PDDL (acpgen.nl.pddl_words.described_template)
+    obfuscation: str = "none"
+    seed: int = 0  # of the random renaming
+
+    @property
+    def folder(self) -> str:
+        """The folder of the artefacts under OUT/."""
+        return folder_name(self.name, self.obfuscation)
 
     @classmethod
-    def builtin(cls, name: str) -> DomainSource:
-        """A domain of the registry (ConfigError listing the valid names for any other)."""
-        return cls(name, domain_file(name), templates_dir() / f"{name}.yaml", get_generator(name))
+    def builtin(cls, name: str, obfuscation: str = "none", seed: int = 0) -> DomainSource:
+        """A domain of the registry (ConfigError listing the valid names for any other); ``obfuscation``
+        and ``seed``: see :meth:`renaming`."""
+        template = templates_dir() / f"{name}.yaml"
+        return cls(name, domain_file(name), template, get_generator(name), obfuscation=obfuscation, seed=seed)
 
     @classmethod
     def from_files(
@@ -76,9 +94,32 @@ class DomainSource:
         return source
 
     @cached_property
-    def text(self) -> str:
-        """The PDDL domain text, as every stage and record uses it."""
+    def plain_text(self) -> str:
+        """The domain file's text (before any renaming)."""
         return self.domain_file.read_text()
+
+    @cached_property
+    def text(self) -> str:
+        """The PDDL domain text, as every stage and record uses it (renamed in an obfuscated run)."""
+        renaming = self.renaming()
+        return self.plain_text if renaming is None else obfuscate.apply(renaming, self.plain_text)
+
+    def renaming(self, problem_text: str | None = None) -> obfuscate.Renaming | None:
+        """The renaming of an obfuscated run (None: not obfuscated). Mystery names are the domain's own;
+        random names depend on the run's seed, and the objects' on ``problem_text`` (without a problem:
+        the domain's names, the same for every problem)."""
+        if self.obfuscation == "none":
+            return None
+        if self.obfuscation == "mystery":
+            return obfuscate.mystery(self.plain_text)
+        if self.obfuscation != "random":
+            raise ConfigError(f"unknown obfuscation {self.obfuscation!r}; one of {', '.join(OBFUSCATIONS)}")
+        return obfuscate.randomized(self.plain_text, problem_text or empty_problem(self.plain_text), self.seed)
+
+    def problem(self, plain_text: str) -> tuple[str, obfuscate.Renaming | None]:
+        """A problem as the run uses it (renamed in an obfuscated run) and its renaming."""
+        renaming = self.renaming(plain_text)
+        return (plain_text, None) if renaming is None else (obfuscate.apply(renaming, plain_text), renaming)
 
     @property
     def requirements(self) -> str:
@@ -93,6 +134,8 @@ class DomainSource:
     def _template(self) -> DomainTemplate | None:
         # Read once per source (a run makes a new source, so an edited file is seen by the next run);
         # the export stage asks for it once per record.
+        if self.obfuscation != "none":
+            return self._pddl_words
         if self.template_file is None:
             return None
         if self.generator is not None:
@@ -113,12 +156,14 @@ class DomainSource:
     @cached_property
     def _pddl_words(self) -> DomainTemplate:
         # Made once per source from the domain alone (it reads the shared questions file): the export
-        # stage asks for a describer once per record.
+        # stage asks for a describer once per record. An obfuscated domain is described in words.
+        if self.obfuscation != "none":
+            return described_template(read_domain_text(self.text, f"{self.name} ({self.obfuscation})"), task_texts())
         return pddl_template(read_domain(self.domain_file), task_texts())
 
     def check_representation(self, representation: str) -> None:
         """TemplateError unless the representation can be written: nl needs a template."""
-        if self.template_file is None and representation != "pddl":
+        if self.template_file is None and self.obfuscation == "none" and representation != "pddl":
             raise TemplateError(
                 f"domain {self.name} ({self.domain_file}) has no template, so the '{representation}' representation "
                 f"cannot be written: use --representation pddl, or write a template with "
@@ -128,4 +173,5 @@ class DomainSource:
     def templates_digest(self) -> str:
         """sha256 of the template file (if any) and the shared questions: what the export text depends on."""
         template = self.template_file.read_bytes() if self.template_file is not None else b""
+        template += f"\0obfuscation={self.obfuscation}".encode() if self.obfuscation != "none" else b""
         return hashlib.sha256(template + b"\0" + (templates_dir() / QUESTIONS_FILE).read_bytes()).hexdigest()

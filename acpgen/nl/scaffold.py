@@ -13,8 +13,9 @@ import json
 import re
 from pathlib import Path
 
+from acpgen.nl.pddl_words import leaf_types
 from acpgen.nl.template import join_names
-from acpgen.pddl.model import LiftedTask, without_comments
+from acpgen.pddl.model import without_comments
 from acpgen.pddl.tarski_io import read_domain
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
@@ -54,17 +55,11 @@ def _text(name: str, variables: list[str]) -> str:
     return " ".join([name, *(f"{{{v}}}" for v in variables)])
 
 
-def _leaf_types(lifted: LiftedTask) -> list[str]:
-    """Types that no other type extends (the kinds of objects a size sentence counts)."""
-    parents = {a for chain in lifted.supertypes.values() for a in chain[1:]}
-    return sorted(t for t in lifted.supertypes if t not in parents and t != "object") or ["object"]
-
-
 def starting_template(domain: Path) -> str:
     """The YAML text of a starting template for the PDDL domain file ``domain``."""
     lifted = read_domain(domain)
     declared = predicate_variables(lifted.domain_text)
-    size_example = join_names([f"{{n:{t}|{t}|{t}s}}" for t in _leaf_types(lifted)])
+    size_example = join_names([f"{{n:{t}|{t}|{t}s}}" for t in leaf_types(lifted)])
     lines = [
         f"# Starting template of the PDDL domain {lifted.domain_name}, written by `acp template init {domain}`.",
         "# Replace each TODO text with your own words and reword the placeholder texts so that they read",

@@ -62,11 +62,20 @@ def read_domain(path: Path) -> LiftedTask:
         text = Path(path).read_text()
     except OSError as err:
         raise PddlError(f"cannot read PDDL domain file {path}: {err.strerror}") from err
-    name = declared_domain_name(text)
+    return read_domain_text(text, str(path))
+
+
+def read_domain_text(text: str, source: str = "PDDL domain") -> LiftedTask:
+    """:func:`read_domain` for a domain's text (``source`` names it in errors)."""
+    return read_strings(text, empty_problem(text, source), source=source)
+
+
+def empty_problem(domain_text: str, source: str = "PDDL domain") -> str:
+    """A problem of the domain without objects, facts or goal."""
+    name = declared_domain_name(domain_text)
     if name is None:
-        raise PddlError(f"{path}: not a PDDL domain (no '(define (domain NAME)' found)")
-    empty = f"(define (problem acp-domain-check) (:domain {name}) (:init) (:goal (and)))"
-    return read_strings(text, empty, source=str(path))
+        raise PddlError(f"{source}: not a PDDL domain (no '(define (domain NAME)' found)")
+    return f"(define (problem acp-domain-check) (:domain {name}) (:init) (:goal (and)))"
 
 
 # Parsed tasks by their exact text. A LiftedTask is immutable (frozen, and nothing writes to its

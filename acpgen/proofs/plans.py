@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,14 +209,18 @@ def unified_planning_verdict(domain_text: str, problem_text: str, actions: Seque
         from unified_planning.io import PDDLReader
     except ImportError:
         return None
-    up_shortcuts.get_environment().credits_stream = None
+    environment = up_shortcuts.get_environment()
+    environment.credits_stream = None
+    environment.error_used_name = False  # PDDL lets an action share a predicate's name (floortile's up, down, ...)
     with tempfile.TemporaryDirectory(prefix="acp-up-") as folder:
         domain, problem = Path(folder) / "domain.pddl", Path(folder) / "problem.pddl"
         domain.write_text(domain_text)
         problem.write_text(problem_text)
         reader = PDDLReader()
         try:
-            parsed = reader.parse_problem(os.fspath(domain), os.fspath(problem))
+            with warnings.catch_warnings():  # "Name up already defined!": allowed, see error_used_name
+                warnings.simplefilter("ignore", UserWarning)
+                parsed = reader.parse_problem(os.fspath(domain), os.fspath(problem))
         except Exception as error:  # the library's own parse errors have no common base class
             log.info("unified-planning cannot read the task: %s", error)
             return None

@@ -25,6 +25,7 @@ from acpgen.nl.answer_reader import Reader, read_number
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.nl.asked import Asked, NotRead, differences, property_words, read_asked
 from acpgen.nl.describe import Describer
+from acpgen.nl.pddl_words import described_template
 from acpgen.nl.ramified import rules_of, template_for
 from acpgen.nl.template import (
     TEMPLATES_DIR,
@@ -189,7 +190,10 @@ def _template(domain: str, directory: Path) -> DomainTemplate | None:
 def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
     """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
     when the domain has none (answers are then read in PDDL syntax only). Always acp's own templates
-    (never ``ACP_TEMPLATES_DIR``): a score depends only on the record and the response."""
+    (never ``ACP_TEMPLATES_DIR``): a score depends only on the record and the response. An obfuscated
+    record's words come from its renamed PDDL (:func:`acpgen.nl.pddl_words.described_template`)."""
+    if record.get("obfuscation"):
+        return described_template(lifted)
     domain = record.get("domain")
     template = _template(str(domain), TEMPLATES_DIR) if domain else None
     if template is None:

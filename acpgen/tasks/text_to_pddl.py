@@ -107,10 +107,12 @@ class TextToPddl(Task):
         lifted = task.lifted
         domain = str(ctx.record.get("domain", ""))
         objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
+        # the patterns' words are the domain's own: an obfuscated record is described explicitly
+        patterns = [] if ctx.record.get("obfuscation") else patterns_of(domain)
         choices = [
             (init, goal)
-            for init in [None, *(p for p in patterns_of(domain) if p.part == "init")]
-            for goal in [None, *(p for p in patterns_of(domain) if p.part == "goal")]
+            for init in [None, *(p for p in patterns if p.part == "init")]
+            for goal in [None, *(p for p in patterns if p.part == "goal")]
         ]
         init_pattern, goal_pattern = rng.choice(choices)
         static = sorted(canonical(p, a) for p, a in lifted.init if p in task.static_predicates)

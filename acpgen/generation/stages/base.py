@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import time
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from acpgen.artefacts import remove_stale_temporaries
+from acpgen.artefacts import atomic_write_text, remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.executors import Executor
 from acpgen.generation.sources import DomainSource
@@ -36,7 +37,7 @@ class StageContext:
     @cached_property
     def source(self) -> DomainSource:
         """Where the domain's PDDL, template, generator and (for the user's own domains) problems are."""
-        return self.domain_source or DomainSource.builtin(self.domain)
+        return self.domain_source or DomainSource.builtin(self.domain, self.config.obfuscate, self.config.seed)
 
     def require_planners(self) -> Planners:
         """The planners of a stage that plans: this context's, else the configured ones (built once per
@@ -53,7 +54,7 @@ class StageContext:
 
     @property
     def root(self) -> Path:
-        return self.out / self.domain
+        return self.out / self.source.folder
 
     @property
     def problems_dir(self) -> Path:
@@ -87,6 +88,19 @@ class StageContext:
     def base_stamp(self) -> dict:
         """The part of every stamp: the code version and the PDDL domain."""
         return {"code": code_version(), "domain": sha256_bytes(self.domain_text.encode())}
+
+    def write_problem(self, path: Path, text: str) -> None:
+        """Write a problem file as the run uses it: renamed in an obfuscated run, with its renaming beside
+        it (:meth:`renaming_file`); every later stage reads only the renamed text."""
+        renamed, renaming = self.source.problem(text)
+        if renaming is not None:
+            atomic_write_text(self.renaming_file(path), json.dumps(renaming.to_dict(), sort_keys=True) + "\n")
+        atomic_write_text(path, renamed)
+
+    @staticmethod
+    def renaming_file(problem: Path) -> Path:
+        """The renaming of an obfuscated run's problem (``p001.pddl`` -> ``p001.renaming.json``)."""
+        return problem.with_suffix(".renaming.json")
 
     def problem_files(self) -> list[Path]:
         return sorted(self.problems_dir.glob("*.pddl"))

@@ -4,6 +4,10 @@ Problem i (from 1) uses size ``sizes[(i - 1) % len(sizes)]`` and a random genera
 domain, i, attempt). Generators that cannot guarantee solvability are checked with a planner;
 an unsolvable draw is redrawn with the next attempt number. Existing files are kept (resume) while
 their stamp (seed, sizes, attempts, planner settings, PDDL domain, code) is unchanged.
+
+In an obfuscated run (``obfuscate`` in the config) each problem is renamed as it is made, and its
+renaming is written next to it (``pNNN.renaming.json``, :meth:`StageContext.write_problem`): every later stage
+sees only the renamed PDDL, and every record carries the renaming back to the original names.
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import dataclasses
 from functools import partial
 from pathlib import Path
 
-from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError
 from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.generation.stages.user_problems import copy_user_problems
@@ -27,7 +30,7 @@ def problem_name(index: int) -> str:
 
 
 def make_problem(ctx: StageContext, index: int) -> str:
-    """PDDL text of problem ``index``: deterministic for the seed, solvable."""
+    """PDDL text of problem ``index`` (before any renaming): deterministic for the seed, solvable."""
     generator = ctx.source.generator
     if generator is None:
         raise AcpError(f"{ctx.domain}: no problem generator (give the domain's problems with --problems)")
@@ -37,13 +40,14 @@ def make_problem(ctx: StageContext, index: int) -> str:
     reasons = []
     for attempt in range(settings.max_attempts):
         text = generator.render(generator.generate(size, ctx.rng("problem", index, attempt)))
-        task = GroundTask.from_strings(domain_text, text, f"{ctx.domain} problem {index}")
+        renamed = ctx.source.problem(text)[0]  # the text itself, unless the run is obfuscated
+        task = GroundTask.from_strings(domain_text, renamed, f"{ctx.domain} problem {index}")
         if not relaxed_goal_reachable(task, task.init):
             reasons.append("goal not relaxed-reachable")
             continue
         if generator.check_solvable:
             limits = Limits(time=ctx.config.planner.time_limit, memory_mb=ctx.config.planner.memory_mb)
-            result = ctx.require_planners().solve(domain_text, text, limits)
+            result = ctx.require_planners().solve(domain_text, renamed, limits)
             if result.status != Status.SOLVED:
                 reasons.append(f"planner: {result.status.value}")
                 continue
@@ -85,7 +89,7 @@ def prepare(ctx: StageContext) -> StageWork:
         if text is None:
             report.failed.append(f"{path.name}: {why}")
             return
-        atomic_write_text(path, text)
+        ctx.write_problem(path, text)
         book.record(path.name, path, made_from)
         report.done += 1
 

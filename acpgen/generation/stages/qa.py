@@ -55,6 +55,7 @@ class QASource:
         self.domain_text = ctx.domain_text
         self.tasks: dict[str, GroundTask] = {}
         self.plans: dict[str, list[list[str]]] = {}
+        self.renamings: dict[str, dict[str, Any] | None] = {}
         by_problem: dict[str, list[dict]] = {}
         for line in ctx.states_file.read_text().splitlines():
             state = json.loads(line)
@@ -98,8 +99,16 @@ class QASource:
         """Argument types of the domain template's wrong-action texts (areach and val distractors)."""
         return tuple(tuple(w.types.values()) for w in self.ctx.source.wrong_actions)
 
+    def renaming(self, problem: str) -> dict[str, Any] | None:
+        """The renaming of the problem in an obfuscated run (its ``pNNN.renaming.json``), else None."""
+        if problem not in self.renamings:
+            path = self.ctx.renaming_file(self.ctx.problems_dir / f"{problem}.pddl")
+            self.renamings[problem] = json.loads(path.read_text()) if self.ctx.source.obfuscation != "none" else None
+        return self.renamings[problem]
+
     def base_record(self, task_name: str, state: dict, fmt: str = "gen") -> dict:
         problem_task = self.task(state["problem"])
+        renaming = self.renaming(state["problem"])
         mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
         uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
         return {
@@ -113,6 +122,7 @@ class QASource:
             "state": state["id"],
             "PDDL_domain": self.domain_text,
             "PDDL_problem": render_problem(problem_task, mask, requirements=self.ctx.source.requirements),
+            **({"obfuscation": renaming["mode"], "renaming": renaming} if renaming else {}),
         }
 
 

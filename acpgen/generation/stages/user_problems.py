@@ -11,7 +11,6 @@ error when the user's file has changed since (its plans and questions would be s
 
 from __future__ import annotations
 
-from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError, DataError
 from acpgen.generation.stages.base import StageContext, StageReport
 from acpgen.pddl.grounding import GroundTask
@@ -35,8 +34,9 @@ def copy_user_problems(ctx: StageContext) -> StageReport:
         if declared_domain_name(text) is not None:
             continue  # the domain file kept next to its problems, as IPC folders do
         target = ctx.problems_dir / path.name
+        renamed = ctx.source.problem(text)[0]  # the text itself, unless the run is obfuscated
         if target.exists():
-            if target.read_text() != text:
+            if target.read_text() != renamed:
                 raise DataError(
                     f"{path} differs from its copy {target} (made by an earlier run): the plans and questions "
                     f"of that copy would be stale; use another --out or delete {ctx.root}"
@@ -44,7 +44,7 @@ def copy_user_problems(ctx: StageContext) -> StageReport:
             report.skipped += 1
             continue
         try:
-            task = GroundTask.from_strings(ctx.domain_text, text, str(path))
+            task = GroundTask.from_strings(ctx.domain_text, renamed, str(path))
         except AcpError as err:
             report.failed.append(f"{path.name}: skipped: {err}")
             continue
@@ -53,7 +53,7 @@ def copy_user_problems(ctx: StageContext) -> StageReport:
                 f"{path.name}: skipped: the goal is unreachable even in the delete relaxation (unsolvable)"
             )
             continue
-        atomic_write_text(target, text)
+        ctx.write_problem(target, text)
         report.done += 1
     if not files:
         report.failed.append(f"{folder}: no *.pddl problem files")
