@@ -14,8 +14,9 @@ import click
 
 from acpgen.adapters.lmeval import export_lm_eval
 from acpgen.artefacts import atomic_write_text, write_jsonl
-from acpgen.config import check_formats, load_config
+from acpgen.config import OBFUSCATIONS, check_formats, load_config
 from acpgen.errors import AcpError
+from acpgen.evaluation.planbench import failure_rates, planbench_predictions
 from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
 from acpgen.evaluation.scoring import Summary, flag_rates, score_predictions
 from acpgen.evaluation.validate import validate_records, verdict_counts
@@ -208,6 +209,25 @@ def run_options(func):
     is_flag=True,
     help="Justification: accept only the removal of one action or two consecutive actions.",
 )
+@click.option(
+    "--planbench-domain",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="PREDICTIONS are PlanBench task files (responses/ or results/ JSON): their domain PDDL file.",
+)
+@click.option(
+    "--planbench-instances",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="With --planbench-domain: the folder of their instance-N.pddl files.",
+)
+@click.option(
+    "--planbench-config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --planbench-domain: the PlanBench config (configs/<domain>.yaml) wording the answers "
+    "(default: built in for the blocksworld family; otherwise answers are read as PDDL actions).",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @executor_options
 @planner_options
@@ -219,6 +239,9 @@ def score(
     recheck: bool,
     trust_stored: bool,
     strict_just: bool,
+    planbench_domain: Path | None,
+    planbench_instances: Path | None,
+    planbench_config: Path | None,
     jobs: int,
     executor_kind: str | None,
     scheduler: str | None,
@@ -234,7 +257,9 @@ def score(
     "response": "<text>"}, optionally with "task" (app, prog, reach, areach, val, just, land, nexta;
     app.bool, app.mcq, ... for the ACPBench formats) or "group" when an id occurs in several tasks.
     Extra fields are passed through to --output. lm-evaluation-harness --log_samples files
-    (samples_*.jsonl) are read directly, without --dataset.
+    (samples_*.jsonl) are read directly, without --dataset. PlanBench task files
+    (plan generation, optimality, generalization, goal reformulation) are scored with
+    --planbench-domain and --planbench-instances, as acp's plan and optplan tasks.
 
     \b
     Status per answer: scored (score 0 or 1), parse_error (score 0),
@@ -248,8 +273,18 @@ def score(
     """
     if recheck and trust_stored:
         raise click.UsageError("--recheck and --trust-stored exclude each other")
-    records = Dataset.load(dataset) if dataset else None
-    items = [item for path in predictions for item in iter_predictions(path, records)]
+    planbench = planbench_domain is not None or planbench_instances is not None
+    if planbench_domain is not None and planbench_instances is not None and dataset is None:
+        items = [
+            item
+            for path in predictions
+            for item in planbench_predictions(path, planbench_domain, planbench_instances, planbench_config)
+        ]
+    elif planbench:
+        raise click.UsageError("--planbench-domain and --planbench-instances go together, without --dataset")
+    else:
+        records = Dataset.load(dataset) if dataset else None
+        items = [item for path in predictions for item in iter_predictions(path, records)]
     options = ScoreOptions(
         recheck=recheck,
         trust_stored=trust_stored,
@@ -267,6 +302,8 @@ def score(
     rates = flag_rates(results)
     if rates and not as_json:
         click.echo(rates)
+    if planbench and not as_json:
+        click.echo(failure_rates(results))
     undecided = sum(r.verdict.status == UNDECIDED for r in results)
     if undecided:
         click.echo(
@@ -391,6 +428,15 @@ def reference_answers(dataset: Path, output: Path) -> None:
     help="Difficulty 1-5: the level's share of each domain's sizes and states at its distance from the goal "
     "(acpgen/generation/levels.py; `levels` in the config).",
 )
+@click.option(
+    "--obfuscate",
+    type=click.Choice(OBFUSCATIONS),
+    default=None,
+    help="Rename the domain and its problems so that no name means anything (PlanBench's Mystery variants): "
+    "mystery gives each domain one fixed mapping to unrelated English words (objects keep their names), "
+    "random seeded random strings (objects become o0, o1, ...). Records carry the renaming; artefacts go to "
+    "OUT/<domain>-<mode>/. Default: obfuscate in the config (none).",
+)
 @run_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 @executor_options
@@ -404,6 +450,7 @@ def generate(
     seed: int | None,
     stage: str | None,
     level: int | None,
+    obfuscate: str | None,
     config_path: Path | None,
     representation: str | None,
     formats: str | None,
@@ -435,7 +482,7 @@ def generate(
     its goal is relaxed-reachable; a failing one is reported and skipped):
       acp generate --domain-file my/domain.pddl --problems my/problems --template my.yaml --out out
     """
-    config = run_config(config_path, out, seed, representation, formats, task_names)
+    config = run_config(config_path, out, seed, representation, formats, task_names).with_overrides(obfuscate=obfuscate)
     source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
     if level is not None and source is not None:
         raise click.UsageError("--level goes with --domain (it chooses among the generator's sizes)")
