@@ -30,7 +30,7 @@ class GenFields(TypedDict, total=False):
     state: str
     uid: str
     representation: str
-    plan: list[str]  # val, just
+    plan: list[str]  # val, just, pver: the sequence the question shows
     action: str  # prog; rac_effects: the further action
     sequence: list[str]  # rac_*: the action sequence
     variant: str  # rac_*: which question text
@@ -48,6 +48,7 @@ class GenFields(TypedDict, total=False):
     init_pattern: dict[str, str]  # t2p: the abstract initial state's pattern {"name", "text"}
     goal_pattern: dict[str, str]  # t2p: the abstract goal's pattern {"name", "text"}
     optimal_cost: int  # plan, optplan: the proven optimal cost from the state (the stored plan's length)
+    perturbation: str  # pver: how the sequence was made from a stored plan (plan, truncated, steps_swapped, ...)
     obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
     renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
 
@@ -130,6 +131,7 @@ class QARecord(TypedDict, total=False):
     init_pattern: dict[str, str]
     goal_pattern: dict[str, str]
     optimal_cost: int
+    perturbation: str
     obfuscation: str
     renaming: dict[str, Any]
 

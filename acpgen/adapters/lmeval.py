@@ -85,6 +85,8 @@ FAMILY_TAGS = {
     ("rac", "mcq"): "acpgen_rac",
     ("t2p", "gen"): "acpgen_t2p",
     ("plan", "gen"): "acpgen_plan",
+    ("plan", "bool"): "acpgen_plan",
+    ("plan", "mcq"): "acpgen_plan",
 }
 
 

@@ -102,6 +102,14 @@ class SequenceClaim(Claim):
     value: Any = None
 
 
+@dataclass(frozen=True)
+class PlanClaim(Claim):
+    """pver: the sequence of ground actions ``steps`` is a plan for the state (each step applies after
+    the ones before it, and the goal holds after the last)."""
+
+    steps: list[str] = field(default_factory=list)
+
+
 C = TypeVar("C", bound=Claim)
 
 _KINDS: tuple[type[Claim], ...] = (
@@ -114,6 +122,7 @@ _KINDS: tuple[type[Claim], ...] = (
     RemovalClaim,
     AnyRemovalClaim,
     SequenceClaim,
+    PlanClaim,
 )
 # A claim's kind is told by its first field, which no other kind has.
 _FIRST_FIELD = {fields(kind)[0].name: kind for kind in _KINDS}

@@ -17,6 +17,7 @@ from acpgen.tasks import (
     next_action,
     optimal_plan,
     plan,
+    plan_verification,
     progression,
     rac_comp,
     rac_effects,
@@ -59,6 +60,7 @@ _MODULES = (
     text_to_pddl,
     plan,
     optimal_plan,
+    plan_verification,
 )
 TASKS: dict[str, Task] = {}
 BY_GROUP: dict[str, Task] = {}

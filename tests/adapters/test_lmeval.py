@@ -30,7 +30,7 @@ PAPER_TAGS = {
     "acpbench": {"gen": "acpgen_bench_hard", "bool": "acpgen_bench", "mcq": "acpgen_bench"},
     "rac": {"gen": "acpgen_rac", "bool": "acpgen_rac", "mcq": "acpgen_rac"},
     "t2p": {"gen": "acpgen_t2p"},
-    "plan": {"gen": "acpgen_plan"},
+    "plan": {"gen": "acpgen_plan", "bool": "acpgen_plan", "mcq": "acpgen_plan"},
 }
 FORMAT_TAGS = {"gen": "acpgen_gen_2shot", "bool": "acpgen_bool_cot_2shot", "mcq": "acpgen_mcq_cot_2shot"}
 

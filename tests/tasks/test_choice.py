@@ -213,7 +213,7 @@ def test_choice_records_follow_the_reference_schema(generated):
             assert tuple(record)[: len(keys)] == keys
             assert CHOICE_GROUPS[record["group"]] == (record["task"], fmt)
             assert "\n" not in record["context"] and "available actions" not in record["context"]
-            assert ("The goal is to reach" in record["context"]) == (record["task"] in ("val", "just", "land"))
+            assert ("The goal is to reach" in record["context"]) == (record["task"] in ("val", "just", "land", "pver"))
             if fmt == "bool":
                 assert record["answer"] in ("yes", "no")
             else:

@@ -151,8 +151,10 @@ def test_unregistering_leaves_the_built_in_registry():
         "t2p",
         "plan",
         "optplan",
+        "pver",
     ]
-    assert len(CHOICE_GROUPS) == 26 and len(KINDS) == 43
+    # bool and mcq groups: 7 ACPBench tasks, 6 reasoning-about-actions tasks, pver; kinds: 18 gen + 2 x 14
+    assert len(CHOICE_GROUPS) == 28 and len(KINDS) == 46
     assert all(isinstance(task, Task) for task in TASKS.values())
 
 
