@@ -707,6 +707,8 @@ def report_command(scores: tuple[Path, ...], output: Path, dataset: Path | None)
     \b
     The model of a line is its "model" field, else the model name of an lm-eval results_*.json
     next to a file of scored lm-eval samples, else the file name (model-a.jsonl -> model-a).
+    Answers to obfuscated records (acp generate --obfuscate) add accuracy per task and
+    obfuscation, plain and obfuscated side by side.
     Writes OUTPUT/report.md, OUTPUT/report.html (one self-contained page) and every figure as
     PNG and SVG (needs matplotlib: pip install -e '.[report]').
       acp score preds-a.jsonl --dataset DATA -o model-a.jsonl

@@ -5,6 +5,9 @@ Every measure is computed over the answer lines of the score files:
 * accuracy per task x domain x model over the *decided* answers, with the binomial standard
   error sqrt(p (1 - p) / n); undecided answers are left out of the accuracy and counted apart,
   exactly as `acp score` does;
+* when some answers are to obfuscated records (the ``obfuscation`` field `acp score` writes:
+  ``mystery`` or ``random``; ``none``, or no field, for a plain record), the same accuracy per
+  task x obfuscation x model, plain and obfuscated side by side;
 * answer categories from ``status`` and ``reason`` (correct, wrong answer, parse error, unknown
   atom, unknown action, static atom, undecided);
 * with the records (``dataset``): for the open-ended app and prog tasks, the Jaccard similarity
@@ -31,8 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acpgen.artefacts import atomic_write_bytes, atomic_write_text
+from acpgen.config import OBFUSCATIONS
 from acpgen.errors import DataError, ToolError
-from acpgen.evaluation.records import Dataset, read_json_items
+from acpgen.evaluation.records import Dataset, dataset_files, read_json_items, record_task
 from acpgen.evaluation.scoring import Cell
 from acpgen.nl.answers import ParseError
 from acpgen.pddl.model import without_comments
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 ALL = "all"
+PLAIN = "none"  # the obfuscation of an answer to a plain record (OBFUSCATIONS[0])
 CORRECT, WRONG_ANSWER, PARSE, UNKNOWN_ATOM, UNKNOWN_ACTION, STATIC_ATOM, UNDECIDED_ANSWER = (
     "correct",
     "wrong answer",
@@ -69,6 +74,7 @@ class Answer:
     model: str
     kind: str
     domain: str
+    obfuscation: str  # none (a plain record), mystery or random
     score: float
     status: str
     reason: str
@@ -133,6 +139,7 @@ def load_answers(paths: Iterable[Path]) -> list[Answer]:
                     model=str(item.get("model") or fallback),
                     kind=str(item["task"]),
                     domain=str(item["domain"]),
+                    obfuscation=str(item.get("obfuscation") or PLAIN),
                     score=float(item["score"]),
                     status=str(item["status"]),
                     reason=str(item.get("reason") or ""),
@@ -279,6 +286,8 @@ class Report:
     answers: list[Answer]
     cells: dict[tuple[str, str, str], Cell]  # (model, kind, domain); kind and domain may be "all"
     categories: dict[tuple[str, str], Counter[str]]  # (model, kind); kind may be "all"
+    #: (model, kind, obfuscation); kind may be "all"
+    obfuscation_cells: dict[tuple[str, str, str], Cell] = field(default_factory=dict)
     dataset: str | None = None
     set_measures: dict[tuple[str, str], SetMeasure] = field(default_factory=dict)
     difficulty: list[Difficulty] = field(default_factory=list)
@@ -293,6 +302,17 @@ class Report:
     def domains(self) -> list[str]:
         return sorted({a.domain for a in self.answers})
 
+    @property
+    def obfuscations(self) -> list[str]:
+        """The obfuscations of the answers: none, mystery, random in that order, then any other."""
+        present = {a.obfuscation for a in self.answers}
+        return [o for o in OBFUSCATIONS if o in present] + sorted(present - set(OBFUSCATIONS))
+
+    @property
+    def obfuscated(self) -> bool:
+        """Whether some answer is to an obfuscated record."""
+        return any(a.obfuscation != PLAIN for a in self.answers)
+
 
 def build_report(paths: Iterable[Path], dataset: Path | None = None) -> Report:
     """The report of the score files at ``paths``; with ``dataset`` (the scored records) also the
@@ -302,22 +322,40 @@ def build_report(paths: Iterable[Path], dataset: Path | None = None) -> Report:
     models = list(dict.fromkeys(a.model for a in answers))
     cells: dict[tuple[str, str, str], Cell] = {}
     categories: dict[tuple[str, str], Counter[str]] = {}
+    obfuscation_cells: dict[tuple[str, str, str], Cell] = {}
     for answer in answers:
         for key in ((answer.kind, answer.domain), (answer.kind, ALL), (ALL, answer.domain), (ALL, ALL)):
             cells.setdefault((answer.model, *key), Cell()).add(answer.score, answer.status)
         for kind in (answer.kind, ALL):
             categories.setdefault((answer.model, kind), Counter())[answer.category] += 1
-    report = Report([str(p) for p in paths], models, answers, cells, categories)
+            obfuscation_cells.setdefault((answer.model, kind, answer.obfuscation), Cell()).add(
+                answer.score, answer.status
+            )
+    report = Report([str(p) for p in paths], models, answers, cells, categories, obfuscation_cells)
     if dataset is not None:
-        _add_record_measures(report, Dataset.load(dataset, complete=False))
+        _add_record_measures(report, load_records(dataset))
         report.dataset = str(dataset)
     return report
 
 
-def _add_record_measures(report: Report, dataset: Dataset) -> None:
+def load_records(path: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """The records at ``path`` by (kind, id, obfuscation): a plain run and its obfuscated runs give the
+    records of one state the same ids, so an answer is matched with the record of its own obfuscation."""
+    records: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for file in dataset_files(path):
+        for record in read_json_items(file):
+            kind = record_task(record)
+            if kind is not None and "id" in record:
+                records[(kind, str(record["id"]), str(record.get("obfuscation") or PLAIN))] = record
+    if not records:
+        Dataset.load(path, complete=False)  # DataError when the files hold objects but no records
+    return records
+
+
+def _add_record_measures(report: Report, records: dict[tuple[str, str, str], dict[str, Any]]) -> None:
     found: list[tuple[Answer, dict[str, Any]]] = []
     for answer in report.answers:
-        record = dataset.records.get((answer.kind, str(answer.line.get("id"))))
+        record = records.get((answer.kind, str(answer.line.get("id")), answer.obfuscation))
         if record is None:
             report.without_record += 1
         else:
@@ -402,6 +440,18 @@ def domain_table(report: Report, model: str) -> Table:
     return Table(["task"] + domains, rows)
 
 
+def obfuscation_table(report: Report) -> Table:
+    """Accuracy per model and task (rows) under each obfuscation (columns: none, mystery, random)."""
+    modes = report.obfuscations
+    rows = []
+    for model in report.models:
+        for kind in report.kinds + [ALL]:
+            tallies = [report.obfuscation_cells.get((model, kind, mode)) for mode in modes]
+            if any(t is not None for t in tallies):
+                rows.append([model, kind] + [_cell_text(t) for t in tallies])
+    return Table(["model", "task"] + modes, rows)
+
+
 def set_table(report: Report) -> Table:
     rows = []
     for model in report.models:
@@ -476,6 +526,32 @@ def _bar_plot(report: Report) -> Plot:
     axes.set_ylim(0, 1.05)
     axes.legend(title="model", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return Plot("accuracy_by_task", title, figure)
+
+
+def _obfuscation_plot(report: Report) -> Plot:
+    from matplotlib.figure import Figure
+
+    kinds, models, modes = report.kinds, report.models, report.obfuscations
+    width = min(14.0, max(6.0, 0.3 * len(kinds) * len(modes) + 3))
+    figure = Figure(figsize=(width, 3.2 * len(models) + 0.6), layout="constrained")
+    grid = figure.subplots(len(models), 1, squeeze=False)[:, 0]
+    bar = 0.8 / len(modes)
+    for axes, model in zip(grid, models):
+        for i, mode in enumerate(modes):
+            tallies = [report.obfuscation_cells.get((model, kind, mode)) for kind in kinds]
+            xs = [k + (i - (len(modes) - 1) / 2) * bar for k in range(len(kinds))]
+            ys = [t.accuracy if t and t.accuracy is not None else math.nan for t in tallies]
+            errs = [t.stderr if t and t.stderr is not None else 0.0 for t in tallies]
+            axes.bar(xs, ys, bar, yerr=errs, capsize=3, label=mode)
+        axes.set_title(f"Accuracy per task and obfuscation: {model}")
+        axes.set_xlabel("task")
+        axes.set_ylabel("accuracy (decided answers, ± standard error)")
+        axes.set_ylim(0, 1.05)
+        axes.set_xticks(range(len(kinds)), kinds, rotation=45, ha="right")
+    grid[0].legend(title="obfuscation", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    title = "Accuracy per task: plain and obfuscated"
+    figure.suptitle(title)
+    return Plot("accuracy_by_obfuscation", title, figure)
 
 
 def _heat_map(report: Report) -> Plot:
@@ -563,10 +639,13 @@ def _difficulty_plot(report: Report, difficulty: Difficulty) -> Plot:
 
 
 def draw(report: Report) -> list[Plot]:
-    """The report's figures: bars per task and model, the task x domain heat maps, the answer
-    categories, and accuracy against each difficulty feature the records carry."""
+    """The report's figures: bars per task and model, bars per task and obfuscation (when some answers
+    are to obfuscated records), the task x domain heat maps, the answer categories, and accuracy
+    against each difficulty feature the records carry."""
     _matplotlib()
-    plots = [_bar_plot(report), _heat_map(report), _category_plot(report)]
+    plots = [_bar_plot(report)]
+    plots += [_obfuscation_plot(report)] if report.obfuscated else []
+    plots += [_heat_map(report), _category_plot(report)]
     plots += [_difficulty_plot(report, d) for d in report.difficulty]
     return plots
 
@@ -600,6 +679,16 @@ def _sections(report: Report) -> list[tuple[str, str, Table | None]]:
         ),
         ("Accuracy per task", "accuracy ± standard error (n = decided answers)", task_table(report)),
     ]
+    if report.obfuscated:
+        sections.append(
+            (
+                "Accuracy per task and obfuscation",
+                "accuracy ± standard error (n = decided answers) on plain records (none) and obfuscated ones "
+                "(mystery: names replaced by unrelated words; random: by random strings), side by side. The "
+                "other tables pool them: an obfuscated record counts under its original domain.",
+                obfuscation_table(report),
+            )
+        )
     for model in report.models:
         sections.append((f"Accuracy per task and domain: {model}", "", domain_table(report, model)))
     if report.dataset is None:
@@ -635,14 +724,17 @@ def _sections(report: Report) -> list[tuple[str, str, Table | None]]:
     return sections
 
 
-# The figures follow the per-task table: the page opens with the overview, the detail tables come after.
-_FIGURES_AFTER = 2
+def _figures_after(report: Report) -> int:
+    """The index of the section the figures come before: they follow the per-task table (and the
+    per-obfuscation one, if any), so the page opens with the overview and the detail tables come after."""
+    return 3 if report.obfuscated else 2
 
 
 def markdown(report: Report, plots: list[Plot]) -> str:
     parts = ["# acp report", ""]
+    figures_after = _figures_after(report)
     for index, (heading, prose, table) in enumerate(_sections(report)):
-        if index == _FIGURES_AFTER:
+        if index == figures_after:
             parts += ["## Figures", ""]
             for plot in plots:
                 parts += [
@@ -676,8 +768,9 @@ def html_page(report: Report, plots: list[Plot], pngs: dict[str, bytes]) -> str:
         f"<style>{_STYLE}</style></head><body>",
         "<h1>acp report</h1>",
     ]
+    figures_after = _figures_after(report)
     for index, (heading, prose, table) in enumerate(_sections(report)):
-        if index == _FIGURES_AFTER:
+        if index == figures_after:
             parts.append("<h2>Figures</h2>")
             for plot in plots:
                 data = base64.b64encode(pngs[plot.name]).decode("ascii")

@@ -50,6 +50,9 @@ class Scored:
     domain: str
 
     def output_line(self) -> dict:
+        """The line of `acp score --output`: the prediction's own line (an lm-eval sample's without its
+        ``doc``) plus task, domain, the record's obfuscation (``none`` for a plain record), the verdict's
+        score, status and reason, and its details."""
         line = dict(self.prediction.line)
         if "doc" in line:  # lm-eval sample lines: keep the record id, not the whole record
             line = {k: v for k, v in line.items() if k != "doc"}
@@ -59,6 +62,7 @@ class Scored:
         line.update(
             task=self.prediction.task,
             domain=self.domain,
+            obfuscation=self.prediction.record.get("obfuscation") or "none",
             score=self.verdict.score,
             status=self.verdict.status,
             reason=self.verdict.reason,

@@ -1,6 +1,7 @@
 """`acp report`: the numbers on hand-written score files, the set measures on hand-made records,
-the figures (PNG, SVG with titles and axis labels), the self-contained HTML page, and the numbers
-against `acp score`'s own summary on really scored reference answers."""
+the figures (PNG, SVG with titles and axis labels), the self-contained HTML page, the numbers
+against `acp score`'s own summary on really scored reference answers, and accuracy plain vs
+obfuscated, on hand-written lines and on a generated plain and mystery run."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from acpgen.evaluation.report import (
     init_atom_count,
     jaccard,
     load_answers,
+    markdown,
     plan_length,
     value_bins,
     write_report,
@@ -268,3 +270,180 @@ def test_headless_chromium_renders_the_page(scores, tmp_path):
     command += ["--window-size=1200,1600", (out / "report.html").as_uri()]
     subprocess.run(command, check=True, capture_output=True, timeout=120)
     assert shot.read_bytes().startswith(PNG_MAGIC) and shot.stat().st_size > 20000
+
+
+# ----- plain vs obfuscated ----------------------------------------------------------------------
+
+
+def obfuscated(mode: str | None, task: str, score: float, **kwargs) -> dict:
+    """A score line of an answer to a record of the given obfuscation (None: a line written before
+    `acp score` wrote the field, read as a plain record's)."""
+    item = line(task, "ferry", score, **kwargs)
+    return item if mode is None else dict(item, obfuscation=mode)
+
+
+# Model a: app plain 3 of 4 (three lines without the field), mystery 1 of 2, random 0 of 2 and one
+# undecided; prog plain 1 of 1, mystery a parse error.
+OBFUSCATED_A = [
+    obfuscated(None, "app", 1.0),
+    obfuscated(None, "app", 1.0),
+    obfuscated(None, "app", 0.0, reason="missing 1, not applicable 0"),
+    obfuscated("none", "app", 1.0),
+    obfuscated("mystery", "app", 1.0),
+    obfuscated("mystery", "app", 0.0, reason="unknown_action: (sail l0 l1)"),
+    obfuscated("random", "app", 0.0, reason="missing 2, not applicable 0"),
+    obfuscated("random", "app", 0.0, reason="missing 1, not applicable 1"),
+    obfuscated("random", "app", 0.0, status="undecided", reason="planner timeout"),
+    obfuscated("none", "prog", 1.0),
+    obfuscated("mystery", "prog", 0.0, status="parse_error", reason="parse_error: nothing"),
+]
+# Model b: app plain 0 of 1, mystery 2 of 2; reach plain 3 of 4; nothing random.
+OBFUSCATED_B = [
+    obfuscated("none", "app", 0.0, reason="missing 1, not applicable 0"),
+    obfuscated("mystery", "app", 1.0),
+    obfuscated("mystery", "app", 1.0),
+    *(obfuscated("none", "reach", score) for score in (1.0, 0.0, 1.0, 1.0)),
+]
+
+
+@pytest.fixture
+def obfuscated_scores(tmp_path) -> list[Path]:
+    return [
+        write_lines(tmp_path / "model-a.jsonl", OBFUSCATED_A),
+        write_lines(tmp_path / "model-b.jsonl", OBFUSCATED_B),
+    ]
+
+
+def test_accuracy_per_task_and_obfuscation_by_hand(obfuscated_scores):
+    report = build_report(obfuscated_scores)
+    assert report.obfuscated and report.obfuscations == ["none", "mystery", "random"]
+    cells = report.obfuscation_cells
+    expected = {  # (model, task, obfuscation): (decided, accuracy, undecided)
+        ("model-a", "app", "none"): (4, 3 / 4, 0),
+        ("model-a", "app", "mystery"): (2, 1 / 2, 0),
+        ("model-a", "app", "random"): (2, 0.0, 1),
+        ("model-a", "prog", "none"): (1, 1.0, 0),
+        ("model-a", "prog", "mystery"): (1, 0.0, 0),
+        ("model-a", ALL, "none"): (5, 4 / 5, 0),  # app 3 + prog 1 of 5
+        ("model-a", ALL, "mystery"): (3, 1 / 3, 0),  # app 1 + prog 0 of 3
+        ("model-a", ALL, "random"): (2, 0.0, 1),
+        ("model-b", "app", "none"): (1, 0.0, 0),
+        ("model-b", "app", "mystery"): (2, 1.0, 0),
+        ("model-b", "reach", "none"): (4, 3 / 4, 0),
+        ("model-b", ALL, "none"): (5, 3 / 5, 0),  # app 0 + reach 3 of 5
+        ("model-b", ALL, "mystery"): (2, 1.0, 0),
+    }
+    assert set(cells) == set(expected)
+    for key, (decided, accuracy, undecided) in expected.items():
+        cell = cells[key]
+        assert (cell.decided, cell.undecided) == (decided, undecided), key
+        assert cell.accuracy == pytest.approx(accuracy), key
+        assert cell.stderr == pytest.approx(math.sqrt(accuracy * (1 - accuracy) / decided)), key
+    # the other tables pool plain and obfuscated answers
+    assert report.cells[("model-a", "app", "ferry")].accuracy == pytest.approx(4 / 8)
+
+
+def test_obfuscation_table_sits_beside_the_per_task_table(obfuscated_scores):
+    md = markdown(build_report(obfuscated_scores), [])
+    rows = [
+        "| model | task | none | mystery | random |",
+        # sqrt(3/4 * 1/4 / 4) = 0.2165, sqrt(1/2 * 1/2 / 2) = 0.3536
+        "| model-a | app | 0.750 ± 0.217 (n=4) | 0.500 ± 0.354 (n=2) | 0.000 ± 0.000 (n=2), 1 undecided |",
+        "| model-a | prog | 1.000 ± 0.000 (n=1) | 0.000 ± 0.000 (n=1) |  |",
+        # sqrt(4/5 * 1/5 / 5) = 0.1789, sqrt(1/3 * 2/3 / 3) = 0.2722
+        "| model-a | all | 0.800 ± 0.179 (n=5) | 0.333 ± 0.272 (n=3) | 0.000 ± 0.000 (n=2), 1 undecided |",
+        "| model-b | app | 0.000 ± 0.000 (n=1) | 1.000 ± 0.000 (n=2) |  |",
+        "| model-b | reach | 0.750 ± 0.217 (n=4) |  |  |",
+        # sqrt(3/5 * 2/5 / 5) = 0.2191
+        "| model-b | all | 0.600 ± 0.219 (n=5) | 1.000 ± 0.000 (n=2) |  |",
+    ]
+    table = md.split("## Accuracy per task and obfuscation\n", 1)[1].split("\n## ", 1)[0]
+    assert [r for r in table.splitlines() if r.startswith("|") and r != "| --- | --- | --- | --- | --- |"] == rows
+    headings = re.findall(r"^## (.+)$", md, re.MULTILINE)
+    assert headings[:4] == ["Sources", "Accuracy per task", "Accuracy per task and obfuscation", "Figures"]
+
+
+def test_obfuscation_columns_are_the_obfuscations_present(tmp_path):
+    lines = [obfuscated(None, "app", 1.0), obfuscated("random", "app", 0.0)]
+    md = markdown(build_report([write_lines(tmp_path / "m.jsonl", lines)]), [])
+    assert "| model | task | none | random |" in md
+    assert "| m | app | 1.000 ± 0.000 (n=1) | 0.000 ± 0.000 (n=1) |" in md
+
+
+def test_plain_answers_only_leave_the_report_as_it_was(scores, tmp_path):
+    plain = write_lines(tmp_path / "plain.jsonl", [obfuscated("none", "app", 1.0), obfuscated(None, "app", 0.0)])
+    for report in (build_report(scores), build_report([plain])):
+        assert not report.obfuscated
+        md = markdown(report, [])
+        assert "obfuscation" not in md and "mystery" not in md
+        assert re.findall(r"^## (.+)$", md, re.MULTILINE)[:3] == ["Sources", "Accuracy per task", "Figures"]
+
+
+def test_obfuscation_figure_and_page(obfuscated_scores, tmp_path):
+    out = tmp_path / "report"
+    written = write_report(build_report(obfuscated_scores), out)
+    assert {"accuracy_by_obfuscation.png", "accuracy_by_obfuscation.svg"} <= {p.name for p in written}
+    assert (out / "accuracy_by_obfuscation.png").read_bytes().startswith(PNG_MAGIC)
+    svg = (out / "accuracy_by_obfuscation.svg").read_text()
+    for text in (
+        "Accuracy per task: plain and obfuscated",
+        "Accuracy per task and obfuscation: model-a",
+        "Accuracy per task and obfuscation: model-b",
+        "obfuscation",
+        "none",
+        "mystery",
+        "random",
+        "task",
+    ):
+        assert f">{text}<" in svg, text
+    page = (out / "report.html").read_text()
+    table = page.index("<h2>Accuracy per task and obfuscation</h2>")
+    assert page.index("<h2>Accuracy per task</h2>") < table < page.index("<h2>Figures</h2>")
+    assert "<td>model-a</td><td>app</td><td>0.750 ± 0.217 (n=4)</td><td>0.500 ± 0.354 (n=2)</td>" in page
+
+
+def test_set_measures_match_each_answer_with_the_record_of_its_obfuscation(tmp_path):
+    """A plain run and its mystery run give the records of one state the same id."""
+    records = [app_record(7, ["(sail l0 l1)"]), dict(app_record(7, ["(glide l0 l1)"]), obfuscation="mystery")]
+    dataset = write_lines(tmp_path / "records.jsonl", records)
+    answers = [
+        dict(obfuscated("none", "app", 1.0, rid=7), response="(sail l0 l1)"),
+        dict(obfuscated("mystery", "app", 1.0, rid=7), response="(glide l0 l1)"),
+        dict(obfuscated("random", "app", 1.0, rid=7), response="(xqzvbn o0 o1)"),  # no random record
+    ]
+    report = build_report([write_lines(tmp_path / "m.jsonl", answers)], dataset)
+    measure = report.set_measures[("m", "app")]
+    assert (measure.answers, measure.jaccard, measure.f1) == (2, 1.0, 1.0)
+    assert report.without_record == 1
+
+
+def run_cli(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_cli_plain_and_mystery_ferry_runs_side_by_side(tmp_path):
+    """A tiny plain and a tiny mystery ferry run (app, level 1), their stored answers scored by acp:
+    the report puts both at 1 side by side, and matches each answer with its own run's record."""
+    out = tmp_path / "out"
+    scores = []
+    for mode, folder in (("none", "ferry"), ("mystery", "ferry-mystery")):
+        args = ["generate", "--domain", "ferry", "--level", "1", "--tasks", "app", "--formats", "gen"]
+        run_cli(*args, "--obfuscate", mode, "--out", str(out))
+        predictions = tmp_path / f"{folder}.preds.jsonl"
+        run_cli("reference-answers", str(out / folder), "-o", str(predictions))
+        scores.append(tmp_path / f"ref.{folder}.jsonl")  # one model, ref, answering both runs
+        run_cli("score", str(predictions), "--dataset", str(out / folder), "-o", str(scores[-1]))
+    plain, mystery = ([json.loads(x) for x in path.read_text().splitlines()] for path in scores)
+    assert {x["obfuscation"] for x in plain} == {"none"} and {x["obfuscation"] for x in mystery} == {"mystery"}
+    n = len((out / "ferry" / "app.gen.jsonl").read_text().splitlines())
+    assert n == len(plain) == len(mystery) > 0
+    report_dir = tmp_path / "report"
+    run_cli("report", *map(str, scores), "--dataset", str(out), "-o", str(report_dir))
+    md = (report_dir / "report.md").read_text()
+    assert "| model | task | none | mystery |" in md
+    assert f"| ref | app | 1.000 ± 0.000 (n={n}) | 1.000 ± 0.000 (n={n}) |" in md
+    assert (report_dir / "accuracy_by_obfuscation.svg").exists()
+    measure = build_report(scores, out).set_measures[("ref", "app")]
+    assert (measure.answers, measure.jaccard, measure.f1) == (2 * n, 1.0, 1.0)

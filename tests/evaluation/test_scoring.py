@@ -9,9 +9,9 @@ from conftest import DEV, GEN_TASKS, dev_records
 from reference_answers import WRONG_LAND_NONE, WRONG_REACH_NONE, verdict
 
 from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
-from acpgen.evaluation.scoring import score_one, score_predictions
+from acpgen.evaluation.scoring import Scored, score_one, score_predictions
 from acpgen.planners import LandmarkResult, Limits, PlannerResult, Status
-from acpgen.tasks import PARSE_ERROR, SCORED, UNDECIDED, RecordContext, ScoreOptions
+from acpgen.tasks import PARSE_ERROR, SCORED, UNDECIDED, RecordContext, ScoreOptions, Verdict
 
 
 def reference_lines() -> list[Prediction]:
@@ -87,3 +87,19 @@ def test_land_atom_needing_a_planner_is_undecided_when_planners_time_out():
     record = next(r for r in dev_records("land") if "ferry" in r["PDDL_domain"] and r["answer"]["no"])
     ctx = RecordContext(record, ScoreOptions(recheck=True, max_states=1, limits=Limits(time=1)), TimeoutPlanners())
     assert score_one(ctx, "land", record["answer"]["no"][0]).status == UNDECIDED
+
+
+def test_score_rows_carry_the_records_obfuscation():
+    """`acp score --output` rows say whether the record was obfuscated (none for a plain one), for
+    prediction lines and for lm-eval sample lines alike."""
+    plain = {"id": 1, "task": "app", "domain": "ferry"}
+    mystery = dict(plain, obfuscation="mystery", renaming={"mode": "mystery"})
+    verdict = Verdict.correct()
+
+    def row(record: dict, line: dict) -> dict:
+        return Scored(Prediction(line, "app", record, "(sail l0 l1)"), verdict, "ferry").output_line()
+
+    assert row(plain, {"id": 1, "response": "(sail l0 l1)"})["obfuscation"] == "none"
+    assert row(mystery, {"id": 1, "response": "(sail l0 l1)"})["obfuscation"] == "mystery"
+    sample = row(mystery, {"doc": mystery, "resps": [["(sail l0 l1)"]], "doc_id": 0})
+    assert (sample["obfuscation"], sample["id"], "doc" in sample) == ("mystery", 1, False)
