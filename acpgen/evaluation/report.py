@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from acpgen.artefacts import atomic_write_bytes, atomic_write_text
 from acpgen.config import OBFUSCATIONS
 from acpgen.errors import DataError, ToolError
-from acpgen.evaluation.records import Dataset, dataset_files, read_json_items, record_task
+from acpgen.evaluation.records import Dataset, read_json_items
 from acpgen.evaluation.scoring import Cell
 from acpgen.nl.answers import ParseError
 from acpgen.pddl.model import without_comments
@@ -333,29 +333,15 @@ def build_report(paths: Iterable[Path], dataset: Path | None = None) -> Report:
             )
     report = Report([str(p) for p in paths], models, answers, cells, categories, obfuscation_cells)
     if dataset is not None:
-        _add_record_measures(report, load_records(dataset))
+        _add_record_measures(report, Dataset.load(dataset, complete=False))
         report.dataset = str(dataset)
     return report
 
 
-def load_records(path: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
-    """The records at ``path`` by (kind, id, obfuscation): a plain run and its obfuscated runs give the
-    records of one state the same ids, so an answer is matched with the record of its own obfuscation."""
-    records: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for file in dataset_files(path):
-        for record in read_json_items(file):
-            kind = record_task(record)
-            if kind is not None and "id" in record:
-                records[(kind, str(record["id"]), str(record.get("obfuscation") or PLAIN))] = record
-    if not records:
-        Dataset.load(path, complete=False)  # DataError when the files hold objects but no records
-    return records
-
-
-def _add_record_measures(report: Report, records: dict[tuple[str, str, str], dict[str, Any]]) -> None:
+def _add_record_measures(report: Report, dataset: Dataset) -> None:
     found: list[tuple[Answer, dict[str, Any]]] = []
     for answer in report.answers:
-        record = records.get((answer.kind, str(answer.line.get("id")), answer.obfuscation))
+        record = dataset.records.get((answer.kind, str(answer.line.get("id"))))
         if record is None:
             report.without_record += 1
         else:

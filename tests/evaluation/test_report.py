@@ -402,21 +402,6 @@ def test_obfuscation_figure_and_page(obfuscated_scores, tmp_path):
     assert "<td>model-a</td><td>app</td><td>0.750 ± 0.217 (n=4)</td><td>0.500 ± 0.354 (n=2)</td>" in page
 
 
-def test_set_measures_match_each_answer_with_the_record_of_its_obfuscation(tmp_path):
-    """A plain run and its mystery run give the records of one state the same id."""
-    records = [app_record(7, ["(sail l0 l1)"]), dict(app_record(7, ["(glide l0 l1)"]), obfuscation="mystery")]
-    dataset = write_lines(tmp_path / "records.jsonl", records)
-    answers = [
-        dict(obfuscated("none", "app", 1.0, rid=7), response="(sail l0 l1)"),
-        dict(obfuscated("mystery", "app", 1.0, rid=7), response="(glide l0 l1)"),
-        dict(obfuscated("random", "app", 1.0, rid=7), response="(xqzvbn o0 o1)"),  # no random record
-    ]
-    report = build_report([write_lines(tmp_path / "m.jsonl", answers)], dataset)
-    measure = report.set_measures[("m", "app")]
-    assert (measure.answers, measure.jaccard, measure.f1) == (2, 1.0, 1.0)
-    assert report.without_record == 1
-
-
 def run_cli(*args: str) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -439,6 +424,7 @@ def test_cli_plain_and_mystery_ferry_runs_side_by_side(tmp_path):
     assert {x["obfuscation"] for x in plain} == {"none"} and {x["obfuscation"] for x in mystery} == {"mystery"}
     n = len((out / "ferry" / "app.gen.jsonl").read_text().splitlines())
     assert n == len(plain) == len(mystery) > 0
+    assert not {x["id"] for x in plain} & {x["id"] for x in mystery}  # other questions: other ids
     report_dir = tmp_path / "report"
     run_cli("report", *map(str, scores), "--dataset", str(out), "-o", str(report_dir))
     md = (report_dir / "report.md").read_text()

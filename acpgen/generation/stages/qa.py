@@ -110,7 +110,9 @@ class QASource:
         problem_task = self.task(state["problem"])
         renaming = self.renaming(state["problem"])
         mask = problem_task.static_mask | problem_task.mask_of(state["atoms"])
-        uid = f"{self.ctx.domain}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
+        # the folder of the run: the domain, or ferry-mystery for an obfuscated run, whose records are other
+        # questions than the plain run's about the same states and so get other uids and ids
+        uid = f"{self.ctx.source.folder}/{state['id']}/{task_name}" + ("" if fmt == "gen" else f"/{fmt}")
         return {
             "id": record_id(self.ctx.config.seed, uid),
             "uid": uid,
