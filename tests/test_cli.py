@@ -1,10 +1,13 @@
-"""`acp score` and `acp reference-answers` through the command line."""
+"""`acp score` and `acp reference-answers` through the command line; the documentation's copies of --help."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import re
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import DEV, dev_records
 
@@ -112,3 +115,19 @@ def test_reference_answers_round_trip(tmp_path):
     assert len(lines) == 40 and {x["task"] for x in lines} == {"val"}
     scored = run("score", out, "--dataset", DEV / "val.gen.json", "--json")
     assert json.loads(scored.output)["val"]["all"]["accuracy"] == 1.0
+
+
+# ----- the documentation's copies of --help ----------------------------------------------------------------
+COMMAND_PAGES = sorted((Path(__file__).parents[1] / "docs" / "commands").glob("*.md"))
+HELP_BLOCK = re.compile(r"```text\n\$ (acp[\w -]*?) --help\n(.*?)\n```", re.S)
+
+
+@pytest.mark.parametrize("page", COMMAND_PAGES, ids=lambda p: p.stem)
+def test_every_documented_help_text_is_the_commands_own(page):
+    """docs/commands/*.md show each command's --help under "Every option": it must be what the command
+    prints (at the width the pages use), so that a new option cannot go undocumented."""
+    blocks = HELP_BLOCK.findall(page.read_text())
+    for command, shown in blocks:
+        printed = CliRunner().invoke(cli, [*command.split()[1:], "--help"], terminal_width=78, prog_name="acp")
+        assert printed.exit_code == 0
+        assert shown == printed.output.rstrip(), f"{page}: `{command} --help` changed; copy its output into the page"
