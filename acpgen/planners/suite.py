@@ -71,6 +71,9 @@ _FD_LIMITS = ("--overall-time-limit", "{time}s", "--overall-memory-limit", "{mem
 #: only relaxed dead ends (safe); Fast Downward exits 11 only when its search proved it.
 SOLVE_SEARCH = "eager_greedy([ff()],preferred=[ff()])"
 OPTIMAL_SEARCHES = ("astar(lmcut())", "astar(blind())")
+#: the second optimal configuration, which re-proves an optimal cost the first one found: A* with h^max,
+#: admissible as LM-cut is but computed otherwise (and defined for axioms and conditional effects)
+CHECK_SEARCHES = ("astar(hmax())", "astar(blind())")
 #: bound=0 stops the search after evaluating the initial state, right after the graph dump.
 LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_rhw(verbosity=debug))],bound=0)"
 
@@ -223,14 +226,15 @@ class Planners:
         stopping = f"q={float(quality_bound)!r}" + (f",k={k}" if k is not None else "")
         return self._kstar(domain, problem, stopping, unordered, limits, wanted=k)
 
-    def optimal(self, domain: str, problem: str, limits: Limits = Limits()) -> PlannerResult:
-        """One optimal plan (A* with LM-cut; with blind search when LM-cut cannot handle the task)."""
-        return self._fast_downward(domain, problem, "optimal", OPTIMAL_SEARCHES, limits)
+    def optimal(self, domain: str, problem: str, limits: Limits = Limits(), check: bool = False) -> PlannerResult:
+        """One optimal plan (A* with LM-cut; with blind search when LM-cut cannot handle the task);
+        ``check``: by the second configuration (:data:`CHECK_SEARCHES`), to re-prove a cost."""
+        return self._fast_downward(domain, problem, "optimal", CHECK_SEARCHES if check else OPTIMAL_SEARCHES, limits)
 
-    def optimal_sas(self, sas: str, limits: Limits = Limits()) -> PlannerResult:
+    def optimal_sas(self, sas: str, limits: Limits = Limits(), check: bool = False) -> PlannerResult:
         """:meth:`optimal` for a task given in Fast Downward's SAS format (`acpgen.pddl.sas`): the
         search alone, without translating."""
-        return self._fast_downward(sas, "", "optimal-sas", OPTIMAL_SEARCHES, limits)
+        return self._fast_downward(sas, "", "optimal-sas", CHECK_SEARCHES if check else OPTIMAL_SEARCHES, limits)
 
     def solve(self, domain: str, problem: str, limits: Limits = Limits()) -> PlannerResult:
         """Any plan, or status unsolvable only when the search *proved* that none exists."""

@@ -82,8 +82,11 @@ class Oracle:
         state: int | None = None,
         walks: int = 40,
         walk_length: int = 50,
+        second_opinion: bool = False,
     ):
         self.task = task
+        #: optimal costs by the planners' second configuration (re-proving what the first one found)
+        self.second_opinion = second_opinion
         self.state = task.init if state is None else state
         self.planners = planners or Planners()
         self.max_states = max_states
@@ -289,6 +292,9 @@ class Oracle:
         state = self.state if state is None else state
         return lifted_query(self.task, state, self.task.goal_pos, self.task.goal_neg, name)
 
+    def _optimal(self, domain: str, problem: str, limits: Limits) -> PlannerResult:
+        return self.planners.optimal(domain, problem, limits, self.second_opinion)
+
     def optimal_cost(self, state: int | None = None) -> CostDecision:
         """h*(state): optimal plan length from ``state`` (default: the oracle's state)."""
         state = self.state if state is None else state
@@ -301,9 +307,11 @@ class Oracle:
             return CostDecision(None, True, Method.RELAXED)
         sas = self._sas.text(state, self._covered)
         if sas is not None:  # the search on acp's own grounding, without translating the PDDL again
-            result = self._ask(lambda task, _, limits: self.planners.optimal_sas(task, limits), Encoding(sas, ""))
+            result = self._ask(
+                lambda task, _, limits: self.planners.optimal_sas(task, limits, self.second_opinion), Encoding(sas, "")
+            )
         else:
-            result = self._ask(self.planners.optimal, self._goal_query("opt", state))
+            result = self._ask(self._optimal, self._goal_query("opt", state))
         if result.status == Status.SOLVED:
             return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
@@ -326,7 +334,7 @@ class Oracle:
                 plan.append(self.task.actions[action].name)
             return CostDecision(len(plan), True, Method.EXPLORED), plan
         query = self._goal_query("optplan")
-        result = self._ask(self.planners.optimal, query)
+        result = self._ask(self._optimal, query)
         if result.status == Status.SOLVED and result.plans:
             plan = query.decode(result.plans[0])
             return CostDecision(len(plan), True, Method.PLANNER), plan

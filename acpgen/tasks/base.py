@@ -123,6 +123,9 @@ class ScoreOptions:
     max_states: int = 1000
     limits: Limits = field(default_factory=lambda: Limits(time=20.0))
     retry_factor: float = 4.0  # a planner timeout is retried once with this factor (<= 1: no retry)
+    #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
+    #: configuration (A* with h^max, :data:`acpgen.planners.suite.CHECK_SEARCHES`), not the one that found them
+    second_opinion: bool = False
 
 
 def proven_by_acp(record: dict[str, Any]) -> bool:
@@ -163,6 +166,7 @@ class RecordContext:
             max_states=self.options.max_states,
             limits=self.options.limits,
             retry_factor=self.options.retry_factor,
+            second_opinion=self.options.second_opinion,
         )
 
     @property

@@ -128,6 +128,28 @@ def test_solve_and_optimal_on_ferry(planners):
     assert ferry_valid(sol.plans[0]) and sol.costs == (len(sol.plans[0]),)
 
 
+def test_the_second_optimal_configuration_is_another_search_with_the_same_costs(planners, monkeypatch):
+    # OPTIMAL_FERRY's cost 7 (above), the grounded task's 4 and the axioms task's 2 (below), by A* with h^max
+    searches: list[str] = []
+    run = planners._run
+
+    def spy(tool, template, workdir, limits):
+        searches.append(template[template.index("--search") + 1])
+        return run(tool, template, workdir, limits)
+
+    monkeypatch.setattr(planners, "_run", spy)
+    opt = planners.optimal(FERRY, FERRY_P01, LIMITS, check=True)
+    assert opt.status == Status.SOLVED and opt.costs == (7,) and ferry_valid(opt.plans[0])
+    assert searches == ["astar(hmax())"]
+    assert planners.optimal(*pddl_pair("grounded"), LIMITS, check=True).costs == (4,)
+    assert planners.optimal(*pddl_pair("axioms"), LIMITS, check=True).costs == (2,)
+    assert "astar(lmcut())" not in searches
+
+
+def pddl_pair(name: str) -> tuple[str, str]:
+    return pddl(f"{name}-domain"), pddl(f"{name}-p01")
+
+
 def test_grounded_encoding_with_negative_and_disjunctive_preconditions(planners):
     # f3 comes only from a3 (needs f1 and not f2; deletes f1), and nothing deletes f2, so a3
     # must precede a2. a1 (needs not f2) gives f1 for a3; after a3, a2 needs f1 again (a1) or

@@ -135,7 +135,9 @@ def _budgets(ctx: StageContext):
     limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
     generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
-    verify_options = ScoreOptions(recheck=True, max_states=settings.verify_max_states, limits=limits)
+    verify_options = ScoreOptions(
+        recheck=True, max_states=settings.verify_max_states, limits=limits, second_opinion=True
+    )
     return planners, generate_options, verify_options
 
 
