@@ -32,13 +32,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpgen.config import FORMATS, PipelineConfig, load_config
+from acpgen.config import FORMATS, OBFUSCATIONS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError, PddlError
 from acpgen.evaluation.records import dataset_files, read_json_items, record_task
 from acpgen.evaluation.scoring import score_one, shared_planners
 from acpgen.executors import Executor
 from acpgen.generation.levels import at_level
 from acpgen.generation.pipeline import run_domain, stages_up_to
+from acpgen.generation.sources import folder_name
 from acpgen.generation.stages.base import StageReport
 from acpgen.generation.stages.export import export_file
 from acpgen.pddl.grounding import GroundTask
@@ -310,6 +311,7 @@ def generate(
     cache_dir: str | Path | None = None,
     representation: str | None = None,
     jobs: int = 1,
+    obfuscate: str | None = None,
 ) -> Iterator[dict]:
     """Verified records of ``task`` in ``format``, ``n`` per domain, made as `acp generate` makes them.
 
@@ -322,10 +324,15 @@ def generate(
     Run one `generate` at a time per cache folder (calls with their own folders may run at once).
     ``level``: a difficulty level 1-5 (`acpgen.generation.levels`: the level's share of the domain's sizes, states
     at the level's distance from the goal); the records then end with ``level`` and ``features``
-    (:func:`features`), as `acp generate --level` writes them. Fewer than ``n``
+    (:func:`features`), as `acp generate --level` writes them. ``obfuscate``: ``mystery`` or
+    ``random`` renames every name of the domain and its problems, as `acp generate --obfuscate`
+    (the records carry ``obfuscation`` and ``renaming``). Fewer than ``n``
     records (the states cannot give more) warn with :class:`GenerationShortfall`.
     """
     settings = _generation_config(config, domain, task, n, seed, level, format, representation)
+    settings = settings.with_overrides(obfuscate=obfuscate)
+    if settings.obfuscate not in OBFUSCATIONS:
+        raise ConfigError(f"obfuscate must be one of {', '.join(OBFUSCATIONS)}, not {settings.obfuscate!r}")
     names = [domain] if isinstance(domain, str) else list(domain)
     temporary = cache_dir is None
     out = Path(tempfile.mkdtemp(prefix="acp-generate-")) if temporary else Path(cache_dir)  # type: ignore[arg-type]
@@ -338,7 +345,7 @@ def generate(
             run_domain(
                 settings, name, planners, stages=stages_up_to(None), progress=False, jobs=jobs, report=reports.append
             )
-            path = export_file(out / name, task, format)
+            path = export_file(out / folder_name(name, settings.obfuscate), task, format)
             records = read_json_items(path) if path.exists() else []
             if len(records) < n:
                 why = "; ".join(f for r in reports for f in r.failed) or "no reason reported"

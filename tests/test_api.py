@@ -69,6 +69,17 @@ def test_generate_bool_format_equals_the_cli_and_caches(cli_out, tmp_path):
     assert (cache / "ferry" / "problems" / "p001.pddl").stat().st_mtime_ns == stamp  # resumed, not made again
 
 
+def test_generate_obfuscated_gives_the_records_of_acp_generate_obfuscate(tmp_path):
+    out = tmp_path / "cli"
+    args = ["generate", "--domain", "ferry", "--config", str(TINY), "--obfuscate", "mystery", "--out", str(out)]
+    assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
+    expected = _lines(out / "ferry-mystery" / "app.gen.jsonl")
+    got = list(acpgen.generate("ferry", "app", n=2, config=TINY, obfuscate="mystery"))
+    assert got == expected and {r["obfuscation"] for r in got} == {"mystery"}
+    with pytest.raises(acpgen.errors.ConfigError, match="obfuscate must be one of none, mystery, random"):
+        next(acpgen.generate("ferry", "app", config=TINY, obfuscate="rot13"))
+
+
 def test_generate_refuses_bad_arguments():
     with pytest.raises(DataError, match="unknown task 'nope'"):
         next(acpgen.generate("ferry", "nope", config=TINY))
