@@ -74,7 +74,10 @@ class QAConfig:
     max_candidates: int = 5000  # areach: type-correct actions examined per state (sampled beyond)
     max_planner_calls: int = 60  # per question; a state needing more is skipped ("in case of doubt")
     max_states: int = 20000  # exhaustive exploration bound while generating
-    verify_max_states: int = 1  # bound while verifying (1: planners and relaxation, not exploration)
+    verify_max_states: int = 1  # grounded exploration bound while verifying (1: none, another route than generation's)
+    # while verifying, spaces of at most this many states are explored by the separate lifted interpreter
+    # (acpgen.proofs.lifted_space) instead of asking planner processes; 0: planners only
+    verify_lifted_states: int = 2000
     planner_time_limit: float = 5.0  # seconds per planner call while generating and verifying
     candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)

@@ -263,6 +263,7 @@ def build_dataset(
         max_states=config.qa.verify_max_states,
         limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb),
         second_opinion=True,
+        lifted_states=config.qa.verify_lifted_states,
     )
     checks = self_check(files, setup, options, jobs, progress, executor)
     seconds["check"] = time.perf_counter() - mark

@@ -25,6 +25,7 @@ from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.sas import SasTask
+from acpgen.proofs.lifted_space import LiftedSpace, lifted_space
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
 
@@ -38,6 +39,7 @@ class Method(StrEnum):
     STATIC = "static"  # fixed by the task whatever the state (static facts, unsatisfiable conditions, types)
     RELAXED = "relaxed"  # the delete relaxation
     EXPLORED = "explored"  # exhaustive exploration, or evidence found by exploration and random walks
+    LIFTED = "lifted"  # exhaustive exploration by the separate lifted interpreter (acpgen.proofs.lifted_space)
     PLAN = "plan"  # a plan found by a planner (evidence against a landmark)
     RHW = "rhw"  # Fast Downward's RHW landmarks
     PLANNER = "planner"  # a planner's answer on a compiled query
@@ -83,10 +85,13 @@ class Oracle:
         walks: int = 40,
         walk_length: int = 50,
         second_opinion: bool = False,
+        lifted_states: int = 0,
     ):
         self.task = task
         #: optimal costs by the planners' second configuration (re-proving what the first one found)
         self.second_opinion = second_opinion
+        #: before any planner call, explore spaces of at most this many states with the lifted interpreter
+        self.lifted_states = lifted_states
         self.state = task.init if state is None else state
         self.planners = planners or Planners()
         self.max_states = max_states
@@ -125,6 +130,19 @@ class Oracle:
         return self._evidence[1]
 
     @cached_property
+    def lifted(self) -> LiftedSpace | None:
+        """The space reachable from the state explored by the separate lifted interpreter, when it has at
+        most ``lifted_states`` states (else, or with ``lifted_states`` 0, None)."""
+        if self.lifted_states <= 0:
+            return None
+        return lifted_space(self.task.lifted, self.task.atoms.atoms(self.state), self.lifted_states)
+
+    def _lifted_node(self, state: int) -> int | None:
+        """The number of a state in :attr:`lifted` (None without it or outside it)."""
+        space = self.lifted
+        return None if space is None else space.node_of(frozenset(self.task.atoms.atoms(state)))
+
+    @cached_property
     def relaxed(self) -> tuple[int, list[GroundAction]]:
         """Atoms and actions reachable from the state in the delete relaxation."""
         return relaxed_reachable(self.task, self.state)
@@ -156,6 +174,8 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if self.space is not None:
             return Decision(False, Method.EXPLORED)
+        if self.lifted is not None:
+            return Decision(self.task.atoms.atoms(atom_bit)[0] in self.lifted.atoms, Method.LIFTED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
         return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
@@ -170,6 +190,8 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if self.space is not None:
             return Decision(False, Method.EXPLORED)
+        if self.lifted is not None:
+            return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
         return self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
@@ -185,6 +207,8 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if self.space is not None:
             return Decision(False, Method.EXPLORED)
+        if self.lifted is not None:
+            return Decision(action.name in self.lifted.actions, Method.LIFTED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
         undecided = None
@@ -208,6 +232,8 @@ class Oracle:
             return Decision(True, Method.CURRENT)
         if self.space is not None:
             return Decision(not self.space.goal_reachable_avoiding(atom_bit), Method.EXPLORED)
+        if self.lifted is not None:
+            return Decision(not self.lifted.goal_reachable_avoiding(self.task.atoms.atoms(atom_bit)[0]), Method.LIFTED)
         if not self.relaxed[0] & atom_bit:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
@@ -276,6 +302,8 @@ class Oracle:
             return Decision(False, Method.RELAXED)
         if self.space is not None:
             return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
+        if self.lifted is not None:
+            return Decision(self.lifted.optimal_cost() is not None, Method.LIFTED)
         return self._solvable(self._goal_query("goal"))
 
     @cached_property
@@ -302,6 +330,9 @@ class Oracle:
             return CostDecision(None, True, Method.STATIC)
         if self.space is not None and state in self.space.index:
             return CostDecision(self.space.optimal_cost(state), True, Method.EXPLORED)
+        node = self._lifted_node(state)
+        if node is not None and self.lifted is not None:
+            return CostDecision(self.lifted.optimal_cost(node), True, Method.LIFTED)
         reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, Method.RELAXED)
@@ -333,6 +364,9 @@ class Oracle:
                 action, at = next((a, j) for a, j in self.space.successors[at] if distances[j] == distances[at] - 1)
                 plan.append(self.task.actions[action].name)
             return CostDecision(len(plan), True, Method.EXPLORED), plan
+        if self.lifted is not None:
+            found = self.lifted.optimal_plan()
+            return CostDecision(None if found is None else len(found), True, Method.LIFTED), found
         query = self._goal_query("optplan")
         result = self._ask(self._optimal, query)
         if result.status == Status.SOLVED and result.plans:

@@ -126,6 +126,9 @@ class ScoreOptions:
     #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
     #: configuration (A* with h^max, :data:`acpgen.planners.suite.CHECK_SEARCHES`), not the one that found them
     second_opinion: bool = False
+    #: re-proving: spaces of at most this many states are explored by the separate lifted interpreter
+    #: (:mod:`acpgen.proofs.lifted_space`) before any planner is asked (0: never)
+    lifted_states: int = 0
 
 
 def proven_by_acp(record: dict[str, Any]) -> bool:
@@ -167,6 +170,7 @@ class RecordContext:
             limits=self.options.limits,
             retry_factor=self.options.retry_factor,
             second_opinion=self.options.second_opinion,
+            lifted_states=self.options.lifted_states,
         )
 
     @property

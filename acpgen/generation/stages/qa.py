@@ -136,7 +136,11 @@ def _budgets(ctx: StageContext):
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
     generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
     verify_options = ScoreOptions(
-        recheck=True, max_states=settings.verify_max_states, limits=limits, second_opinion=True
+        recheck=True,
+        max_states=settings.verify_max_states,
+        limits=limits,
+        second_opinion=True,
+        lifted_states=settings.verify_lifted_states,
     )
     return planners, generate_options, verify_options
 

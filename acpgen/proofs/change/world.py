@@ -167,20 +167,34 @@ class LiftedWorld(World):
         schema, binding = found
         if not any(all(self._holds(lit, binding, facts) for lit in conj) for conj in schema.precondition):
             return None
+        return self._apply(schema, binding, facts)
 
+    def _apply(self, schema: Schema, binding: dict[str, str], facts: Facts) -> Facts:
         def ground(literals: tuple[Literal, ...]) -> set[str]:
             return {canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in literals}
 
         return self.derive(frozenset((set(facts) - ground(schema.delete)) | ground(schema.add)))
 
-    def _matches(
-        self, params: tuple[tuple[str, str], ...], conj: tuple[Literal, ...], facts: Facts
-    ) -> Iterator[dict[str, str]]:
-        """Bindings of the typed parameters under which the conjunction holds."""
+    @staticmethod
+    def _index(facts: Facts) -> dict[str, list[tuple[str, ...]]]:
+        """The state's atoms by predicate."""
         by_predicate: dict[str, list[tuple[str, ...]]] = {}
         for atom in facts:
             name, args = split_canonical(atom)
             by_predicate.setdefault(name, []).append(args)
+        return by_predicate
+
+    def _matches(
+        self,
+        params: tuple[tuple[str, str], ...],
+        conj: tuple[Literal, ...],
+        facts: Facts,
+        by_predicate: dict[str, list[tuple[str, ...]]] | None = None,
+    ) -> Iterator[dict[str, str]]:
+        """Bindings of the typed parameters under which the conjunction holds (``by_predicate``: the
+        state's :meth:`_index`, when the caller has it)."""
+        if by_predicate is None:
+            by_predicate = self._index(facts)
         positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
 
         def extend(index: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
@@ -203,9 +217,19 @@ class LiftedWorld(World):
                     yield binding
 
     def executable(self, facts: Facts) -> list[str]:
-        found = set()
+        return [name for name, _, _ in self._executable(facts)]
+
+    def successors(self, facts: Facts) -> list[tuple[str, Facts]]:
+        """Every executable ground action of the state with the state it leads to, sorted by action."""
+        return [(name, self._apply(schema, binding, facts)) for name, schema, binding in self._executable(facts)]
+
+    def _executable(self, facts: Facts) -> list[tuple[str, Schema, dict[str, str]]]:
+        """The executable actions of the state, sorted by name, with their schema and binding (the
+        state's atoms are indexed once for every schema)."""
+        index = self._index(facts)
+        found: dict[str, tuple[Schema, dict[str, str]]] = {}
         for schema in self.lifted.schemas.values():
             for conj in schema.precondition:
-                for binding in self._matches(schema.params, conj, facts):
-                    found.add(canonical(schema.name, tuple(binding[v] for v, _ in schema.params)))
-        return sorted(found)
+                for binding in self._matches(schema.params, conj, facts, index):
+                    found.setdefault(canonical(schema.name, tuple(binding[v] for v, _ in schema.params)), (schema, binding))
+        return [(name, *found[name]) for name in sorted(found)]

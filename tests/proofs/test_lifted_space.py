@@ -1,0 +1,109 @@
+"""acpgen.proofs.lifted_space (the verification's in-process second proof) against acp's grounded exploration
+(acpgen.pddl.explore), two procedures that share only the parsed PDDL: on a small generated problem of every
+built-in domain, both find the same reachable states, optimal costs, reachable atoms and actions, landmarks
+and an optimal plan's length; and the Oracle decides with it where it would otherwise ask a planner."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from acpgen.config import load_config
+from acpgen.data import DOMAINS_DIR
+from acpgen.generators import DOMAINS, get_generator
+from acpgen.pddl.explore import explore
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import is_plan
+from acpgen.planners import Planners
+from acpgen.proofs.lifted_space import lifted_space
+from acpgen.proofs.oracle import Method, Oracle
+
+LIMIT = 3000
+
+
+class NoPlanners(Planners):
+    """Planners that fail the test when asked: the lifted space must decide everything."""
+
+    def __getattribute__(self, name):
+        if name in ("solve", "optimal", "optimal_sas", "top_k", "landmarks"):
+            raise AssertionError(f"a planner was asked ({name})")
+        return super().__getattribute__(name)
+
+
+# Sizes below the configured ones, for the domains whose smallest configured size has more than LIMIT states
+SMALL = {
+    "alfworld": {"receptacles": 4, "objects": 2, "goal": 0},
+    "floortile": {"rows": 2, "columns": 2, "robots": 1},
+    "goldminer": {"rows": 2, "cols": 3},
+    "grid": {"x": 3, "y": 3, "shapes": 1, "keys": 1, "locks": 1, "goal_percent": 100},
+    "logistics": {"cities": 2, "city_size": 2, "packages": 2, "airplanes": 1},
+    "rovers": {"rovers": 1, "waypoints": 3, "objectives": 1, "cameras": 1, "goals": 2},
+    "satellite": {"satellites": 1, "instruments": 1, "modes": 1, "targets": 3, "observations": 2},
+}
+
+
+@pytest.fixture(scope="module", params=sorted(DOMAINS))
+def pair(request):
+    domain = request.param
+    sizes = [SMALL[domain]] if domain in SMALL else load_config().domain(domain).sizes
+    generator = get_generator(domain)
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    for size in sizes:
+        task = GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(3))))
+        grounded = explore(task, task.init, LIMIT)
+        if grounded.complete:
+            lifted = lifted_space(task.lifted, task.atoms.atoms(task.init), LIMIT)
+            assert lifted is not None, f"{domain}: the lifted interpreter finds more than {len(grounded.states)} states"
+            return domain, task, grounded, lifted
+    pytest.skip(f"{domain}: no configured size has at most {LIMIT} states")
+
+
+def facts(task: GroundTask, state: int) -> frozenset[str]:
+    return frozenset(task.atoms.atoms(state))
+
+
+def test_both_explorations_reach_the_same_states_with_the_same_costs(pair):
+    _, task, grounded, lifted = pair
+    assert len(lifted.members) == len(grounded.states)
+    distances = grounded.goal_distances()
+    for position, state in enumerate(grounded.states):
+        node = lifted.node_of(facts(task, state))
+        assert node is not None
+        assert lifted.optimal_cost(node) == (None if distances[position] < 0 else distances[position])
+
+
+def test_both_find_the_same_reachable_atoms_and_actions(pair):
+    _, task, grounded, lifted = pair
+    assert set(task.atoms.atoms(grounded.reachable_atoms)) == set(lifted.atoms)
+    applicable = {task.actions[i].name for i in grounded.reachable_action_indices()}
+    assert applicable == set(lifted.actions)
+
+
+def test_both_find_the_same_landmarks(pair):
+    _, task, grounded, lifted = pair
+    reachable = grounded.reachable_atoms
+    for atom in task.atoms.atoms(reachable & ~task.static_mask)[:40]:
+        bit = task.atoms.mask([atom])
+        assert grounded.goal_reachable_avoiding(bit) == lifted.goal_reachable_avoiding(atom), atom
+
+
+def test_the_lifted_optimal_plan_is_a_plan_of_the_optimal_cost(pair):
+    _, task, grounded, lifted = pair
+    plan = lifted.optimal_plan()
+    if grounded.optimal_cost() is None:
+        assert plan is None
+    else:
+        assert plan is not None and len(plan) == grounded.optimal_cost() and is_plan(task, task.init, plan)
+
+
+def test_the_oracle_decides_by_the_lifted_space_without_planners(pair):
+    domain, task, grounded, _ = pair
+    oracle = Oracle(task, NoPlanners(), max_states=1, lifted_states=LIMIT)
+    cost = oracle.optimal_cost()
+    assert cost.decided and cost.cost == grounded.optimal_cost()
+    assert cost.method in (Method.LIFTED, Method.STATIC, Method.RELAXED)
+    assert oracle.goal_reachable().value == (grounded.optimal_cost() is not None)
+    unreached = task.atoms.atoms(~grounded.reachable_atoms & ((1 << len(task.atoms.names)) - 1))
+    for atom in unreached[:10]:
+        assert oracle.atom_reachable(task.atoms.mask([atom])).value is False, (domain, atom)
