@@ -133,7 +133,8 @@ class LiftedSpace:
         if node not in distances:
             return None
         while distances[node] > 0:
-            action, node = next((a, n) for a, n in self.graph.successors(node) if distances.get(n) == distances[node] - 1)
+            wanted = distances[node] - 1
+            action, node = next((a, n) for a, n in self.graph.successors(node) if distances.get(n) == wanted)
             plan.append(action)
         return plan
 

@@ -25,9 +25,9 @@ from acpgen.pddl.explore import StateSpace, explore, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.sas import SasTask
-from acpgen.proofs.lifted_space import LiftedSpace, lifted_space
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
+from acpgen.proofs.lifted_space import LiftedSpace, lifted_space
 
 log = logging.getLogger(__name__)
 

@@ -231,5 +231,6 @@ class LiftedWorld(World):
         for schema in self.lifted.schemas.values():
             for conj in schema.precondition:
                 for binding in self._matches(schema.params, conj, facts, index):
-                    found.setdefault(canonical(schema.name, tuple(binding[v] for v, _ in schema.params)), (schema, binding))
+                    name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
+                    found.setdefault(name, (schema, binding))
         return [(name, *found[name]) for name in sorted(found)]
