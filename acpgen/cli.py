@@ -340,7 +340,9 @@ def validate(
     """
     dataset = Dataset.load(path)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
-    options = ScoreOptions(max_states=max_states, limits=Limits(time=planner_timeout), second_opinion=True)
+    options = ScoreOptions(
+        max_states=max_states, limits=Limits(time=planner_timeout), second_opinion=True, external_validators=True
+    )
     setup = PlannerSetup(planner_backend, image, cache_dir)
     with make_executor(executor_kind, jobs=jobs, scheduler=scheduler) as executor:
         results = validate_records(items, options, setup, jobs=jobs, progress=sys.stderr.isatty(), executor=executor)

@@ -129,6 +129,10 @@ class ScoreOptions:
     #: re-proving: spaces of at most this many states are explored by the separate lifted interpreter
     #: (:mod:`acpgen.proofs.lifted_space`) before any planner is asked (0: never)
     lifted_states: int = 0
+    #: `acp validate`: plans are also judged by validators outside acp (unified-planning's), which read the
+    #: PDDL themselves and cost seconds per record on large problems; the qa stage's second proof is the
+    #: lifted interpreter
+    external_validators: bool = False
 
 
 def proven_by_acp(record: dict[str, Any]) -> bool:

@@ -10,10 +10,11 @@ them), ``failure`` (the first failure in words) and ``failure_class`` (unreadabl
 not_executable, goal_not_reached, extra_steps; None for a plan without extra steps).
 
 Records store an optimal plan (``answer``) and its cost (``optimal_cost``): found on the explored
-state space (descending h*) or by Fast Downward's optimal search, and re-proven by the verification
-route (the lifted interpreter executes the plan, unified-planning's validator when installed, and
-the optimal cost is decided again by the oracle with the verification budget). Costs are plan
-lengths: acp's domains have unit action costs.
+state space (descending h*) or by Fast Downward's optimal search (A* with LM-cut), and re-proven by
+the verification route: the lifted interpreter executes the plan, and the optimal cost is decided
+again by the lifted interpreter's own exploration (small spaces) or A* with h^max. `acp validate`
+(``external_validators``) also asks unified-planning's validator where it is installed and can read
+the domain. Costs are plan lengths: acp's domains have unit action costs.
 """
 
 from __future__ import annotations
@@ -84,7 +85,11 @@ def check_stored_plan(ctx: RecordContext, plan: list[str]) -> Check:
     if not (lifted.executes and lifted.reaches_goal):
         where = f"step {lifted.first_failure + 1} does not execute" if lifted.first_failure is not None else ""
         return Check(WRONG, f"the lifted interpreter rejects the stored plan: {where or 'the goal does not hold'}")
-    external = unified_planning_verdict(ctx.record["PDDL_domain"], ctx.record["PDDL_problem"], plan)
+    external = (
+        unified_planning_verdict(ctx.record["PDDL_domain"], ctx.record["PDDL_problem"], plan)
+        if ctx.options.external_validators
+        else None
+    )
     if external is not None and not external.reaches_goal:
         return Check(WRONG, "unified-planning's validator rejects the stored plan")
     decision = ctx.oracle.optimal_cost()
