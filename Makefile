@@ -9,7 +9,7 @@ CONFIG ?= acpgen/data/pipeline.yaml
 JOBS   ?= 2
 
 .PHONY: help setup test test-wheel test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
-	bench-lengths bench-profile bench-equiv bench-scale clean
+	bench-lengths bench-profile bench-equiv bench-equiv-planetarium bench-scale clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -88,6 +88,12 @@ bench-generate: $(STAMP)  ## problems, plans and states per second for each conf
 bench-equiv: $(STAMP)  ## ms per `acp equivalent` check by problem size (dataset/ t2p records if built, else generated problems)
 	if [ -d dataset/t2p ]; then $(BIN)/python benchmarks/bench_equiv.py --dataset dataset/t2p; \
 	else $(BIN)/python benchmarks/bench_equiv.py; fi
+
+# Side by side with Planetarium's own checker: PLANETARIUM is a checkout of BatsResearch/planetarium and
+# PLANETARIUM_PYTHON the interpreter of a separate venv where it is installed with its fork of `pddl`
+# (never acp's .venv); see benchmarks/planetarium_side.py.
+bench-equiv-planetarium: $(STAMP)  ## acp's equivalence checker and Planetarium's on the same pairs (PLANETARIUM=checkout PLANETARIUM_PYTHON=venv/bin/python)
+	$(BIN)/python benchmarks/bench_equiv.py --planetarium $(PLANETARIUM) --planetarium-python $(PLANETARIUM_PYTHON)
 
 bench-lengths: $(STAMP)  ## acp's context lengths against the reference contexts, on the same problems
 	$(BIN)/python benchmarks/context_lengths.py $(DEV)

@@ -3,19 +3,26 @@
 Usage: python benchmarks/bench_equiv.py [--dataset DATASET] [--config pipeline.yaml] [--domain D ...]
        python benchmarks/bench_equiv.py --batch [-j N]   # also the same pairs as one `acp equivalent --pairs` batch
        python benchmarks/bench_equiv.py --compare        # the graph libraries on the same graphs
+       python benchmarks/bench_equiv.py --planetarium CHECKOUT --planetarium-python VENV/bin/python
+                                                          # side by side with Planetarium's checker
 
 Truth problems: the t2p records of DATASET (any *.jsonl under it) when given, else one generated
 problem per configured size of each domain (the generators of pipeline.yaml, seed 1). Each truth is
 checked against five perturbed answers: renamed objects with shuffled facts (equivalent), one more
 goal fact taken from the initial state, one goal literal dropped, one initial fact dropped, and
-one more object. Each check runs on a fresh checker (nothing cached between checks); the size of a
+one more object. Each check is cold: a fresh checker, the parsed and grounded problems forgotten and a
+fresh planner cache (the domain is read once per process); the size of a
 check is its truth's number of true propositions (initial facts plus goal literals), bucketed as
 1-20, 21-40, 41-60, 61-80 and >80. Planner calls are bounded by --planner-time seconds (no retry) and a
 check is stopped after --cap seconds; prints the median and 99th percentile of the decided checks per
-bucket, with the undecided and stopped checks counted apart. ``--batch`` then checks the same pairs again as one
+bucket and per domain (with the 90th percentile), the undecided and stopped checks counted apart.
+``--batch`` then checks the same pairs again as one
 batch (`acpgen.proofs.equivalence.check_pairs`, what `acp equivalent --pairs` runs: each truth analysed
 once for its five candidates, on ``-j`` processes, with the same planner budget and no retry, but without
-the per-check stop) and prints both rates and their ratio.
+the per-check stop) and prints both rates and their ratio. ``--planetarium CHECKOUT`` (a checkout of
+github.com/BatsResearch/planetarium) and ``--planetarium-python`` (the interpreter of the environment
+where it is installed with its fork of ``pddl``) time Planetarium's own checker and acp's on the same
+pairs instead (see benchmarks/planetarium_side.py).
 """
 
 from __future__ import annotations
@@ -34,10 +41,12 @@ from pathlib import Path
 from acpgen.config import load_config
 from acpgen.executors import Executor
 from acpgen.generators import get_generator
+from acpgen.pddl import grounding, tarski_io
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical
 from acpgen.pddl.render import problem_text
-from acpgen.planners import Limits, PlannerSetup, warm
+from acpgen.planners import Limits, Planners, warm
+from acpgen.planners.cache import PlanCache
 from acpgen.proofs.equivalence import EquivalenceChecker, Pair, ProblemGraph, check_pairs
 
 BUCKETS = ((1, 20), (21, 40), (41, 60), (61, 80), (81, 10**9))
@@ -121,11 +130,26 @@ def p99(values: list[float]) -> float:
     return values[min(len(values) - 1, math.ceil(0.99 * len(values)) - 1)]
 
 
+def p90(values: list[float]) -> float:
+    """The 90th percentile of sorted values (nearest rank)."""
+    return values[min(len(values) - 1, math.ceil(0.9 * len(values)) - 1)]
+
+
+def cold_checker(domain_text: str, planner_time: float = 5.0) -> EquivalenceChecker:
+    """A fresh checker with nothing of earlier checks cached: the parsed and grounded problems of this
+    process are forgotten (the domain's own parse is kept) and the planners get an empty cache."""
+    tarski_io._PARSED.clear()
+    grounding._RECENT.clear()
+    planners = Planners(cache=PlanCache(env=False))
+    return EquivalenceChecker(domain_text, planners, limits=Limits(time=planner_time), retry_factor=1)
+
+
 def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) -> float:
-    """Each check with planner calls bounded by ``planner_time`` seconds (no retry) and stopped after
-    ``cap`` seconds; median and p99 are over the decided checks, undecided and stopped ones counted apart."""
-    planners = PlannerSetup().build()
+    """Each check cold, with planner calls bounded by ``planner_time`` seconds (no retry) and stopped after
+    ``cap`` seconds; percentiles are over the decided checks, undecided and stopped ones counted apart."""
     times: dict[str, list[float]] = {}
+    by_domain: dict[str, list[float]] = {}
+    domain_apart: dict[str, dict[str, int]] = {}
     apart: dict[str, dict[str, int]] = {}
     verdicts: dict[str, dict[str, int]] = {}
     signal.signal(signal.SIGALRM, _alarm)
@@ -135,7 +159,7 @@ def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) 
         size = len(size_task.lifted.init) + len(size_task.lifted.goal)
         bucket = bucket_name(size)
         for kind, candidate in perturbations(domain_text, truth, rng):
-            checker = EquivalenceChecker(domain_text, planners, limits=Limits(time=planner_time), retry_factor=1)
+            checker = cold_checker(domain_text, planner_time)
             start = time.perf_counter()
             signal.alarm(cap)
             try:
@@ -149,9 +173,11 @@ def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) 
             elapsed = (time.perf_counter() - start) * 1000
             if outcome in ("equivalent", "not"):
                 times.setdefault(bucket, []).append(elapsed)
+                by_domain.setdefault(domain, []).append(elapsed)
             else:
-                tally = apart.setdefault(bucket, {"undecided": 0, "stopped": 0})
-                tally[outcome] += 1
+                for table, key in ((apart, bucket), (domain_apart, domain)):
+                    tally = table.setdefault(key, {"undecided": 0, "stopped": 0})
+                    tally[outcome] += 1
             print(f"  {domain} size {size} {kind}: {elapsed:.0f} ms, {outcome}", file=sys.stderr, flush=True)
             by_kind = verdicts.setdefault(kind, {"equivalent": 0, "not": 0, "undecided": 0, "stopped": 0})
             by_kind[outcome] += 1
@@ -180,6 +206,18 @@ def run_bench(truths, jobs_note: str, planner_time: float = 5.0, cap: int = 30) 
             f"{'all':>8} {len(everything):8d} {statistics.median(everything):9.1f} {p99(everything):9.1f} "
             f"{everything[-1]:9.1f} {undecided:10d} {stopped:8d}"
         )
+    print(
+        f"{'domain':>12} {'decided':>8} {'median':>9} {'p90':>9} {'p99':>9} {'max':>9} {'undecided':>10} {'stopped':>8}"
+    )
+    for domain in sorted(set(by_domain) | set(domain_apart)):
+        values = sorted(by_domain.get(domain, [])) or [math.nan]
+        tally = domain_apart.get(domain, {"undecided": 0, "stopped": 0})
+        print(
+            f"{domain:>12} {len(by_domain.get(domain, [])):8d} {statistics.median(values):9.1f} {p90(values):9.1f}"
+            f" {p99(values):9.1f} {values[-1]:9.1f} {tally['undecided']:10d} {tally['stopped']:8d}"
+        )
+    if everything:
+        print(f"all decided checks: median {statistics.median(everything):.1f} ms, p90 {p90(everything):.1f} ms")
     print("verdicts by perturbation:", json.dumps(verdicts, sort_keys=True))
     return sum(len(v) for v in times.values()) + sum(sum(t.values()) for t in apart.values())
 
@@ -318,7 +356,17 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=30, help="seconds after which a check is stopped")
     parser.add_argument("--batch", action="store_true", help="also check the same pairs as one batch")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="processes of the batch")
+    parser.add_argument("--planetarium", type=Path, default=None, help="a checkout of BatsResearch/planetarium")
+    parser.add_argument("--planetarium-python", default="python3", help="the interpreter where it is installed")
     args = parser.parse_args()
+    if args.planetarium is not None:
+        import planetarium_side
+
+        items = planetarium_side.pairs(args.planetarium, perturbations)
+        theirs = planetarium_side.run_planetarium(args.planetarium_python, items)
+        ours = planetarium_side.run_acp(items, cold_checker)
+        planetarium_side.report(items, theirs, ours)
+        return
     if args.dataset is not None:
         truths = truths_from_dataset(args.dataset)
         source = f"{len(truths)} t2p records of {args.dataset}"

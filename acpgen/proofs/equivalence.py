@@ -12,17 +12,19 @@ isomorphism of coloured graphs (see :class:`ProblemGraph`). When neither goal ha
 literal, closing under positive atoms is enough (a positive closure is then canonical too) and the
 graphs stay small; otherwise both polarities are closed.
 
-The closure is computed exactly from the reachable state space when it has at most
-``max_states`` states. Beyond that, reachable goal states found cheaply refute candidates: the
-greedy search of the solvability test, greedy searches (``SEARCH_STATES`` states each) for a goal
-state without each remaining candidate, and a sweep from every goal state found over the goal
-states one action away. That gives bounds (the goal's own literals are in the closure, the
-unrefuted candidates may be), and bounds that already differ in the number of goal literals of some
-predicate decide non-equivalence. Only the candidates still open are asked to the planner, one
-query each bounded by the planner time limit, sound both ways: "is there a reachable goal state where
-p is false?" — a plan removes p (and every other candidate its end state lacks), a proof of
-unsolvability puts p in the closure, and any other planner outcome makes the whole answer undecided
-(never a silent "no").
+The closure ranges over the atoms some action adds or deletes (the others keep their initial value in
+every reachable state, and the graphs carry the initial state). It is bounded first without searching
+the whole state space: reachable goal states refute candidates (the plan of the solvability test,
+greedy searches (``SEARCH_STATES`` states each) for a goal state without each remaining candidate, and
+a sweep from every goal state found over the goal states one action away), and invariants prove
+candidates in (:mod:`acpgen.pddl.mutexes`: h² mutexes and at-least-one sets, e.g. "every hoist is
+free when every crate sits on a pallet"). That gives bounds (the sure literals, and the unrefuted
+candidates that may be in), and bounds that already differ in the number of goal literals of some
+predicate decide non-equivalence. Only the candidates still open are settled: by the whole state
+space when it has at most ``max_states`` states, else by the planner, one query each bounded by the
+planner time limit, sound both ways: "is there a reachable goal state where p is false?" — a plan
+removes p (and every other candidate its end state lacks), a proof of unsolvability puts p in the
+closure, and any other planner outcome makes the whole answer undecided (never a silent "no").
 
 Placeholder mode: the truth's goal names no particular objects ("build one tower of three
 blocks"), so the goal may be realised by any objects. Following Planetarium, the initial states
@@ -46,7 +48,7 @@ from __future__ import annotations
 import heapq
 import json
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,14 +59,18 @@ import pynauty
 from acpgen.errors import DataError, PddlError
 from acpgen.executors import Executor
 from acpgen.pddl.encode import lifted_query
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import bits, declared_domain_name, split_canonical, without_comments
+from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.semantics import execute
 from acpgen.planners import Limits, Planners, PlannerSetup, Status
 from acpgen.proofs.oracle import Oracle
 
 #: states one greedy search may generate when looking for a goal state that refutes a closure candidate
 SEARCH_STATES = 2000
+#: states of a state space explored in full before a planner is asked whether a problem is solvable
+SMALL_SPACE = 2000
 _PROBLEM_DOMAIN = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.IGNORECASE)
 
 
@@ -170,6 +176,8 @@ class _Parsed:
     bounds: dict[bool, Closure] = field(default_factory=dict)
     witness: int | None = None  # a reachable goal state, when the greedy search found one
     solvable: bool | None = None
+    mutexes: Mutexes | None = None  # the task's h² pairs (None: not computed, or the task is too large)
+    mutexes_done: bool = False
 
 
 class EquivalenceChecker:
@@ -217,7 +225,7 @@ class EquivalenceChecker:
         if negatives not in parsed.closures:
             bounds = self.bounds(parsed, negatives)
             settle = not bounds.undecided and bounds.open_pos | bounds.open_neg
-            parsed.closures[negatives] = self._settle(parsed, bounds) if settle else bounds
+            parsed.closures[negatives] = self._settle(parsed, bounds, negatives) if settle else bounds
         return parsed.closures[negatives]
 
     def bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
@@ -230,49 +238,60 @@ class EquivalenceChecker:
 
     def _bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
         task = parsed.task
-        fluent = task.mask_of(task.fluent_atoms())
+        changing = _changing(task)
+        # Goal states found by searches refute candidates (exact: each is a reachable goal state).
+        witnesses = _GoalStates(task, self.search_states)
+        if parsed.witness is not None:
+            witnesses.add(parsed.witness)
+        else:
+            first = self._goal_state(task, task.goal_pos, task.goal_neg)
+            if first is None or isinstance(first, str):
+                return Closure(undecided=first or "the planner found no goal state of a solvable problem")
+            witnesses.add(first)
+        pos, neg = task.goal_pos & changing, task.goal_neg & changing
+        open_pos = changing & ~pos & witnesses.always
+        open_neg = (changing & ~neg & ~witnesses.ever) if negatives else 0
+        # Candidates the invariants prove are in the closure for sure (exact: see acpgen.pddl.mutexes).
+        found = self._mutexes(parsed)
+        if found is not None and open_pos | open_neg:
+            proven = found.implied(task.goal_pos, task.goal_neg, open_pos)
+            pos, open_pos = pos | proven, open_pos & ~proven
+            ruled_out = found.excluded(task.goal_pos | pos, task.goal_neg) & open_neg
+            neg, open_neg = neg | ruled_out, open_neg & ~ruled_out
+        for bit in bits(open_pos):
+            if witnesses.always >> bit & 1:
+                state = _greedy_search(task, task.goal_pos, task.goal_neg | 1 << bit, self.search_states)
+                if state is not None:
+                    witnesses.add(state)
+        open_pos &= witnesses.always
+        for bit in bits(open_neg):
+            if not witnesses.ever >> bit & 1:
+                state = _greedy_search(task, task.goal_pos | 1 << bit, task.goal_neg, self.search_states)
+                if state is not None:
+                    witnesses.add(state)
+        open_neg &= ~witnesses.ever
+        return Closure(pos, neg, open_pos=open_pos, open_neg=open_neg)
+
+    def _mutexes(self, parsed: _Parsed) -> Mutexes | None:
+        if not parsed.mutexes_done:
+            parsed.mutexes, parsed.mutexes_done = mutexes(parsed.task), True
+        return parsed.mutexes
+
+    def _settle(self, parsed: _Parsed, bounds: Closure, negatives: bool) -> Closure:
+        """The candidates neither refuted nor proven: the closure read off the whole state space when it
+        has at most ``max_states`` states; else each asked to the planner ("is there a reachable goal
+        state where p is false?"): a plan refutes p and every candidate its end state refutes, a proof
+        of unsolvability puts p in the closure, anything else leaves the closure undecided."""
+        task = parsed.task
         space = parsed.oracle.space
-        if space is not None:
+        if space is not None:  # the state space fits max_states: the closure is read off it
+            changing = _changing(task)
             always, ever = -1, 0
             for state in space.states:
                 if task.is_goal(state):
                     always &= state
                     ever |= state
-            return Closure(always & fluent, fluent & ~ever if negatives else 0)
-        # Beyond the exploration bound: goal states found by searches refute candidates (exact: each is
-        # a reachable goal state); what no search refutes is left to the planner.
-        witnesses = _GoalStates(task, self.search_states)
-        for state in parsed.oracle.explored.states:
-            if task.is_goal(state):
-                witnesses.add(state)
-        if parsed.witness is not None:
-            witnesses.add(parsed.witness)
-        if not witnesses.seen:
-            first = self._goal_state(task, task.goal_pos, task.goal_neg)
-            if first is None or isinstance(first, str):
-                return Closure(undecided=first or "the planner found no goal state of a solvable problem")
-            witnesses.add(first)
-        open_pos = fluent & ~task.goal_pos & witnesses.always
-        open_neg = (fluent & ~task.goal_neg & ~witnesses.ever) if negatives else 0
-        for bit in bits(open_pos):
-            if witnesses.always >> bit & 1:
-                found = _greedy_search(task, task.goal_pos, task.goal_neg | 1 << bit, self.search_states)
-                if found is not None:
-                    witnesses.add(found)
-        open_pos &= witnesses.always
-        for bit in bits(open_neg):
-            if not witnesses.ever >> bit & 1:
-                found = _greedy_search(task, task.goal_pos | 1 << bit, task.goal_neg, self.search_states)
-                if found is not None:
-                    witnesses.add(found)
-        open_neg &= ~witnesses.ever
-        return Closure(task.goal_pos, task.goal_neg, open_pos=open_pos, open_neg=open_neg)
-
-    def _settle(self, parsed: _Parsed, bounds: Closure) -> Closure:
-        """The candidates no search refuted, asked to the planner one by one ("is there a reachable goal
-        state where p is false?"): a plan refutes p and every candidate its end state refutes, a proof
-        of unsolvability puts p in the closure, anything else leaves the closure undecided."""
-        task = parsed.task
+            return Closure(always & changing, changing & ~ever if negatives else 0)
         pos, neg, open_pos, open_neg = bounds.pos, bounds.neg, bounds.open_pos, bounds.open_neg
         for bit in bits(open_pos):
             if not open_pos >> bit & 1:
@@ -299,9 +318,13 @@ class EquivalenceChecker:
 
     def _goal_state(self, task: GroundTask, pos: int, neg: int) -> int | str | None:
         """A reachable state with all of ``pos`` and none of ``neg`` (from a plan); None when the
-        planner proved there is none; a reason string when it could not decide."""
+        planner proved there is none; a reason string when it could not decide (a call that times out
+        or fails is asked once more with ``retry_factor`` times the budget)."""
         encoding = lifted_query(task, task.init, pos, neg, "closure")
         result = self.planners.solve(self.domain_text, encoding.problem, self.limits)
+        if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
+            bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
+            result = self.planners.solve(self.domain_text, encoding.problem, bigger)
         if result.status == Status.UNSOLVABLE:
             return None
         if result.status != Status.SOLVED or not result.plans:
@@ -316,16 +339,43 @@ class EquivalenceChecker:
         return self._solvable(self._parse(problem_text, "the problem"))
 
     def _solvable(self, parsed: _Parsed) -> bool | None:
-        """A greedy search finds the plans of most solvable problems in a few hundred states; only when
-        it does not is the oracle asked (exhaustive exploration, then a planner)."""
+        """A greedy search finds the plans of most solvable problems in a few hundred states; when it does
+        not, h² may prove the goal unreachable, and a longer search is tried; only then is the oracle
+        asked (exhaustive exploration, then a planner)."""
         if parsed.solvable is None:
             task = parsed.task
-            parsed.witness = _greedy_search(task, task.goal_pos, task.goal_neg, min(self.max_states, 5000))
+            for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
+                parsed.witness = _greedy_search(task, task.goal_pos, task.goal_neg, budget)
+                if not task.goal_satisfiable or parsed.witness is not None:
+                    break
+                found = self._mutexes(parsed)
+                if found is not None and not found.together(task.goal_pos, task.goal_neg):
+                    parsed.solvable = False
+                    return False
             if task.goal_satisfiable and parsed.witness is not None:
                 parsed.solvable = True
             else:
-                parsed.solvable = parsed.oracle.goal_reachable().value
+                parsed.solvable = self._solvable_beyond_search(parsed)
         return parsed.solvable
+
+    def _solvable_beyond_search(self, parsed: _Parsed) -> bool | None:
+        """Solvability when the searches found no plan: relaxed reachability, then a complete exploration
+        of at most ``SMALL_SPACE`` states, then the oracle (which explores up to ``max_states`` states only
+        when that bound is small too, else asks a planner for a plan or a proof that none exists)."""
+        task = parsed.task
+        if not task.goal_satisfiable or parsed.oracle.relaxed[0] & task.goal_pos != task.goal_pos:
+            return False
+        small = explore(task, task.init, min(self.max_states, SMALL_SPACE))
+        if small.complete:
+            return any(task.is_goal(state) for state in small.states)
+        if self.max_states <= SMALL_SPACE:
+            return parsed.oracle.goal_reachable().value
+        found = self._goal_state(task, task.goal_pos, task.goal_neg)
+        if isinstance(found, str):
+            return None
+        if found is not None:
+            parsed.witness = found
+        return found is not None
 
     # ----- the decision -------------------------------------------------------------------------
     def check(self, truth_text: str, candidate_text: str, placeholder: bool = False) -> Equivalence:
@@ -409,6 +459,15 @@ class EquivalenceChecker:
         return graphs[0].isomorphic(graphs[1])
 
 
+def _changing(task: GroundTask) -> int:
+    """The atoms some action adds or deletes; every other atom keeps its initial value in every reachable
+    state, so a closure leaves it out (the graphs carry the initial state anyway)."""
+    found = 0
+    for action in task.actions:
+        found |= action.add | action.delete
+    return found
+
+
 def _greedy_search(task: GroundTask, pos: int, neg: int, max_states: int) -> int | None:
     """Greedy best-first search from the initial state on the number of unmet literals of ``pos`` /
     ``not neg``: a reachable state meeting them, or None when none was found within ``max_states``
@@ -445,9 +504,9 @@ class _GoalStates:
         self.always, self.ever = -1, 0
 
     def add(self, state: int) -> None:
-        queue = [state]
+        queue = deque([state])
         while queue and len(self.seen) < self.limit:
-            state = queue.pop()
+            state = queue.popleft()
             if state in self.seen:
                 continue
             self.seen.add(state)
@@ -456,7 +515,7 @@ class _GoalStates:
             for _, action in self.task.successors(state):
                 nxt = action.apply(state)
                 if nxt not in self.seen and self.task.is_goal(nxt):
-                    queue.insert(0, nxt)
+                    queue.append(nxt)
 
 
 def _literal_counts(task: GroundTask, pos: int, neg: int) -> Counter[tuple[str, bool]]:

@@ -234,3 +234,32 @@ def test_to_responses_score_one():
     ctx = RecordContext(record, ScoreOptions())
     for response in T2P.to_responses(record):
         assert T2P.score(ctx, T2P.parse(response)).score == 1.0
+
+
+def test_acp_score_analyses_a_truth_once_for_all_its_answers(monkeypatch):
+    """Every answer to one t2p record is checked by one checker, which parses, grounds and closes the truth
+    once (the same sharing as `acp equivalent --pairs`, one truth per unit)."""
+    from acpgen.evaluation.records import Prediction
+    from acpgen.evaluation.scoring import score_predictions
+    from acpgen.proofs import equivalence
+
+    checkers, analysed = [], []
+    original_init, original_parse = equivalence.EquivalenceChecker.__init__, equivalence.EquivalenceChecker._parse
+
+    def counting_init(self, *args, **kwargs):
+        checkers.append(self)
+        original_init(self, *args, **kwargs)
+
+    def counting_parse(self, text, source):
+        if text not in self._parsed:
+            analysed.append(text)
+        return original_parse(self, text, source)
+
+    monkeypatch.setattr(equivalence.EquivalenceChecker, "__init__", counting_init)
+    monkeypatch.setattr(equivalence.EquivalenceChecker, "_parse", counting_parse)
+    record = _record()
+    answers = [RENAMED, TRUTH, TRUTH.replace("(at c0 l1) (at c1 l0)", "(at c0 l1) (at c1 l1)"), "no pddl"]
+    predictions = [Prediction(record=record, task="t2p", response=a, line={"id": 1, "response": a}) for a in answers]
+    scored = score_predictions(predictions, progress=False)
+    assert [s.verdict.score for s in scored] == [1.0, 1.0, 0.0, 0.0]
+    assert len(checkers) == 1 and analysed.count(record["PDDL_problem"]) == 1

@@ -1,0 +1,138 @@
+"""Facts true in every reachable state of a ground task, proven without searching the state space.
+
+Two sound arguments, both over the task's relaxed-reachable ground actions (every action that can
+ever be applied is among them, see :mod:`acpgen.pddl.grounding`):
+
+* **h² mutexes** (Haslum and Geffner's h^m for m = 2): the pairs of atoms that may hold together in
+  some reachable state, computed as a fixpoint from the initial state. Negative preconditions are
+  ignored (more actions apply, so more pairs are reached: the pairs left out still never hold
+  together). A pair left out is a mutex: no reachable state has both atoms.
+* **At-least-one sets**: a set X of atoms with a member true in the initial state, such that every
+  action that may delete a true member of X (a member that h² allows together with the action's
+  precondition) adds a member of X. By induction over any run, every reachable state has a member of X.
+
+Together they prove that a goal implies an atom l: take X = {l} plus the atoms that no reachable state
+holds together with l, nor together with the goal; if X is an at-least-one set, every reachable goal
+state holds a member of X, and only l can be it (the members mutex with l make X one object's
+alternatives, such as the places of a crate, rather than every atom the goal rules out). Atoms no
+action adds or deletes keep their initial value and are left out (they are *constant*); tasks with
+derived predicates are not handled (:func:`mutexes` gives None).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import bits
+
+#: tasks with more atoms that actions change are not analysed (h² costs about the square of it)
+MAX_ATOMS = 500
+
+
+@dataclass
+class Mutexes:
+    """The h² pairs of one task: ``rows[i]`` is the mask of changing atoms that may hold together with
+    atom ``i`` (itself included) in a reachable state; ``reachable`` the changing atoms that may hold at all."""
+
+    task: GroundTask
+    changing: int  # atoms some action adds or deletes (the others are constant)
+    reachable: int
+    rows: dict[int, int]
+    actions: list[tuple[int, int, int, int]] = field(default_factory=list)  # (pre, compatible, add, delete)
+
+    def compatible(self, mask: int) -> int:
+        """Changing atoms that may hold in a reachable state together with all atoms of ``mask`` (constant
+        atoms of ``mask`` ask nothing; an unreachable one leaves no atom)."""
+        found = self.reachable
+        for i in bits(mask & self.changing):
+            found &= self.rows.get(i, 0)
+        return found
+
+    def together(self, pos: int, neg: int = 0) -> bool:
+        """Whether h² allows a reachable state with all atoms of ``pos`` and none of ``neg`` (False: no
+        reachable state has them)."""
+        init, constant = self.task.init, ~self.changing
+        if pos & constant & ~init or neg & constant & init:
+            return False
+        pos &= self.changing
+        return self.compatible(pos) & pos == pos
+
+    def excluded(self, pos: int, neg: int = 0) -> int:
+        """Changing atoms false in every reachable state where all of ``pos`` hold and none of ``neg``."""
+        return (self.changing & ~self.compatible(pos)) | (neg & self.changing)
+
+    def at_least_one(self, members: int) -> bool:
+        """Whether every reachable state holds some atom of ``members`` (see the module docstring)."""
+        if not self.task.init & members:
+            return False
+        for _, compatible, add, delete in self.actions:
+            if compatible & delete & ~add & members and not add & members:
+                return False
+        return True
+
+    def implied(self, pos: int, neg: int, candidates: int) -> int:
+        """The atoms of ``candidates`` true in every reachable state where ``pos`` holds and ``neg`` does
+        not. Each atom proven joins ``pos``, which may exclude more atoms for the next proofs."""
+        proven = 0
+        progress = True
+        while progress:
+            progress = False
+            excluded = self.excluded(pos | proven, neg)
+            for bit in bits(candidates & ~proven & ~excluded):
+                atom = 1 << bit
+                if self.at_least_one(atom | excluded & ~self.rows.get(bit, 0)):
+                    proven |= atom
+                    progress = True
+        return proven
+
+
+def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
+    """The h² pairs of ``task``; None for a task with derived predicates or more than ``max_atoms``
+    changing atoms."""
+    if task.axioms is not None:
+        return None
+    changing = 0
+    for action in task.actions:
+        changing |= action.add | action.delete
+    if changing.bit_count() > max_atoms:
+        return None
+    disjuncts = [
+        (pos & changing, action.add, action.delete & ~action.add)
+        for action in task.actions
+        for pos, _ in action.precondition
+    ]
+    init = task.init & changing
+    reachable = init
+    rows = dict.fromkeys(bits(init), init)
+    seen = [-1] * len(disjuncts)  # the compatible atoms each disjunct was last applied with
+    progress = True
+    while progress:
+        progress = False
+        for k, (pre, add, delete) in enumerate(disjuncts):
+            if pre & reachable != pre:
+                continue
+            compatible = reachable
+            for i in bits(pre):
+                compatible &= rows[i]
+            if compatible & pre != pre:
+                continue
+            compatible &= ~delete
+            if compatible == seen[k]:
+                continue
+            new = compatible if seen[k] < 0 else compatible & ~seen[k]
+            seen[k] = compatible
+            progress = True
+            reachable |= add
+            together = compatible | add
+            for i in bits(add):
+                rows[i] = rows.get(i, 0) | together
+            for i in bits(new & ~add):
+                rows[i] |= add
+    found = Mutexes(task, changing, reachable, rows)
+    for pre, add, delete in disjuncts:
+        if pre & reachable == pre:
+            compatible = found.compatible(pre)
+            if compatible & pre == pre:
+                found.actions.append((pre, compatible, add, delete))
+    return found
