@@ -29,6 +29,7 @@ import functools
 import logging
 import os
 import socket
+import sys
 import time
 import traceback
 import uuid
@@ -75,12 +76,14 @@ class _Ran:
 
 
 def _worker_name() -> str:
-    try:
-        from distributed import get_worker
-
-        return str(get_worker().address)
-    except (ImportError, ValueError):
-        return f"{socket.gethostname()}:{os.getpid()}"
+    # Only a process that runs Dask has imported it; importing it here (2 s) would slow every local run.
+    distributed = sys.modules.get("distributed")
+    if distributed is not None:
+        try:
+            return str(distributed.get_worker().address)
+        except ValueError:  # not inside a Dask worker
+            pass
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 class UnitError(Exception):

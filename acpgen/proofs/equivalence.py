@@ -194,10 +194,12 @@ class EquivalenceChecker:
         max_states: int = 20000,
         limits: Limits = Limits(time=20.0),
         retry_factor: float = 4.0,
+        lifted_states: int = 0,
     ) -> None:
         self.domain_text = domain_text
         self.planners = planners or Planners()
         self.max_states = max_states
+        self.lifted_states = lifted_states  # the oracles' bound for the lifted interpreter's exploration
         self.limits = limits
         self.retry_factor = retry_factor
         self.search_states = min(max_states, SEARCH_STATES)
@@ -214,7 +216,12 @@ class EquivalenceChecker:
             # PDDL is case-insensitive but the parser is not for its keywords; acp lower-cases every name anyway.
             task = GroundTask.from_strings(self.domain_text, problem_text.lower(), source)
             oracle = Oracle(
-                task, self.planners, max_states=self.max_states, limits=self.limits, retry_factor=self.retry_factor
+                task,
+                self.planners,
+                max_states=self.max_states,
+                limits=self.limits,
+                retry_factor=self.retry_factor,
+                lifted_states=self.lifted_states,
             )
             found = self._parsed[problem_text] = _Parsed(task, oracle)
         return found

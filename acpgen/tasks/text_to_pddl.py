@@ -168,6 +168,7 @@ class TextToPddl(Task):
                 max_states=ctx.options.max_states,
                 limits=ctx.options.limits,
                 retry_factor=ctx.options.retry_factor,
+                lifted_states=ctx.options.lifted_states,
             )
         checker: EquivalenceChecker = ctx.memo["equivalence"]
         return checker
