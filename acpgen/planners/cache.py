@@ -81,7 +81,8 @@ class PlanCache:
         if self.directory is None:
             return
         try:
-            atomic_write_text(self._path(key), json.dumps(value, sort_keys=True))
+            # not flushed to the disk: an entry a machine crash tore is read as a miss (get) and made again
+            atomic_write_text(self._path(key), json.dumps(value, sort_keys=True), durable=False)
         except AcpError as exc:  # a cache that cannot be written only costs time: never fail the caller
             log.warning("%s (cache entry kept in memory only)", exc)
 
