@@ -52,6 +52,9 @@ from acpgen.tasks.measures import set_measures
 
 MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
 _GROUPS_CACHE: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
+# The fluent types of a domain (or its variant) from the mutex groups of a set of its problems, by what they
+# depend on: the asked domain's PDDL, its name and obfuscation (the template), the problems' domain and texts.
+_TYPES_CACHE: dict[tuple[str, str, bool, str, tuple[str, ...]], dict[str, str] | None] = {}
 
 
 def _mutex_groups(ctx: RecordContext, domain_text: str, problems: tuple[str, ...]) -> list[list[str]]:
@@ -100,11 +103,26 @@ def item_fluent_types(base: RecordContext, asked: RecordContext, item: QAItem) -
     """The domain's fluent types for a question about ``asked`` (the base record's task or its variant),
     from all the domain's problems (``item.domain_problems``; the record's own problem when none are
     given); None when the translator gives no mutex groups."""
-    problems = item.domain_problems or (base.record["PDDL_problem"],)
-    try:
-        return domain_fluent_types(asked, _mutex_groups(base, base.record["PDDL_domain"], problems))
-    except DataError:
-        return None
+    problems: tuple[str, ...] = item.domain_problems or (str(base.record["PDDL_problem"]),)
+    record = asked.record
+    key = (
+        str(record["PDDL_domain"]),
+        str(record.get("domain")),
+        bool(record.get("obfuscation")),
+        str(base.record["PDDL_domain"]),
+        problems,
+    )
+    if key not in _TYPES_CACHE:
+        try:
+            types: dict[str, str] | None = domain_fluent_types(
+                asked, _mutex_groups(base, base.record["PDDL_domain"], problems)
+            )
+        except DataError:
+            types = None
+        if len(_TYPES_CACHE) > 64:
+            _TYPES_CACHE.clear()
+        _TYPES_CACHE[key] = types
+    return _TYPES_CACHE[key]
 
 
 def question_types(types: Mapping[str, str], dynamic: bool) -> list[str]:
