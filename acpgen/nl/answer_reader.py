@@ -32,6 +32,10 @@ _PART_END = re.compile(r";|\n|\.(?:\s|$)|\. ?$")
 _PDDL = re.compile(r"\(\s*not\s*\(\s*([a-z][^()]*)\)\s*\)|\(\s*([a-z][^()]*)\)", re.IGNORECASE)
 _NONE = re.compile(r"^(?:none|nothing|no (?:fluents?|properties|actions?|facts?)|the empty (?:set|list)|\[\s*\])$")
 _NEGATED_PREFIX = ("it is not the case that ", "it is not true that ", "not ")
+# An English negation right before a PDDL atom ("it is not the case that (clear b2)", "not (clear b2)"): the
+# way acp writes a false fact of a domain whose facts have no words of their own (an obfuscated domain)
+_NEGATED_BEFORE = re.compile(r"(?:\bit is not the case that|\bit is not true that|\bnot)\s*\Z")
+_NEGATION_REACH = 40  # characters before an atom searched for that negation
 _VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not have "), (" have ", " do not have "))
 NUMBER_WORDS = {
     w: i
@@ -227,8 +231,11 @@ class Reader:
                 item = self._pddl_item(match, atoms)
                 if item is None:
                     reading.unread.append(match.group(0))
-                else:
-                    reading.add(item)
+                    continue
+                if atoms and match.group(1) is None:
+                    before = text[max(0, match.start() - _NEGATION_REACH) : match.start()]
+                    item = negated(item) if _NEGATED_BEFORE.search(before) else item
+                reading.add(item)
             return reading
         for part in _PART_END.split(text):
             part = part.strip().strip(" \t-*•:.\"'[]{}")

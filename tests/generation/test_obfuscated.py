@@ -18,7 +18,7 @@ from acpgen.pddl.model import canonical
 from acpgen.pddl.obfuscate import Renaming
 from acpgen.pddl.semantics import is_plan
 
-TASKS = "app,prog,val,plan,rac_state,t2p"
+TASKS = "app,prog,val,plan,pver,rac_state,rac_fluent,t2p"
 # the ferry domain's own names (read off acpgen/data/domains/ferry/domain.pddl), none of which may be left
 FERRY_NAMES = {"ferry", "car", "location", "at", "at-ferry", "empty-ferry", "not-eq", "on", "sail", "board", "debark"}
 
@@ -63,6 +63,18 @@ def test_acp_validate_proves_every_record(run):
     result = CliRunner().invoke(cli, ["validate", str(folder)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert " 0 wrong, 0 unproven, 0 errors" in result.output
+
+
+def test_every_stored_answer_written_as_a_model_would_scores_1(run, tmp_path):
+    _, folder = run
+    answers = tmp_path / "answers.jsonl"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["reference-answers", str(folder), "-o", str(answers)]).exit_code == 0
+    scored = tmp_path / "scored.jsonl"
+    result = runner.invoke(cli, ["score", str(answers), "--dataset", str(folder), "-o", str(scored)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in scored.read_text().splitlines()]
+    assert rows and [r for r in rows if r["score"] != 1.0] == []
 
 
 def test_stored_plans_renamed_back_are_plans_of_the_original_ferry(run):

@@ -138,8 +138,12 @@ def test_plural_grouping_and_negation_as_the_template_writes_them():
         "a, b, and c are clear; a is not on b",
         "c, a and b are clear, and it is not the case that a is on b",
         "(clear c) (clear b) (clear a) (not (on a b))",
+        # an English negation of a PDDL atom, as acp writes false facts of a domain without words (obfuscated)
+        "(clear c), (clear b), (clear a), it is not the case that (on a b)",
+        "(clear a) (clear b) (clear c) not (on a b)",
     ):
         assert score(rec, response).score == 1.0, response
+    assert score(rec, "(clear a) (clear b) (clear c) (on a b)").score == 0.0
     assert score(rec, "a and b are clear; a is not on b").score == 0.0
     assert score(rec, "a, b, and c are clear; a is on b").score == 0.0
 
