@@ -27,6 +27,7 @@ from acpgen.generation.stages.qa import domain_qa_files, qa_file
 from acpgen.generation.stamps import digest_of, input_digests
 from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import LiftedTask
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.proofs.features import state_features
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
@@ -108,12 +109,26 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
         describer = ctx.source.describer(lifted)
         if level is not None:  # records of a difficulty level end with it and with their state's features
-            record.update(level=level, features=state_features(GroundTask(lifted), states.get(record["state"])))
+            record.update(level=level, features=_features(record, lifted, states.get(record["state"])))
         if fmt == "gen":
             records.append(export_record(record, describer, representation, case))
         else:
             records.append(export_choice_record(record, describer, representation))
     return records
+
+
+# The features of a state by its record's PDDL: the records of every task about one state share them (the
+# exploration behind them is the costly part; the state line adds only the stored plan's remaining length).
+_FEATURES: dict[tuple[str, str], dict] = {}
+
+
+def _features(record: dict, lifted: LiftedTask, state: dict | None) -> dict:
+    key = (record["PDDL_domain"], record["PDDL_problem"])
+    if key not in _FEATURES:
+        if len(_FEATURES) > 4096:
+            _FEATURES.clear()
+        _FEATURES[key] = state_features(GroundTask(lifted))
+    return {**_FEATURES[key], "plan_length": (state or {}).get("plan_cost_to_go")}
 
 
 def _states_by_id(ctx: StageContext) -> dict[str, dict]:
