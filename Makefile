@@ -51,7 +51,7 @@ lint: $(STAMP)  ## ruff (style, complexity), mypy and the import contract (impor
 dataset: $(STAMP)  ## build the benchmark from $(CONFIG) into dataset/ (all stages, splits, validate, self-score)
 	$(BIN)/acp dataset --config $(CONFIG) -j $(JOBS)
 
-dataset-ci: $(STAMP)  ## the reduced dataset CI builds (2 domains x all 15 tasks x 2 test questions)
+dataset-ci: $(STAMP)  ## the reduced dataset CI builds (2 domains x all 18 tasks x 2 test questions)
 	$(BIN)/acp dataset --config tests/fixtures/pipeline/ci.yaml -j $(JOBS)
 
 lm-eval-tasks: $(STAMP)  ## lm-evaluation-harness task files for dataset/ (into dataset/lm_eval)
