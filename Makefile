@@ -115,3 +115,7 @@ bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial
 .PHONY: bench-levels
 bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
 	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)
+
+.PHONY: bench-plan
+bench-plan: $(STAMP)  ## plan, optplan by domain and level: optimal costs, perturbed plans scored, ms/score (ARGS=--all)
+	$(BIN)/python benchmarks/bench_plan.py --out $(OUT)/bench-plan $(ARGS)
