@@ -62,7 +62,7 @@ score-dev: $(STAMP)  ## score the reference dev records' own answers with acp sc
 	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
 	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
 
-bench: bench-score bench-scaling bench-generate bench-lengths bench-read bench-gen  ## all benchmarks (not bench-profile)
+bench: bench-score bench-scaling bench-generate bench-lengths bench-read bench-gen bench-plan  ## all benchmarks (not bench-profile)
 
 # lm-eval's ACPBench-Hard scorer imports the `pddl` package (its acpbench extra pins 0.4.2); acp does not need it.
 BENCH_STAMP := $(VENV)/.bench-installed
@@ -121,3 +121,7 @@ bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial
 .PHONY: bench-levels
 bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
 	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)
+
+.PHONY: bench-plan
+bench-plan: $(STAMP)  ## plan, optplan by domain and level: optimal costs, perturbed plans scored, ms/score (ARGS=--all)
+	$(BIN)/python benchmarks/bench_plan.py --out $(OUT)/bench-plan $(ARGS)
