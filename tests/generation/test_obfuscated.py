@@ -94,3 +94,21 @@ def test_stored_plans_renamed_back_are_plans_of_the_original_ferry(run):
         plain = GroundTask.from_strings(plain_domain, problem)
         plan = renaming.original_actions(record["answer"])
         assert is_plan(plain, plain.init, plan) and len(plan) == record["optimal_cost"]
+
+
+def test_a_domain_of_ones_own_without_a_template_is_described_when_obfuscated(tmp_path):
+    """Without a template only the pddl representation can be written, but an obfuscated run words the
+    domain from its PDDL, so nl works; every record is proven and every stored answer scores 1."""
+    porter = Path(__file__).parents[1] / "fixtures" / "byod" / "porter"
+    args = ["generate", "--domain-file", str(porter / "domain.pddl"), "--problems", str(porter / "problems")]
+    args += ["--tasks", "plan,pver", "--formats", "gen", "--out", str(tmp_path)]
+    runner = CliRunner()
+    refused = runner.invoke(cli, args)
+    assert refused.exit_code != 0 and "has no template" in refused.output
+    result = runner.invoke(cli, [*args, "--obfuscate", "mystery"], catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    folder = tmp_path / "ball-porter-mystery"
+    found = records(folder)
+    assert {r["task"] for r in found} == {"plan", "pver"} and all(r["obfuscation"] == "mystery" for r in found)
+    assert "carry no meaning" in found[0]["context"]
+    assert " 0 wrong, 0 unproven, 0 errors" in runner.invoke(cli, ["validate", str(folder)]).output
