@@ -18,6 +18,7 @@ Score(score=1.0, status='scored', reason='correct', precision=1.0, recall=1.0)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from acpgen.artefacts import scratch_folder
 from acpgen.config import FORMATS, OBFUSCATIONS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError, PddlError
 from acpgen.evaluation.records import dataset_files, read_json_items, record_task
@@ -342,9 +344,16 @@ def generate(
         for name in names:
             settings.domain(name)
             reports: list[StageReport] = []
-            run_domain(
-                settings, name, planners, stages=stages_up_to(None), progress=False, jobs=jobs, report=reports.append
-            )
+            with scratch_folder() if temporary else contextlib.nullcontext():  # removed afterwards: never flushed
+                run_domain(
+                    settings,
+                    name,
+                    planners,
+                    stages=stages_up_to(None),
+                    progress=False,
+                    jobs=jobs,
+                    report=reports.append,
+                )
             path = export_file(out / folder_name(name, settings.obfuscate), task, format)
             records = read_json_items(path) if path.exists() else []
             if len(records) < n:

@@ -17,6 +17,21 @@ from pathlib import Path
 
 from acpgen.errors import AcpError
 
+_FLUSHED = [True]  # whether durable writes are flushed to the disk (see scratch_folder)
+
+
+@contextlib.contextmanager
+def scratch_folder():
+    """Within: no write is flushed to the disk, for output in a temporary folder that is removed
+    afterwards (`acpgen.generate` without a cache folder): atomic renames still keep every file whole
+    for the processes that read it; worker processes started inside inherit this."""
+    before = _FLUSHED[0]
+    _FLUSHED[0] = False
+    try:
+        yield
+    finally:
+        _FLUSHED[0] = before
+
 
 def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically, as `atomic_write_bytes`."""
@@ -33,7 +48,7 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-                if durable:
+                if durable and _FLUSHED[0]:
                     handle.flush()
                     os.fsync(handle.fileno())
             os.replace(tmp, path)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from acpgen import artefacts
 from acpgen.artefacts import atomic_write_text, remove_stale_temporaries
 from acpgen.errors import AcpError
 
@@ -37,3 +38,16 @@ def test_stale_temporaries_are_removed(tmp_path):
     assert remove_stale_temporaries(tmp_path) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
     assert remove_stale_temporaries(tmp_path / "missing") == 0
+
+
+def test_files_are_flushed_to_the_disk_except_in_a_scratch_folder_or_when_not_durable(tmp_path, monkeypatch):
+    flushed: list[int] = []
+    monkeypatch.setattr(artefacts.os, "fsync", flushed.append)
+    artefacts.atomic_write_text(tmp_path / "a.txt", "a")
+    assert len(flushed) == 1
+    artefacts.atomic_write_text(tmp_path / "b.txt", "b", durable=False)  # the planner cache's entries
+    with artefacts.scratch_folder():
+        artefacts.atomic_write_text(tmp_path / "c.txt", "c")
+    artefacts.atomic_write_text(tmp_path / "d.txt", "d")  # flushed again after the scratch folder
+    assert len(flushed) == 2
+    assert [(tmp_path / n).read_text() for n in ("a.txt", "b.txt", "c.txt", "d.txt")] == ["a", "b", "c", "d"]

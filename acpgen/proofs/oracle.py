@@ -170,12 +170,12 @@ class Oracle:
             return Decision(True, Method.CURRENT)
         if not self.relaxed[0] & atom_bit:
             return Decision(False, Method.RELAXED)
+        if self.space is not None:
+            return Decision(bool(self.space.reachable_atoms & atom_bit), Method.EXPLORED)
+        if self.lifted is not None:  # before the random walks' evidence: the exploration decides either way
+            return Decision(self.task.atoms.atoms(atom_bit)[0] in self.lifted.atoms, Method.LIFTED)
         if self.seen_atoms & atom_bit:
             return Decision(True, Method.EXPLORED)
-        if self.space is not None:
-            return Decision(False, Method.EXPLORED)
-        if self.lifted is not None:
-            return Decision(self.task.atoms.atoms(atom_bit)[0] in self.lifted.atoms, Method.LIFTED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
         return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
@@ -203,12 +203,12 @@ class Oracle:
         reached = self.relaxed[0]
         if not any(reached & pos == pos for pos, _ in action.precondition):
             return Decision(False, Method.RELAXED)
+        if self.space is not None:
+            return Decision(action.name in self.seen_actions, Method.EXPLORED)
+        if self.lifted is not None:  # before the random walks' evidence: the exploration decides either way
+            return Decision(action.name in self.lifted.actions, Method.LIFTED)
         if action.name in self.seen_actions:
             return Decision(True, Method.EXPLORED)
-        if self.space is not None:
-            return Decision(False, Method.EXPLORED)
-        if self.lifted is not None:
-            return Decision(action.name in self.lifted.actions, Method.LIFTED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
         undecided = None
