@@ -62,7 +62,7 @@ class TimeoutPlanners:
 
     solve = optimal = _timeout
 
-    def optimal_sas(self, sas, limits=Limits()):
+    def optimal_sas(self, sas, limits=Limits(), check=False):
         return self._timeout(sas, "", limits)
 
     def top_k(self, domain, problem, k, limits=Limits()):

@@ -67,9 +67,9 @@ def test_the_oracle_asks_the_sas_route_and_gets_the_explored_cost():
     planners = Planners()
     original = planners.optimal_sas
 
-    def counted(sas, limits):
+    def counted(sas, limits, check=False):
         calls.append(sas)
-        return original(sas, limits)
+        return original(sas, limits, check)
 
     planners.optimal_sas = counted  # type: ignore[method-assign]
     oracle = Oracle(task, planners, max_states=1)  # too small to explore: the planner decides
