@@ -110,7 +110,19 @@ def check_loads_offline_with_the_source_rows(ds: Path, hf: Path, load) -> None:
     sources = source_files(ds)
     gen_tasks = {task for task, fmt in sources if fmt == "gen"}  # the reference has no t2p records
     assert gen_tasks >= {"app", "prog", "reach", "areach", "val", "just", "land", "nexta"}
-    assert len(sources) == len(gen_tasks) + 7 * 2  # gen for every task, bool and mcq for the 7 that have them
+    # gen for every task; bool and mcq for the 7 ACPBench tasks, the 6 reasoning-about-actions ones and pver
+    with_choices = {
+        "app",
+        "prog",
+        "reach",
+        "areach",
+        "val",
+        "just",
+        "land",
+        "pver",
+        *(t for t in gen_tasks if "rac_" in t),
+    }
+    assert len(sources) == len(gen_tasks) + 2 * len(with_choices & gen_tasks)
     for (task, fmt), splits in sources.items():
         loaded = load(hf, f"{task}_{fmt}")
         assert set(loaded) == set(splits) == set(SPLITS)
