@@ -30,6 +30,8 @@ _BLANK = re.compile(r"\s")
 # where an answer is cut into parts (the blanks around a cut are stripped from the parts)
 _PART_END = re.compile(r";|\n|\.(?:\s|$)|\. ?$")
 _PDDL = re.compile(r"\(\s*not\s*\(\s*([a-z][^()]*)\)\s*\)|\(\s*([a-z][^()]*)\)", re.IGNORECASE)
+# between and around the groups of an answer in PDDL syntax: separators and list punctuation, not words
+_BETWEEN_GROUPS = re.compile(r"(?:[\s,;.:*\u2022`'\"\[\]{}-]|\band\b)+")
 _NONE = re.compile(r"^(?:none|nothing|no (?:fluents?|properties|actions?|facts?)|the empty (?:set|list)|\[\s*\])$")
 _NEGATED_PREFIX = ("it is not the case that ", "it is not true that ", "not ")
 _VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not have "), (" have ", " do not have "))
@@ -45,10 +47,13 @@ NUMBER_WORDS = {
 @dataclass
 class Reading:
     """What an answer names: literals (``(p a)`` / ``(not (p a))``) or actions in canonical form, in
-    answer order without repeats; ``unread``: parts that name nothing; ``none``: it says "none"."""
+    answer order without repeats; ``unread``: parts that name nothing; ``none``: it says "none";
+    ``outside``: for an answer in PDDL syntax, the words outside its groups (prose the reading leaves
+    out; the strict reading counts them as unread)."""
 
     items: list[str] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
     none: bool = False
     _seen: set[str] = field(default_factory=set, repr=False, compare=False)  # the items, for a quick test
 
@@ -229,6 +234,9 @@ class Reader:
                     reading.unread.append(match.group(0))
                 else:
                     reading.add(item)
+            words = _BETWEEN_GROUPS.sub(" ", _PDDL.sub(" ", text)).strip()
+            if words:
+                reading.outside.append(words[:80])
             return reading
         for part in _PART_END.split(text):
             part = part.strip().strip(" \t-*•:.\"'[]{}")

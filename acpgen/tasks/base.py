@@ -113,8 +113,11 @@ class ScoreOptions:
     wrong answers of the reference data).
     ``strict_just``: accept only the removal of one action or of two consecutive actions.
     ``strict_reading``: the reading for rewards: a part of a set answer that the reader cannot read
-    as a fact or an action (the reasoning-about-actions answers in words) makes the answer wrong,
-    instead of being left out with a note in the reason (the lenient reading, for evaluation).
+    as a fact or an action (the reasoning-about-actions answers; in an answer in PDDL syntax, any word
+    outside its groups) makes the answer wrong, instead of being left out with a note in the reason
+    (the lenient reading, for evaluation). The other answers are strict already: a plan's unreadable
+    step makes it invalid, a single answer is the first candidate, and a set of actions or atoms
+    must equal the true set, which text that is no action or atom cannot change.
     ``max_states``: exhaustive exploration bound before planners are used. Exploring costs about
     0.1-0.2 ms per state in Python, a warm Fast Downward query 10-30 ms on the tasks of the
     benchmarks, so beyond about a thousand states the planners are the cheaper exact route.

@@ -464,7 +464,9 @@ class SequenceTask(Task):
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")
         items = self._normalise(ctx.record["variant"], reading.items)
-        return set_verdict(items, {str(e).lower() for e in expected}, reading.unread, ctx.options.strict_reading)
+        strict = ctx.options.strict_reading
+        unread = reading.unread + reading.outside if strict else reading.unread
+        return set_verdict(items, {str(e).lower() for e in expected}, unread, strict)
 
     @staticmethod
     def _normalise(variant: str, items: list[str]) -> set[str]:

@@ -140,8 +140,13 @@ def test_the_strict_reading_makes_an_answer_with_unread_parts_wrong():
     assert "2 part(s) read as nothing: 'the weather is fine'" in lenient.reason
     assert strict.reason == "strict reading; 2 part(s) read as nothing: 'the weather is fine'"
     assert strict.details == lenient.details == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    # in PDDL syntax, words outside the groups (list punctuation and "and" aside) are unread parts
+    pddl = "(ontable a) and (clear a), I am sure"
+    assert (score(FLUENT, pddl).score, score(FLUENT, pddl, strict=True).score) == (1.0, 0.0)
+    assert score(FLUENT, pddl, strict=True).reason == "strict reading; 1 part(s) read as nothing: 'i am sure'"
     # an answer every part of which is read scores the same under both readings
-    for response in ("a is clear, a is on the table.", "(ontable a) (clear a)", "a is clear"):
+    read = ("a is clear, a is on the table.", "(ontable a) (clear a)", "- (clear a)\n- (ontable a)", "a is clear")
+    for response in read:
         assert score(FLUENT, response, strict=True).score == score(FLUENT, response).score, response
 
 
