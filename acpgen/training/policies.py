@@ -7,7 +7,8 @@ a known failure message, then follows the plan (reward ``1 - 3 * invalid_penalty
 1. an action of the task that cannot be applied in the first state (the first by name): "step 1
    (name ...): precondition ... is false";
 2. an action name the domain does not have: "step 2 (teleport ...): there is no action named teleport";
-3. a turn with no action in it: "step 3: no action could be read".
+3. a sentence instead of an action (read as a step whose first word is its name): "step 3 (i am not
+   sure what to do next): there is no action named i".
 """
 
 from __future__ import annotations

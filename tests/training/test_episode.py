@@ -65,7 +65,7 @@ def test_known_mistakes_are_named_cost_the_penalty_and_change_nothing(rl_records
     assert unknown.failure.startswith("step 2 (teleport ") and unknown.failure.endswith(
         f"there is no action named {UNKNOWN_ACTION}"
     )
-    assert NO_ACTION.split()[0].lower() in unread.failure and unread.failure.startswith("step 3 ")
+    assert unread.failure == f"step 3 ({NO_ACTION.lower().rstrip('.')}): there is no action named i"
     # the state is unchanged by all three, so the stored plan still reaches the goal, at the optimal cost
     assert all(f.applied == () and "the state is unchanged" in f.text for f in (first, unknown, unread))
     assert episode.goal_reached and episode.summary()["cost"] == record["optimal_cost"]
@@ -104,6 +104,14 @@ def test_a_failure_in_the_middle_of_a_turn_stops_it(rl_records):
     assert feedback.applied == (plan[0].lower(), plan[1].lower())
     assert feedback.failure.startswith(f"step 3 {plan[1].lower()}: ") and "is false" in feedback.failure
     assert "The 1 action(s) after it were not applied." in feedback.text and not feedback.done
+
+
+def test_a_turn_without_an_action(rl_records):
+    episode = Episode(rl_records["plan"][0])
+    for text in ("", "   \n", None, "Final Answer:"):
+        feedback = episode.step(text)
+        assert feedback.failure.endswith(": no action could be read (write one as (name arg1 arg2 ...))")
+    assert episode.summary()["invalid_steps"] == 4
 
 
 def test_the_budget_ends_an_episode_without_reward(rl_records):
