@@ -34,13 +34,14 @@ def optimal_turns(episode: Episode) -> list[str]:
 
 
 def inapplicable_action(episode: Episode) -> str:
-    """The first ground action by name that cannot be applied in the episode's first state."""
+    """The first ground action by name of the task's grounding (the actions its exploration can reach;
+    never every type-correct combination, which in a large problem is millions) that cannot be applied
+    in the episode's first state."""
     task = episode.task
-    for name in sorted(task.all_action_names()):
-        action = task.action(name)
-        if action is not None and not action.applicable(task.init):
-            return name
-    raise DataError(f"record {episode.record.get('id')}: every action applies in its state")
+    for action in sorted(task.actions, key=lambda a: a.name):
+        if not action.applicable(task.init):
+            return action.name
+    raise DataError(f"record {episode.record.get('id')}: every action of the grounding applies in its state")
 
 
 def mistaken_turns(episode: Episode) -> list[str]:
