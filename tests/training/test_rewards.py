@@ -77,3 +77,17 @@ def test_the_text_of_chat_completions():
     assert text_of(conversation) == "last"
     assert text_of([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]) == "a\nb"
     assert text_of(None) is None
+
+
+def test_the_readme_training_examples_import_what_exists():
+    import ast
+
+    from test_api import readme_section_blocks
+
+    blocks = readme_section_blocks("Training environments")
+    assert len(blocks) >= 3
+    for block in blocks:
+        for node in ast.walk(ast.parse(block)):
+            if isinstance(node, ast.ImportFrom):
+                module = __import__(node.module, fromlist=[a.name for a in node.names])
+                assert all(hasattr(module, alias.name) for alias in node.names), node.module
