@@ -1,5 +1,6 @@
 """Record sources (acpgen.training.sources): a pre-built split in a seeded order per epoch, and records
-generated on the fly, which are those `acpgen.generate` makes with the epoch's seed."""
+generated on the fly, which are those `acpgen.generate` makes with the epoch's seed. (The domain
+sources of generation are tested in tests/generation/test_sources.py.)"""
 
 from __future__ import annotations
 
