@@ -172,7 +172,7 @@ def test_every_domain_at_levels_1_and_2_plays_the_scripted_policies(sweep_record
         assert episode.summary()["cost"] == record["optimal_cost"]
         episode = Episode(record)
         feedback = play(episode, mistaken_turns(episode))
-        assert [f.failure.split()[:2] for f in feedback[:3]] == [["step", "1"], ["step", "2"], ["step", "3:"]]
+        assert [f.failure.split()[:2] for f in feedback[:3]] == [["step", "1"], ["step", "2"], ["step", "3"]]
         assert "precondition" in feedback[0].failure or "no disjunct" in feedback[0].failure
         assert episode.goal_reached and episode.reward == pytest.approx(0.7), record["uid"]
     from acpgen.config import load_config
