@@ -14,13 +14,20 @@ JOBS   ?= 2
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
+# The extra rl (verifiers, TRL, OpenEnv) needs PyTorch through TRL: a CPU build is installed first, since pip would
+# otherwise take PyPI's CUDA build (gigabytes). torch 2.13.0's CPU wheel lies on the project's machines; elsewhere
+# give PyTorch's CPU index: make setup TORCH_INDEX="--index-url https://download.pytorch.org/whl/cpu"
+TORCH       ?= torch==2.13.0
+TORCH_INDEX ?=
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym,cluster,plan]'
+	$(BIN)/pip install --quiet '$(TORCH)' $(TORCH_INDEX)
+	$(BIN)/pip install --quiet -e '.[test,inspect,hf,report,gym,cluster,plan,rl]'
 	touch $(STAMP)
 
-setup: $(STAMP)  ## create .venv and install acp with its planners and test tools
+setup: $(STAMP)  ## create .venv and install acp with its planners, test tools and extras (a CPU PyTorch for the extra rl)
 
 test: $(STAMP)  ## run the default (fast) test suite
 	$(BIN)/python -m pytest -q
@@ -43,8 +50,8 @@ docs: $(DOCS_STAMP)  ## the documentation site from docs/ into out/site (strict:
 
 .PHONY: lint
 lint: $(STAMP)  ## ruff (style, complexity), mypy and the import contract (import-linter: layers, no cycles)
-	$(BIN)/ruff check acpgen tests benchmarks
-	$(BIN)/ruff format --check acpgen tests benchmarks
+	$(BIN)/ruff check acpgen tests benchmarks environments
+	$(BIN)/ruff format --check acpgen tests benchmarks environments
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
@@ -62,7 +69,7 @@ score-dev: $(STAMP)  ## score the reference dev records' own answers with acp sc
 	$(BIN)/acp reference-answers $(DEV) -o $(OUT)/dev-reference-predictions.jsonl
 	$(BIN)/acp score $(OUT)/dev-reference-predictions.jsonl --dataset $(DEV) -o $(OUT)/dev-scores.jsonl
 
-bench: bench-score bench-scaling bench-generate bench-lengths bench-read bench-gen bench-plan  ## all benchmarks (not bench-profile)
+bench: bench-score bench-scaling bench-generate bench-lengths bench-read bench-gen bench-plan bench-rl  ## all benchmarks (not bench-profile)
 
 # lm-eval's ACPBench-Hard scorer imports the `pddl` package (its acpbench extra pins 0.4.2); acp does not need it.
 BENCH_STAMP := $(VENV)/.bench-installed
@@ -117,6 +124,10 @@ bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS=
 .PHONY: bench-read
 bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial answers up to 200,000 characters (target 50 ms)
 	$(BIN)/python benchmarks/bench_read.py --cache $(OUT)/bench-read $(ARGS)
+
+.PHONY: bench-rl
+bench-rl: $(STAMP)  ## reward latency per training adapter (median, p99) and episodes/s of the multi-step env (scripted policies)
+	$(BIN)/python benchmarks/bench_rl.py --cache $(OUT)/bench-rl $(ARGS)
 
 .PHONY: bench-levels
 bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)

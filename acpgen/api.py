@@ -70,6 +70,8 @@ class Score:
     accuracy); ``reason`` says why. For tasks whose answers are sets (app: actions, prog:
     effects), ``precision`` and ``recall`` of the answered set against the stored true set (0.0 for
     an unreadable answer); None for the other tasks and formats, and for undecided answers.
+    ``details``: every field of the score row (`acp score --output`): F1 for set answers, and for
+    plans ``valid``, ``reaches_goal``, ``prefix``, ``goal_fraction``, ``failure`` and the rest.
     """
 
     score: float
@@ -77,6 +79,7 @@ class Score:
     reason: str
     precision: float | None = None
     recall: float | None = None
+    details: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def _kind(record: Any) -> str:
@@ -96,14 +99,22 @@ def _kind(record: Any) -> str:
 
 
 def score(
-    record: dict, response: str | None, recheck: bool = False, *, trust_stored: bool = False, strict_just: bool = False
+    record: dict,
+    response: str | None,
+    recheck: bool = False,
+    *,
+    trust_stored: bool = False,
+    strict_just: bool = False,
+    strict: bool = False,
 ) -> Score:
     """Score one model response against one record (any acp or reference record, any format).
 
     Stored answer sets of records acp proved itself decide where they can; answers to other records
     (reference data) are re-proven, as `acp score` does. ``recheck``: re-prove every answer (`acp
     score --recheck`); ``trust_stored``: trust every stored set (`--trust-stored`); ``strict_just``:
-    `--strict-just`. A record that is not one raises :class:`acpgen.errors.DataError`; a record whose
+    `--strict-just`; ``strict``: the strict reading for rewards (a part of a set answer that reads as
+    nothing makes it wrong; see :class:`acpgen.tasks.ScoreOptions`). A record that is not one raises
+    :class:`acpgen.errors.DataError`; a record whose
     PDDL cannot be read scores ``undecided`` (reason "record PDDL error"), as in `acp score`; a
     response from which no answer can be read (or None) scores 0 with status ``parse_error``. The
     scoring is :func:`acpgen.evaluation.scoring.score_one`, the one path of every caller. Safe to call from
@@ -118,7 +129,7 @@ def score(
     """
     kind = _kind(record)
     text = None if response is None else str(response)
-    options = ScoreOptions(recheck=recheck, trust_stored=trust_stored, strict_just=strict_just)
+    options = ScoreOptions(recheck=recheck, trust_stored=trust_stored, strict_just=strict_just, strict_reading=strict)
     if split_kind(kind)[1] != "gen":
         return _as_score(score_one(RecordContext(record, options), kind, text))
     try:
@@ -190,13 +201,18 @@ class _Context(RecordContext):
     def __init__(self, record: dict, options: ScoreOptions, planners: Planners, grounded: _Grounded):
         super().__init__(record, options, planners)
         self.__dict__["task"] = grounded.task  # RecordContext.task is a cached property: this is its value
-        if options in grounded.oracles:
-            self.__dict__["oracle"] = grounded.oracles[options]
+        if _oracle_key(options) in grounded.oracles:
+            self.__dict__["oracle"] = grounded.oracles[_oracle_key(options)]
 
     def keep_oracle(self, grounded: _Grounded) -> None:
         """Keep the oracle this context made (if it made one) for the next score with these options."""
         if "oracle" in self.__dict__:
-            grounded.oracles.setdefault(self.options, self.__dict__["oracle"])
+            grounded.oracles.setdefault(_oracle_key(self.options), self.__dict__["oracle"])
+
+
+def _oracle_key(options: ScoreOptions) -> ScoreOptions:
+    """The options an oracle depends on (how answers are read does not change what it proves)."""
+    return dataclasses.replace(options, strict_reading=False, strict_just=False)
 
 
 def _as_score(verdict: Verdict) -> Score:
@@ -206,6 +222,7 @@ def _as_score(verdict: Verdict) -> Score:
         verdict.reason,
         verdict.details.get("precision"),
         verdict.details.get("recall"),
+        dict(verdict.details),
     )
 
 

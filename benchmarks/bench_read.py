@@ -11,7 +11,7 @@ Shapes: the stored answer repeated; prose with an action now and then; unbalance
 parentheses; an action whose closing parenthesis never comes (a long run of names); a name and
 then blanks; nested brackets; final-answer markers without content; unknown names in parentheses;
 English fact sentences separated by commas and "and" (what the reasoning-about-actions reader cuts
-into pieces).
+into pieces). ``--strict``: with the strict reading of rewards (`acpgen.score(..., strict=True)`).
 """
 
 from __future__ import annotations
@@ -63,6 +63,9 @@ def main() -> None:
     parser.add_argument("--lengths", default="1000,20000,200000", help="response lengths in characters")
     parser.add_argument("--repeat", type=int, default=3, help="calls per task, shape and length")
     parser.add_argument("--cache", type=Path, default=Path("out/bench-read"), help="generation cache folder")
+    parser.add_argument(
+        "--strict", action="store_true", help="the strict reading of rewards (acpgen.score(strict=True))"
+    )
     args = parser.parse_args()
     lengths = [int(n) for n in args.lengths.split(",")]
     records = records_of(args.config, args.domain, args.cache)
@@ -81,7 +84,7 @@ def main() -> None:
                 times = []
                 for _ in range(args.repeat):
                     start = time.perf_counter()
-                    acpgen.score(record, text)
+                    acpgen.score(record, text, strict=args.strict)
                     times.append((time.perf_counter() - start) * 1000)
                 median = statistics.median(times)
                 slowest = max(slowest, median)

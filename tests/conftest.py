@@ -69,3 +69,56 @@ def reference_run(tmp_path_factory) -> Path:
     result = generate(out)
     assert "ferry: 4 problems" in result.output
     return out
+
+
+# ----- records for the training environments (tests/training, tests/adapters) ----------------------
+CI = FIXTURES / "pipeline" / "ci.yaml"
+RL_TASKS = ("plan", "app", "rac_state")
+
+
+@pytest.fixture(scope="session")
+def rl_records(tmp_path_factory) -> dict[str, list[dict]]:
+    """Three ferry records of plan (an optimal plan of 2 to 8 steps), app and rac_state, made with
+    tests/fixtures/pipeline/ci.yaml into one cache folder (the stages before qa run once)."""
+    import acpgen
+
+    cache = tmp_path_factory.mktemp("rl-cache")
+    return {task: list(acpgen.generate("ferry", task, n=3, seed=5, config=CI, cache_dir=cache)) for task in RL_TASKS}
+
+
+@pytest.fixture(scope="session")
+def rl_split(rl_records, tmp_path_factory) -> Path:
+    """The records of `rl_records` as a records folder (one JSONL file per task), a pre-built split."""
+    folder = tmp_path_factory.mktemp("rl-split")
+    for task, records in rl_records.items():
+        (folder / f"{task}.gen.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    return folder
+
+
+@pytest.fixture(scope="session")
+def sweep_records(tmp_path_factory) -> list[dict]:
+    """plan records of every domain of the default configuration at levels 1 and 2, up to two per domain
+    and level, from two problems per domain as `make bench-levels` makes them (the configured number
+    where two give none: swap's level 2): the slow sweep of the multi-step episodes. A few minutes."""
+    import dataclasses
+    import warnings
+
+    import acpgen
+    from acpgen.config import load_config
+
+    config = load_config(None)
+    records = []
+    for level in (1, 2):
+        for domain, entry in config.domains.items():
+            for problems in (2, entry.problems):
+                smaller = dataclasses.replace(config, domains={domain: dataclasses.replace(entry, problems=problems)})
+                cache = tmp_path_factory.mktemp(f"sweep-{domain}-{level}-{problems}")
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", acpgen.GenerationShortfall)
+                    made = list(
+                        acpgen.generate(domain, "plan", n=2, seed=1, level=level, config=smaller, cache_dir=cache)
+                    )
+                if made:
+                    records += made
+                    break
+    return records

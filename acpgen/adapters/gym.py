@@ -17,9 +17,14 @@ time) scores 0.0 here, since a reward must be a number.
 
 The records are made on first use (not when the dataset object is built: reasoning-gym builds one
 with the default configuration just to reach its ``score_answer``) by `acpgen.generate`, the same
-records `acp generate` writes for the seed: ``ceil(size / len(domains))`` per domain, taken in turn
-from the domains. The same seed and configuration give the same items. A configuration whose
-problems cannot give ``size`` records is an error naming what to change.
+records `acp generate` writes for the seed: ``ceil(size / len(domains))`` per domain (per domain and
+level for a range of levels), taken in turn. The same seed and configuration give the same items. A
+configuration whose problems cannot give ``size`` records is an error naming what to change.
+
+Each dataset has a curriculum (`reasoning_gym.factory.create_curriculum("acp_plan")`, :class:`AcpCurriculum`)
+whose one attribute is acp's level, as a range: at curriculum level ``i`` (reasoning-gym counts from
+0) the configuration draws from acp levels 1 to ``i + 1`` (reasoning-gym's default context,
+``RangeAttributeMode.INCLUSIVE``), or only level ``i + 1`` (``UPPER_BOUND``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from typing import Any
 
 try:
     import reasoning_gym
+    from reasoning_gym.coaching.attributes import RangeAttributeDefinition
+    from reasoning_gym.coaching.base_curriculum import BaseCurriculum
     from reasoning_gym.dataset import ProceduralDataset
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError(
@@ -41,6 +48,7 @@ from acpgen.adapters.prompts import prompt
 from acpgen.api import generate, reference_answer, score
 from acpgen.config import FORMATS
 from acpgen.errors import ConfigError, DataError
+from acpgen.generation.levels import LEVELS
 from acpgen.tasks import TASKS, task_formats
 
 
@@ -54,7 +62,8 @@ class AcpDatasetConfig:
     """Configuration of an ``acp_<task>`` dataset.
 
     ``domains``: domains of the pipeline configuration to draw from; ``level``: a difficulty level
-    1-5 or None (the configured sizes); ``format``: gen, bool or mcq; ``config``: a pipeline
+    1-5 or None (the configured sizes); ``min_level`` and ``max_level`` instead: every level of that
+    range, taken in turn (what the curriculum sets); ``format``: gen, bool or mcq; ``config``: a pipeline
     configuration file (default: acp's default ``acpgen/data/pipeline.yaml``); ``cache_dir``: where the
     stages write and resume (default: a temporary folder per dataset); ``seed`` and ``size`` as
     for every reasoning-gym dataset.
@@ -62,6 +71,8 @@ class AcpDatasetConfig:
 
     domains: tuple[str, ...] = ("ferry",)
     level: int | None = None
+    min_level: int | None = None
+    max_level: int | None = None
     format: str = "gen"
     config: str | None = None
     cache_dir: str | None = None
@@ -77,6 +88,21 @@ class AcpDatasetConfig:
             raise ConfigError(f"acp dataset: format {self.format!r}; choose from {', '.join(FORMATS)}")
         if not isinstance(self.size, int) or self.size < 1:
             raise ConfigError(f"acp dataset: size must be a positive number, not {self.size!r}")
+        self.levels()
+
+    def levels(self) -> list[int | None]:
+        """The levels the records are drawn from, in turn: ``[level]``, or ``min_level`` to ``max_level``."""
+        if self.min_level is None and self.max_level is None:
+            if self.level is not None and self.level not in LEVELS:
+                raise ConfigError(f"acp dataset: level {self.level!r}; choose 1 to 5 or None")
+            return [self.level]
+        low, high = self.min_level or LEVELS[0], self.max_level or LEVELS[-1]
+        if self.level is not None or low not in LEVELS or high not in LEVELS or low > high:
+            raise ConfigError(
+                f"acp dataset: min_level {self.min_level!r}, max_level {self.max_level!r}: levels 1 to 5 with "
+                "min <= max, and no level besides them"
+            )
+        return list(range(low, high + 1))
 
 
 class AcpDataset(ProceduralDataset):
@@ -92,26 +118,30 @@ class AcpDataset(ProceduralDataset):
     @cached_property
     def _records(self) -> list[dict]:
         config: AcpDatasetConfig = self.config
-        domains = list(config.domains)
-        per_domain = math.ceil(self.size / len(domains))
-        by_domain = [
+        levels = config.levels()
+        sources = [(domain, level) for level in levels for domain in config.domains]
+        per_source = math.ceil(self.size / len(sources))
+        folders = {level: config.cache_dir for level in levels}
+        if config.cache_dir is not None and len(levels) > 1:  # a level changes the sizes: its own stages
+            folders = {level: f"{config.cache_dir}/level-{level}" for level in levels}
+        made = [
             list(
                 generate(
-                    name,
+                    domain,
                     self.task,
-                    n=per_domain,
+                    n=per_source,
                     seed=self.seed,
-                    level=config.level,
+                    level=level,
                     format=config.format,
                     config=config.config,
-                    cache_dir=config.cache_dir,
+                    cache_dir=folders[level],
                 )
             )
-            for name in domains
+            for domain, level in sources
         ]
-        records = [r for k in range(per_domain) for group in by_domain if k < len(group) for r in [group[k]]]
+        records = [r for k in range(per_source) for group in made if k < len(group) for r in [group[k]]]
         if len(records) < self.size:
-            counts = ", ".join(f"{d}: {len(g)}" for d, g in zip(domains, by_domain))
+            counts = ", ".join(f"{d} (level {lv}): {len(g)}" for (d, lv), g in zip(sources, made))
             raise DataError(
                 f"{dataset_name(self.task)}: {len(records)} of {self.size} records ({counts}); ask for a smaller size, "
                 f"add domains, or give a config with more problems per domain"
@@ -140,16 +170,41 @@ class AcpDataset(ProceduralDataset):
         return score(entry["metadata"]["record"], answer).score
 
 
+class AcpCurriculum(BaseCurriculum):
+    """The curriculum of an ``acp_<task>`` dataset: one attribute, ``level``, acp's difficulty level 1-5
+    (`acpgen.generation.levels`: the share of each domain's sizes, the distance of the states from the
+    goal, the length of the reasoning-about-actions sequences), as a range that sets the configuration's
+    ``min_level`` and ``max_level`` (see the module docstring). A level is a size band of every domain, so
+    there is no separate size attribute. Subclassed per task by `register` (reasoning-gym makes a
+    curriculum with no arguments)."""
+
+    task: str = ""
+
+    def __init__(self) -> None:
+        super().__init__(name=f"{type(self).__name__}", config_cls=AcpDatasetConfig)
+        self._define_attributes(
+            RangeAttributeDefinition(
+                name="level",
+                levels=list(LEVELS),
+                description="acp's difficulty level: problem sizes and the distance to the goal",
+                lower_field_name="min_level",
+                upper_field_name="max_level",
+            )
+        )
+
+
 def register() -> list[str]:
-    """Register ``acp_<task>`` for every task of acp's registry that reasoning-gym does not know yet;
-    the names registered."""
+    """Register ``acp_<task>`` (with its curriculum) for every task of acp's registry that
+    reasoning-gym does not know yet; the names registered."""
     names = []
     for task in TASKS:
         name = dataset_name(task)
         if name in reasoning_gym.factory.DATASETS:
             continue
-        cls = type(f"Acp{task.capitalize()}Dataset", (AcpDataset,), {"task": task, "__module__": __name__})
-        reasoning_gym.register_dataset(name, cls, AcpDatasetConfig)
+        title = task.capitalize().replace("_", "")
+        cls = type(f"Acp{title}Dataset", (AcpDataset,), {"task": task, "__module__": __name__})
+        curriculum = type(f"Acp{title}Curriculum", (AcpCurriculum,), {"task": task, "__module__": __name__})
+        reasoning_gym.register_dataset(name, cls, AcpDatasetConfig, curriculum)
         names.append(name)
     return names
 

@@ -30,12 +30,15 @@ _BLANK = re.compile(r"\s")
 # where an answer is cut into parts (the blanks around a cut are stripped from the parts)
 _PART_END = re.compile(r";|\n|\.(?:\s|$)|\. ?$")
 _PDDL = re.compile(r"\(\s*not\s*\(\s*([a-z][^()]*)\)\s*\)|\(\s*([a-z][^()]*)\)", re.IGNORECASE)
+# between and around the groups of an answer in PDDL syntax: separators and list punctuation, not words
+_BETWEEN_GROUPS = re.compile(r"(?:[\s,;.:*\u2022`'\"\[\]{}-]|\band\b)+")
 _NONE = re.compile(r"^(?:none|nothing|no (?:fluents?|properties|actions?|facts?)|the empty (?:set|list)|\[\s*\])$")
 _NEGATED_PREFIX = ("it is not the case that ", "it is not true that ", "not ")
 # An English negation right before a PDDL atom ("it is not the case that (clear b2)", "not (clear b2)"): the
 # way acp writes a false fact of a domain whose facts have no words of their own (an obfuscated domain)
 _NEGATED_BEFORE = re.compile(r"(?:\bit is not the case that|\bit is not true that|\bnot)\s*\Z")
 _NEGATION_REACH = 40  # characters before an atom searched for that negation
+_NEGATION_WORDS = re.compile(r"\bit is not (?:the case|true) that\b|\bnot\b")
 _VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not have "), (" have ", " do not have "))
 NUMBER_WORDS = {
     w: i
@@ -49,10 +52,13 @@ NUMBER_WORDS = {
 @dataclass
 class Reading:
     """What an answer names: literals (``(p a)`` / ``(not (p a))``) or actions in canonical form, in
-    answer order without repeats; ``unread``: parts that name nothing; ``none``: it says "none"."""
+    answer order without repeats; ``unread``: parts that name nothing; ``none``: it says "none";
+    ``outside``: for an answer in PDDL syntax, the words outside its groups (prose the reading leaves
+    out; the strict reading counts them as unread)."""
 
     items: list[str] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
     none: bool = False
     _seen: set[str] = field(default_factory=set, repr=False, compare=False)  # the items, for a quick test
 
@@ -236,6 +242,10 @@ class Reader:
                     before = text[max(0, match.start() - _NEGATION_REACH) : match.start()]
                     item = negated(item) if _NEGATED_BEFORE.search(before) else item
                 reading.add(item)
+            # words outside the groups (a negation of the next group aside) are read as nothing
+            words = _BETWEEN_GROUPS.sub(" ", _NEGATION_WORDS.sub(" ", _PDDL.sub(" ", text))).strip()
+            if words:
+                reading.outside.append(words[:80])
             return reading
         for part in _PART_END.split(text):
             part = part.strip().strip(" \t-*•:.\"'[]{}")

@@ -132,11 +132,28 @@ def first_false_precondition(task: GroundTask, action: str, state: int) -> str:
     return "no disjunct of its precondition holds"
 
 
-def _goal_fraction(task: GroundTask, state: int) -> float:
+def goal_fraction(task: GroundTask, state: int) -> float:
+    """The share of the goal's literals that hold in ``state`` (1.0 for an empty goal)."""
     wanted = task.goal_pos.bit_count() + task.goal_neg.bit_count()
     if wanted == 0:
         return 1.0
     return ((state & task.goal_pos).bit_count() + (task.goal_neg & ~state).bit_count()) / wanted
+
+
+def execute(task: GroundTask, state: int, step: Step, number: int) -> tuple[int, Failure | None, str]:
+    """Execute one step on the grounded task: the state after it and, when it cannot be executed,
+    why (``unreadable_step`` or ``not_executable``) in the judge's words, ``step <number> (name
+    arg ...): ...``; the state is unchanged then. The plan judge and multi-step episodes
+    (:mod:`acpgen.training.episode`) take every step through here."""
+    where = f"step {number} {step.action}"
+    problem = resolve(task, step)
+    if problem is not None:
+        return state, Failure.UNREADABLE, f"{where}: {problem}"
+    action = task.action(step.action)
+    assert action is not None  # resolve() found the schema, arity and types
+    if not action.applicable(state):
+        return state, Failure.NOT_EXECUTABLE, f"{where}: {first_false_precondition(task, action.name, state)}"
+    return action.apply(state), None, ""
 
 
 def judge(task: GroundTask, steps: Sequence[Step], state: int | None = None) -> PlanRun:
@@ -144,26 +161,18 @@ def judge(task: GroundTask, steps: Sequence[Step], state: int | None = None) -> 
     state = task.init if state is None else state
     goal_at = 0 if task.is_goal(state) else None
     for index, step in enumerate(steps):
-        number = f"step {index + 1} {step.action}"
-        problem = resolve(task, step)
-        if problem is not None:
-            return PlanRun(len(steps), index, _goal_fraction(task, state), False, goal_at, Failure.UNREADABLE,
-                           f"{number}: {problem}")  # fmt: skip
-        action = task.action(step.action)
-        assert action is not None  # resolve() found the schema, arity and types
-        if not action.applicable(state):
-            message = f"{number}: {first_false_precondition(task, action.name, state)}"
-            return PlanRun(len(steps), index, _goal_fraction(task, state), False, goal_at, Failure.NOT_EXECUTABLE,
-                           message)  # fmt: skip
-        state = action.apply(state)
+        after, failure, message = execute(task, state, step, index + 1)
+        if failure is not None:
+            return PlanRun(len(steps), index, goal_fraction(task, state), False, goal_at, failure, message)
+        state = after
         if goal_at is None and task.is_goal(state):
             goal_at = index + 1
     reached = task.is_goal(state)
-    fraction = _goal_fraction(task, state)
+    fraction = goal_fraction(task, state)
     if not reached:
-        after = f" (it held after step {goal_at})" if goal_at else ""
+        held = f" (it held after step {goal_at})" if goal_at else ""
         return PlanRun(len(steps), len(steps), fraction, False, goal_at, Failure.GOAL_NOT_REACHED,
-                       f"the goal does not hold after the last step{after}")  # fmt: skip
+                       f"the goal does not hold after the last step{held}")  # fmt: skip
     if goal_at is not None and goal_at < len(steps):
         return PlanRun(len(steps), len(steps), fraction, True, goal_at, Failure.EXTRA_STEPS,
                        f"the goal already held after step {goal_at} of {len(steps)}")  # fmt: skip

@@ -112,6 +112,12 @@ class ScoreOptions:
     set, acp's or not (the reading of the ACPBench papers' scorers, which inherits the provably
     wrong answers of the reference data).
     ``strict_just``: accept only the removal of one action or of two consecutive actions.
+    ``strict_reading``: the reading for rewards: a part of a set answer that the reader cannot read
+    as a fact or an action (the reasoning-about-actions answers; in an answer in PDDL syntax, any word
+    outside its groups) makes the answer wrong, instead of being left out with a note in the reason
+    (the lenient reading, for evaluation). The other answers are strict already: a plan's unreadable
+    step makes it invalid, a single answer is the first candidate, and a set of actions or atoms
+    must equal the true set, which text that is no action or atom cannot change.
     ``max_states``: exhaustive exploration bound before planners are used. Exploring costs about
     0.1-0.2 ms per state in Python, a warm Fast Downward query 10-30 ms on the tasks of the
     benchmarks, so beyond about a thousand states the planners are the cheaper exact route.
@@ -120,6 +126,7 @@ class ScoreOptions:
     recheck: bool = False
     trust_stored: bool = False
     strict_just: bool = False
+    strict_reading: bool = False
     max_states: int = 1000
     limits: Limits = field(default_factory=lambda: Limits(time=20.0))
     retry_factor: float = 4.0  # a planner timeout is retried once with this factor (<= 1: no retry)

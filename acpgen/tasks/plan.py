@@ -4,8 +4,8 @@ The answer is read step by step (:mod:`acpgen.nl.plan_steps`) and executed on th
 (:func:`acpgen.proofs.plans.judge`). Score 1 when every step names an action of the task, executes
 in turn and the goal holds after the last one; 0 otherwise. Every score row also carries
 ``valid``, ``reaches_goal``, ``optimal`` (the plan's cost equals the record's proven optimal cost;
-None when that cost is unknown), ``cost``, ``optimal_cost`` and, for reward shaping, ``prefix``
-(steps that execute from the start), ``goal_fraction`` (share of the goal's literals true after
+None when that cost is unknown), ``cost``, ``optimal_cost`` and, for reward shaping, ``steps`` (steps
+written), ``prefix`` (steps that execute from the start), ``goal_fraction`` (share of the goal's literals true after
 them), ``failure`` (the first failure in words) and ``failure_class`` (unreadable_step,
 not_executable, goal_not_reached, extra_steps; None for a plan without extra steps).
 
@@ -71,6 +71,7 @@ def plan_details(ctx: RecordContext, run: PlanRun) -> tuple[dict[str, Any], str]
     measures = {
         "cost": cost,
         "optimal_cost": best,
+        "steps": run.length,
         "prefix": run.prefix,
         "goal_fraction": round(run.goal_fraction, 4),
         "failure": None if run.failure is None else run.message,

@@ -482,7 +482,9 @@ class SequenceTask(Task):
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")
         items = self._normalise(ctx.record["variant"], reading.items)
-        return set_verdict(items, {str(e).lower() for e in expected}, reading.unread)
+        strict = ctx.options.strict_reading
+        unread = reading.unread + reading.outside if strict else reading.unread
+        return set_verdict(items, {str(e).lower() for e in expected}, unread, strict)
 
     @staticmethod
     def _normalise(variant: str, items: list[str]) -> set[str]:
@@ -563,10 +565,14 @@ class SequenceTask(Task):
         return None
 
 
-def set_verdict(given: set[str], expected: set[str], unread: list[str]) -> Verdict:
-    """Exact match of two sets, with precision, recall and F1 (:mod:`acpgen.tasks.measures`) in the details."""
+def set_verdict(given: set[str], expected: set[str], unread: list[str], strict: bool = False) -> Verdict:
+    """Exact match of two sets, with precision, recall and F1 (:mod:`acpgen.tasks.measures`) in the details.
+    Parts read as nothing are named in the reason; with ``strict`` (the reading for rewards) they make
+    the answer wrong."""
     details = set_measures(given, expected).as_details()
     note = f"; {len(unread)} part(s) read as nothing: {unread[0]!r}" if unread else ""
+    if strict and unread:
+        return Verdict(0.0, Verdict.wrong("").status, f"strict reading{note}", details)
     if given == expected:
         return Verdict(1.0, Verdict.correct().status, "correct" + note, details)
     missing, extra = sorted(expected - given), sorted(given - expected)

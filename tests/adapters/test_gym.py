@@ -70,3 +70,54 @@ def test_a_level_reaches_the_records(tmp_path):
     assert [r["level"] for r in records] == [1, 1]
     assert all(1 <= r["features"]["plan_length"] <= 2 for r in records)
     assert all(data.score_answer(entry["answer"], entry) == 1.0 for entry in data)
+
+
+# ----- curricula ------------------------------------------------------------------------------------
+def test_every_task_has_a_curriculum_over_acps_levels():
+    from reasoning_gym.coaching.attributes import RangeAttributeDefinition
+
+    for task in TASKS:
+        curriculum = reasoning_gym.factory.create_curriculum(f"acp_{task}")
+        attribute = curriculum.attributes["level"]
+        assert isinstance(attribute, RangeAttributeDefinition) and attribute.levels == [1, 2, 3, 4, 5]
+        assert type(curriculum).task == task
+
+
+def test_curriculum_levels_become_level_ranges():
+    from reasoning_gym.coaching.base_curriculum import DefaultCurriculumContext, RangeAttributeMode
+
+    curriculum = reasoning_gym.factory.create_curriculum("acp_plan")
+    config = curriculum.generate_configuration({"domains": ("ferry",), "size": 4})
+    assert (config.min_level, config.max_level, config.level) == (1, 1, None)
+    curriculum.increment_attr_level("level")
+    curriculum.increment_attr_level("level")
+    config = curriculum.generate_configuration({"size": 4})
+    assert (config.min_level, config.max_level) == (1, 3)  # reasoning-gym's default context: every level so far
+    config.validate()
+    assert config.levels() == [1, 2, 3]
+    upper = curriculum.generate_configuration({}, DefaultCurriculumContext(mode=RangeAttributeMode.UPPER_BOUND))
+    assert (upper.min_level, upper.max_level) == (3, 3)
+    with pytest.raises(acpgen.errors.ConfigError, match="min <= max"):
+        acpgen.adapters.gym.AcpDatasetConfig(min_level=3, max_level=2).validate()
+    with pytest.raises(acpgen.errors.ConfigError, match="no level besides"):
+        acpgen.adapters.gym.AcpDatasetConfig(level=1, min_level=1, max_level=2).validate()
+
+
+def test_a_curriculum_configuration_draws_from_its_levels_in_turn(tmp_path):
+    curriculum = reasoning_gym.factory.create_curriculum("acp_app")
+    curriculum.set_attr_level("level", 1)  # levels 1 and 2
+    config = curriculum.generate_configuration(
+        {
+            "domains": ("ferry",),
+            "size": 4,
+            "seed": 5,
+            "config": str(FIXTURES / "pipeline" / "ci.yaml"),
+            "cache_dir": str(tmp_path),
+        }
+    )
+    data = reasoning_gym.create_dataset("acp_app", **vars(config))
+    records = [entry["metadata"]["record"] for entry in data]
+    assert [r["level"] for r in records] == [1, 2, 1, 2]
+    assert all(1 <= r["features"]["plan_length"] <= 2 for r in records[::2])
+    assert all(3 <= r["features"]["plan_length"] <= 4 for r in records[1::2])
+    assert all(data.score_answer(entry["answer"], entry) == 1.0 for entry in data)

@@ -13,7 +13,7 @@ from acpgen.evaluation.scoring import score_one
 from acpgen.pddl.grounding import GroundTask
 from acpgen.proofs.change.questions import Question, answer, claim_holds, record_types
 from acpgen.proofs.change.world import CoreWorld, LiftedWorld
-from acpgen.tasks import TASKS, RecordContext
+from acpgen.tasks import TASKS, RecordContext, ScoreOptions
 
 DOMAIN = (DOMAINS_DIR / "blocksworld" / "domain.pddl").read_text()
 # a on b, b and c on the table, a and c clear, hand empty
@@ -40,8 +40,8 @@ def record(task: str, variant: str, sequence: list[str], stored, **fields) -> di
     }
 
 
-def score(rec: dict, response: str):
-    return score_one(RecordContext(rec), rec["task"], response)
+def score(rec: dict, response: str, strict: bool = False):
+    return score_one(RecordContext(rec, ScoreOptions(strict_reading=strict)), rec["task"], response)
 
 
 # Fluent types written out by hand: the template makes clear and handempty derived; a block is on one
@@ -129,6 +129,25 @@ def test_near_misses_score_zero(response, recall, precision):
     assert verdict.score == 0.0 and verdict.status == "scored"
     assert verdict.details["recall"] == pytest.approx(recall, abs=1e-3)
     assert verdict.details["precision"] == pytest.approx(precision, abs=1e-3)
+
+
+def test_the_strict_reading_makes_an_answer_with_unread_parts_wrong():
+    # "the weather is fine" and "blah" name no fact: the lenient reading (evaluation) leaves them out
+    # and names them in the reason; the strict reading (rewards) scores the answer 0 with the same measures.
+    noisy = "a is clear, the weather is fine, a is on the table, blah"
+    lenient, strict = score(FLUENT, noisy), score(FLUENT, noisy, strict=True)
+    assert (lenient.score, strict.score, strict.status) == (1.0, 0.0, "scored")
+    assert "2 part(s) read as nothing: 'the weather is fine'" in lenient.reason
+    assert strict.reason == "strict reading; 2 part(s) read as nothing: 'the weather is fine'"
+    assert strict.details == lenient.details == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    # in PDDL syntax, words outside the groups (list punctuation and "and" aside) are unread parts
+    pddl = "(ontable a) and (clear a), I am sure"
+    assert (score(FLUENT, pddl).score, score(FLUENT, pddl, strict=True).score) == (1.0, 0.0)
+    assert score(FLUENT, pddl, strict=True).reason == "strict reading; 1 part(s) read as nothing: 'i am sure'"
+    # an answer every part of which is read scores the same under both readings
+    read = ("a is clear, a is on the table.", "(ontable a) (clear a)", "- (clear a)\n- (ontable a)", "a is clear")
+    for response in read:
+        assert score(FLUENT, response, strict=True).score == score(FLUENT, response).score, response
 
 
 def test_plural_grouping_and_negation_as_the_template_writes_them():

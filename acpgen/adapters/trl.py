@@ -1,0 +1,147 @@
+"""acp for TRL's ``GRPOTrainer`` (the extra ``rl``: ``pip install 'acpgen[rl]'``; TRL 1.16).
+
+* Reward functions, ``GRPOTrainer(reward_funcs=[acp_reward, ...])``: TRL calls each with ``prompts``,
+  ``completions`` and every dataset column as keyword lists (here the record, column ``acp_record``:
+  a JSON string, or the record itself), in the standard format (a completion is a string) or the
+  conversational one (a list of messages: the last assistant message is read). Each returns one float
+  per completion (acp's exact score with the strict reading, or a partial-credit signal of
+  `acpgen.training.rewards`), or None — which TRL leaves out of the reward — only for an answer acp
+  cannot decide (a planner ran out of time). Malformed text is a parse error with reward 0, never an
+  exception.
+* :func:`trl_dataset`: an acp split (records, or a records file or folder) as the dataset TRL expects:
+  a ``prompt`` column (the record's prompt, or a one-message conversation with ``conversational=True``)
+  and the record in ``acp_record``.
+* :class:`AcpPlanningEnv`, for ``GRPOTrainer(environment_factory=AcpPlanningEnv)``: one multi-step episode
+  (`acpgen.training.episode`) per rollout; ``reset(**row)`` starts it from the row's record and returns
+  how to act (TRL appends it to the prompt), the tool ``act`` applies the model's action(s) and returns
+  the exact consequence, and ``get_reward`` gives the episode's reward.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+try:
+    import trl  # noqa: F401 - the library these functions are written for; fails early without the extra
+    from datasets import Dataset
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        f"acpgen.adapters.trl needs the trl package ({err}); install it with `pip install 'acpgen[rl]'`"
+    ) from err
+
+from acpgen.adapters.prompts import prompt
+from acpgen.api import load
+from acpgen.errors import DataError
+from acpgen.evaluation.records import record_task
+from acpgen.tasks import split_kind
+from acpgen.training.episode import Episode, EpisodeSettings
+from acpgen.training.rewards import SIGNALS, reward
+
+RECORD_COLUMN = "acp_record"
+
+
+def record_of(value: Any) -> dict[str, Any]:
+    """A record from a dataset cell: the record itself, or its JSON text."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    if not isinstance(value, dict):
+        raise DataError(f"the {RECORD_COLUMN} column holds a record (a dict or its JSON), not {type(value).__name__}")
+    return value
+
+
+def reward_function(signal: str = "score", *, strict: bool = True) -> Callable[..., list[float | None]]:
+    """A TRL reward function giving ``signal`` (one of `acpgen.training.rewards.SIGNALS`) per completion."""
+    if signal not in SIGNALS:
+        raise ValueError(f"signal {signal!r}: choose from {', '.join(SIGNALS)}")
+
+    def rewards(completions: list[Any], **columns: Any) -> list[float | None]:
+        records = columns.get(RECORD_COLUMN)
+        if records is None or len(records) != len(completions):
+            raise DataError(f"acp rewards read the record from the dataset column {RECORD_COLUMN!r} (trl_dataset)")
+        out: list[float | None] = []
+        for completion, cell in zip(completions, records):
+            result = reward(record_of(cell), completion, strict=strict)
+            out.append(None if result.value is None else result.signals[signal])
+        return out
+
+    rewards.__name__ = "acp_reward" if signal == "score" else f"acp_{signal}"
+    rewards.__qualname__ = rewards.__name__
+    return rewards
+
+
+acp_reward = reward_function("score")
+acp_f1 = reward_function("f1")
+acp_goal_fraction = reward_function("goal_fraction")
+acp_plan_prefix = reward_function("plan_prefix")
+
+
+def trl_dataset(records: str | Path | Iterable[dict[str, Any]], *, conversational: bool = False) -> Dataset:
+    """The records as a TRL dataset: ``prompt`` (text, or ``[{"role": "user", "content": text}]``) and
+    ``acp_record`` (the record as JSON: records of different tasks have different fields)."""
+    rows = []
+    for record in load(records) if isinstance(records, (str, Path)) else records:
+        kind = record_task(record)
+        if kind is None:
+            raise DataError(f"record {record.get('id')}: no known task")
+        text = prompt(record, *split_kind(kind))
+        rows.append(
+            {
+                "prompt": [{"role": "user", "content": text}] if conversational else text,
+                RECORD_COLUMN: json.dumps(record, sort_keys=True),
+            }
+        )
+    if not rows:
+        raise DataError("no record to make a dataset of")
+    return Dataset.from_list(rows)
+
+
+def episode_dataset(records: str | Path | Iterable[dict[str, Any]], settings: EpisodeSettings | None = None) -> Dataset:
+    """Rows for :class:`AcpPlanningEnv`: the episode's state, goal and actions as a conversational
+    ``prompt`` (``reset`` appends how to act) and the record in ``acp_record``."""
+    rows = []
+    for record in load(records) if isinstance(records, (str, Path)) else records:
+        context = Episode(record, settings).context
+        message = {"role": "user", "content": context}
+        rows.append({"prompt": [message], RECORD_COLUMN: json.dumps(record, sort_keys=True)})
+    if not rows:
+        raise DataError("no record to make a dataset of")
+    return Dataset.from_list(rows)
+
+
+class AcpPlanningEnv:
+    """One acp episode per rollout, for ``environment_factory`` (see the module docstring). The settings
+    are class attributes; a subclass changes them (``max_steps``, ``invalid_penalty``, ``states``)."""
+
+    max_steps: int | None = None
+    invalid_penalty: float = 0.1
+    states: str = "nl"
+
+    def __init__(self) -> None:
+        self.episode: Episode | None = None
+
+    def reset(self, **row: Any) -> str:
+        """Start the episode of the row's record; what to do, appended to the prompt."""
+        settings = EpisodeSettings(self.max_steps, self.invalid_penalty, self.states)
+        self.episode = Episode(record_of(row.get(RECORD_COLUMN)), settings)
+        return f"\n\n{self.episode.instruction} Call the act tool with your action(s)."
+
+    def act(self, actions: str) -> str:
+        """Apply one action, or several in order, to the current state.
+
+        Args:
+            actions: The action as (name arg1 arg2 ...), or several such actions, one per line.
+
+        Returns:
+            The exact consequence: the actions applied, the first that could not be applied and why,
+            and the new state, or that the goal holds.
+        """
+        if self.episode is None:
+            return "No episode: the environment was not reset."
+        return self.episode.step(actions).text
+
+    def get_reward(self) -> float:
+        """The episode's reward (0 until the goal holds)."""
+        return self.episode.reward if self.episode is not None else 0.0

@@ -1,0 +1,3 @@
+from acp_tasks.taskset import AcpTaskset
+
+__all__ = ["AcpTaskset"]

@@ -1,0 +1,149 @@
+"""The TRL adapter (acpgen.adapters.trl) against the installed TRL 1.16: a real GRPOTrainer on a tiny
+randomly initialised model (made here from a config: no download, CPU) calls the reward functions
+and the environment through its own code (`_calculate_rewards`, the `environment_factory` probe, a
+training step). Expected: stored answers 1, perturbed answers what acp's scorer gives them (the strict
+reading), malformed completions 0, never an exception; the scripted policies through the environment's
+tool earn 1 and 0.7."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import string
+
+import pytest
+from tokenizers import Tokenizer, models, pre_tokenizers
+from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+from transformers.utils import get_json_schema
+from trl import GRPOConfig, GRPOTrainer
+from trl.chat_template_utils import qwen3_chat_template
+from trl.data_utils import is_conversational
+
+import acpgen
+from acpgen.adapters.trl import (
+    RECORD_COLUMN,
+    AcpPlanningEnv,
+    acp_f1,
+    acp_goal_fraction,
+    acp_reward,
+    episode_dataset,
+    reward_function,
+    trl_dataset,
+)
+from acpgen.training.episode import Episode
+from acpgen.training.policies import mistaken_turns, optimal_turns
+
+
+def tiny_model_and_tokenizer():
+    """A one-layer Llama over printable characters, with the Qwen3 chat template TRL ships."""
+    vocab = {"<pad>": 0, "<eos>": 1, "<unk>": 2, **{c: i + 3 for i, c in enumerate(sorted(set(string.printable)))}}
+    words = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    words.pre_tokenizer = pre_tokenizers.Split("", "isolated")
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=words, pad_token="<pad>", eos_token="<eos>", unk_token="<unk>")
+    tokenizer.padding_side = "left"
+    tokenizer.chat_template = qwen3_chat_template
+    config = LlamaConfig(
+        vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+        num_key_value_heads=2, max_position_embeddings=16384, pad_token_id=0, eos_token_id=1, bos_token_id=1,
+    )  # fmt: skip
+    return LlamaForCausalLM(config), tokenizer
+
+
+def trainer_of(tmp_path, dataset, **kwargs) -> GRPOTrainer:
+    model, tokenizer = tiny_model_and_tokenizer()
+    args = GRPOConfig(
+        output_dir=str(tmp_path), per_device_train_batch_size=2, num_generations=2, max_completion_length=8,
+        max_steps=1, report_to=[], use_cpu=True, save_strategy="no", logging_steps=1,
+    )  # fmt: skip
+    return GRPOTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def records(rl_records) -> list[dict]:
+    return rl_records["plan"] + rl_records["app"] + rl_records["rac_state"]
+
+
+@pytest.fixture(scope="module")
+def trainer(records, tmp_path_factory) -> GRPOTrainer:
+    return trainer_of(
+        tmp_path_factory.mktemp("grpo"), trl_dataset(records), reward_funcs=[acp_reward, acp_f1, acp_goal_fraction]
+    )
+
+
+def rewards_of(
+    trainer: GRPOTrainer, records: list[dict], completions: list, conversational: bool = False
+) -> list[list]:
+    """TRL's own reward computation for these completions of these records' rows."""
+    rows = list(trl_dataset(records, conversational=conversational))
+    prompts = [row["prompt"] for row in rows]
+    table = trainer._calculate_rewards(rows, prompts, completions, [[0]] * len(rows)).tolist()
+    return [[None if value != value else value for value in row] for row in table]  # NaN: TRL's None
+
+
+def test_the_dataset_has_the_prompt_and_the_record(records):
+    standard, chat = trl_dataset(records), trl_dataset(records, conversational=True)
+    assert standard.column_names == chat.column_names == ["prompt", RECORD_COLUMN]
+    assert [json.loads(row[RECORD_COLUMN]) for row in standard] == records
+    assert not is_conversational(standard[0]) and is_conversational(chat[0])
+    assert chat[0]["prompt"][0]["content"] == standard[0]["prompt"]
+
+
+def test_stored_perturbed_and_malformed_answers_through_trls_reward_computation(trainer, records):
+    stored = [acpgen.reference_answer(r) for r in records]
+    assert rewards_of(trainer, records, stored) == [[1.0, 1.0, 1.0]] * len(records)
+    perturbed = [r["answer"][0] if isinstance(r["answer"], list) else "none" for r in records]
+    for row, record, text in zip(rewards_of(trainer, records, perturbed), records, perturbed):
+        expected = acpgen.score(record, text, strict=True)
+        # TRL keeps rewards as float32
+        assert row[0] == expected.score
+        assert row[1] == pytest.approx(expected.details.get("f1", expected.score), abs=1e-6)
+        assert row[2] == pytest.approx(expected.details.get("goal_fraction", expected.score), abs=1e-6)
+    malformed = ["", "(" * 20000, "Final Answer:", "\x00\x01", "a" * 100000, "((((sail", "[]", ")"] + [""]
+    assert rewards_of(trainer, records, malformed[: len(records)]) == [[0.0, 0.0, 0.0]] * len(records)
+
+
+def test_conversational_completions(trainer, records):
+    completions = [[{"role": "assistant", "content": acpgen.reference_answer(r)}] for r in records]
+    assert rewards_of(trainer, records, completions, conversational=True) == [[1.0, 1.0, 1.0]] * len(records)
+
+
+def test_an_undecided_answer_is_none_which_trl_leaves_out(records):
+    broken = dict(records[0], PDDL_problem="(define (problem broken")
+    column = {RECORD_COLUMN: [json.dumps(broken), json.dumps(records[0])]}
+    assert acp_reward(completions=["x", acpgen.reference_answer(records[0])], prompts=["", ""], **column) == [None, 1.0]
+    with pytest.raises(ValueError, match="signal"):
+        reward_function("bleu")
+
+
+def test_a_training_step_calls_the_rewards_on_random_text(trainer):
+    trainer.train()
+    logged = trainer.state.log_history[0]
+    for name in ("acp_reward", "acp_f1", "acp_goal_fraction"):
+        assert f"rewards/{name}/mean" in logged
+    assert logged["rewards/acp_reward/mean"] == 0.0  # a random model's characters are no answer
+
+
+def test_the_environment_as_trl_probes_it(rl_records, tmp_path):
+    trainer = trainer_of(tmp_path, episode_dataset(rl_records["plan"]), environment_factory=AcpPlanningEnv)
+    assert trainer.reward_func_names == ["AcpPlanningEnv"]  # get_reward is the reward
+    assert [tool.__name__ for tool in trainer._env_tools[None]] == ["act"]
+    schema = get_json_schema(AcpPlanningEnv().act)["function"]
+    assert schema["name"] == "act" and list(schema["parameters"]["properties"]) == ["actions"]
+    members = [name for name, _ in inspect.getmembers(AcpPlanningEnv, predicate=inspect.isfunction)]
+    assert {"reset", "act", "get_reward"} <= set(members)
+    trainer.train()  # a step with the environment: a random model calls no tool and earns nothing
+    assert trainer.state.log_history[0]["rewards/AcpPlanningEnv/mean"] == 0.0
+
+
+def test_scripted_policies_through_the_environment(rl_records):
+    for row in episode_dataset(rl_records["plan"]):
+        record = json.loads(row[RECORD_COLUMN])
+        assert row["prompt"][0]["content"] == Episode(record).context
+        for turns, expected in ((optimal_turns, 1.0), (mistaken_turns, 0.7)):
+            env = AcpPlanningEnv()
+            appended = env.reset(**row)
+            assert appended.startswith("\n\nReach the goal by acting.") and "act tool" in appended
+            answers = [env.act(text) for text in turns(Episode(record))]
+            assert env.get_reward() == pytest.approx(expected)
+            assert "The goal holds" in answers[-1]
+    assert AcpPlanningEnv().act("(sail l0 l1)") == "No episode: the environment was not reset."

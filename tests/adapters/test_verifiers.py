@@ -1,0 +1,134 @@
+"""The verifiers taskset (acpgen.adapters.verifiers) against the installed verifiers 0.4 (verifiers.v1):
+tasks are built from a split and from generation, and answers run through the tasks' own reward and
+metric methods on real verifiers traces, without a model. Expected: the stored answer scores 1 on every
+reward; a perturbed answer scores what acp's scorer gives it (the strict reading); vf-validate, the
+library's own model-free check, finds every task valid."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import verifiers.v1 as vf
+from conftest import CI
+from verifiers.v1.graph import MessageNode
+from verifiers.v1.trace import Trace, TraceTask
+
+import acpgen
+from acpgen.adapters.prompts import prompt
+from acpgen.adapters.verifiers import AcpTask, AcpTaskset, AcpTasksetConfig, level_of
+
+
+def traced(task: vf.Task, replies: list[str]) -> Trace:
+    """A verifiers trace of the task in which the model gave ``replies`` (the task prompt first)."""
+    trace = Trace(
+        task=TraceTask(type=type(task).__name__, data=task.data, key=task.key, hash=task.hash),
+        agent=vf.AgentInfo(config=vf.AgentConfig()),
+    )
+    nodes = [MessageNode(message=vf.UserMessage(content=task.data.prompt_text))]
+    for reply in replies:
+        nodes.append(MessageNode(parent=len(nodes) - 1, message=vf.AssistantMessage(content=reply), sampled=True))
+    trace.nodes = nodes
+    return trace
+
+
+def scored(task: vf.Task, replies: list[str]) -> Trace:
+    trace = traced(task, replies)
+    asyncio.run(task.score(trace))
+    return trace
+
+
+def rewards(trace: Trace) -> dict[str, float]:
+    return {name: reward.score for name, reward in trace.rewards.items()}
+
+
+@pytest.fixture(scope="module")
+def tasks(rl_split) -> list[AcpTask]:
+    config = AcpTasksetConfig(split=str(rl_split), tasks=["plan", "app", "rac_state"], domains=["ferry"], seed=1)
+    return list(AcpTaskset(config))
+
+
+def test_a_split_gives_one_task_per_record_with_its_prompt(tasks, rl_records):
+    records = {r["uid"]: r for records in rl_records.values() for r in records}
+    assert sorted(t.data.id for t in tasks) == sorted(records)
+    assert [t.data.idx for t in tasks] == list(range(len(records)))
+    for task in tasks:
+        record = records[task.data.id]
+        assert task.data.prompt == prompt(record, record["task"], "gen")
+        assert task.data.answer == acpgen.reference_answer(record) and task.data.record == record
+
+
+def test_the_seed_fixes_the_order_and_epochs_repeat_the_split(rl_split, tasks):
+    def names(**settings):
+        config = AcpTasksetConfig(split=str(rl_split), tasks=["plan", "app", "rac_state"], **settings)
+        return [t.data.name for t in AcpTaskset(config)]
+
+    assert names(seed=1) == [t.data.name for t in tasks]
+    twice = names(seed=1, epochs=2)
+    assert len(twice) == 2 * len(tasks) and sorted(twice[: len(tasks)]) == sorted(twice[len(tasks) :])
+
+
+def test_stored_answers_score_one_on_every_reward(tasks):
+    for task in tasks:
+        trace = scored(task, [task.data.answer])
+        assert rewards(trace) == {"acp_score": 1.0, "f1": 1.0, "goal_fraction": 1.0, "plan_prefix": 1.0}
+        assert trace.reward == 1.0  # the partial-credit rewards have weight 0
+        assert trace.metrics == {"precision": 1.0, "recall": 1.0, "parse_error": 0.0, "undecided": 0.0}
+        assert asyncio.run(task.validate()) is True
+
+
+def test_perturbed_answers_score_what_acp_gives_them(tasks):
+    for task in tasks:
+        record = task.data.record
+        if record["task"] == "plan":
+            perturbed = "\n".join(reversed(record["answer"]))
+        elif record["task"] == "app":
+            perturbed = "\n".join(record["answer"][:-1])
+        else:
+            perturbed = task.data.answer + " I think."
+        expected = acpgen.score(record, perturbed, strict=True)
+        trace = scored(task, [perturbed])
+        assert trace.rewards["acp_score"].score == expected.score == 0.0
+        if "f1" in expected.details:
+            assert trace.rewards["f1"].score == expected.details["f1"]
+            assert (expected.details["f1"] < 1.0) == (record["task"] == "app")  # rac_state: all read, and a word more
+            assert trace.metrics["recall"] == expected.details["recall"]
+        if "goal_fraction" in expected.details:
+            assert trace.rewards["goal_fraction"].score == expected.details["goal_fraction"]
+            assert trace.rewards["plan_prefix"].score == expected.details["prefix"] / expected.details["steps"]
+
+
+def test_no_answer_is_a_parse_error_and_one_turn_ends_the_task(tasks):
+    task = tasks[0]
+    trace = scored(task, [])
+    assert rewards(trace)["acp_score"] == 0.0 and trace.metrics["parse_error"] == 1.0
+    assert asyncio.run(task.answered(traced(task, []))) is False
+    assert asyncio.run(task.answered(traced(task, ["(sail l0 l1)"]))) is True
+
+
+def test_generated_records_and_levels(tmp_path):
+    config = AcpTasksetConfig(tasks=["plan"], domains=["ferry"], n=2, seed=5, level=1, config=str(CI))
+    tasks = list(AcpTaskset(config))
+    assert len(tasks) == 2 and all(t.data.record["level"] == 1 for t in tasks)
+    assert all(scored(t, [t.data.answer]).reward == 1.0 for t in tasks)
+    schedule = AcpTasksetConfig(level_schedule=[1, 1, 2])
+    assert [level_of(schedule, e) for e in range(5)] == [1, 1, 2, 2, 2]
+    endless = AcpTaskset(AcpTasksetConfig(epochs=None))
+    assert not endless.bounded and endless.take(3).bounded
+
+
+def test_vf_validate_loads_the_environment_package_from_the_installed_acp(rl_split, tmp_path):
+    # acp_tasks (environments/acp_tasks, installed with acp) through the library's own loader and CLI
+    command = [
+        str(Path(sys.executable).parent / "vf-validate"), "acp-tasks", "--taskset.split", str(rl_split),
+        "--taskset.tasks", '["plan", "app"]', "--runtime.type", "subprocess", "-o", str(tmp_path), "--no-rich",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    summary = json.loads(next(tmp_path.rglob("summary.json")).read_text())
+    assert summary["total"] == 6 and summary["outcomes"]["valid"] == 6, summary
+    assert summary["checks"]["gold"]["valid"] == summary["checks"]["noop"]["valid"] == 6
