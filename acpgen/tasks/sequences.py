@@ -244,6 +244,18 @@ def describer_of(record: dict[str, Any]) -> Describer | None:
     return None if template is None else Describer(template, lifted)
 
 
+def answer_words(record: dict[str, Any]) -> list[str]:
+    """The items of a record's stored set answer (literals or actions) in its template's English, in the
+    stored order; as stored (PDDL) when the record's domain has no template acp knows."""
+    items = [str(i) for i in record["answer"]] if isinstance(record["answer"], list) else [str(record["answer"])]
+    describer = describer_of(record) if "PDDL_domain" in record else None
+    if describer is None:
+        return items
+    if rq.GEN_VARIANTS.get(str(record.get("category")), {}).get(str(record.get("variant"))) == rq.ACTIONS:
+        return [describer.action(i) for i in items]
+    return [_english_literal(describer, i) for i in items]
+
+
 def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str, ...]) -> Asked | Check:
     """The question of a record as its text asks it (:func:`acpgen.nl.asked.read_asked`), read with the
     domain template's texts and words (PDDL syntax and the shared questions without a template); the
