@@ -141,13 +141,17 @@ class TextToPddl(Task):
         # for the JSON readers of the harnesses.
         fields: dict[str, Any] = {"init_pattern": NO_PATTERN, "goal_pattern": NO_PATTERN}
         if init_pattern is not None:
-            facts, names = init_pattern.build(objects, rng)
-            fluent = sorted(facts)
-            fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(names)}
+            made = init_pattern.make(objects, rng, frozenset(static))
+            if made is None:
+                return None
+            fluent = sorted(made[0])
+            fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(made[1])}
         if goal_pattern is not None:
-            facts, names = goal_pattern.build(objects, rng)
-            goal = sorted(facts)
-            fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(names)}
+            made = goal_pattern.make(objects, rng, frozenset(static) | frozenset(fluent))
+            if made is None:
+                return None
+            goal = sorted(made[0])
+            fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(made[1])}
         truth = problem_text(
             lifted.problem_name,
             lifted.domain_name,
@@ -219,6 +223,8 @@ class TextToPddl(Task):
         lifted = task.lifted
         objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
         fluent_init = frozenset(a for a in task.state_atoms(task.init) if not task.is_static_atom(a))
+        static_init = frozenset(a for a in task.state_atoms(task.init) if task.is_static_atom(a))
+        given = {"init": static_init, "goal": static_init | fluent_init}
         goal = frozenset(
             canonical(lit.predicate, lit.args) if lit.positive else f"(not {canonical(lit.predicate, lit.args)})"
             for lit in lifted.goal
@@ -230,7 +236,7 @@ class TextToPddl(Task):
             pattern = _pattern(str(record.get("domain", "")), part, stored.get("name"))
             if pattern is None:
                 return Check(WRONG, f"unknown {part} pattern {stored.get('name')}")
-            names = pattern.read(objects, facts)
+            names = pattern.recognise(objects, facts, given[part])
             if names is None or pattern.fill(names) != stored.get("text"):
                 return Check(WRONG, f"the {part} is not the pattern '{stored.get('text')}'")
         expected = "_".join(

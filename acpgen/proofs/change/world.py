@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import cached_property
 
@@ -24,6 +25,7 @@ from acpgen.pddl.semantics import execute
 Facts = frozenset[str]
 #: above this many atoms that actions change, h² is not run and every atom of the delete relaxation is listed
 UNIVERSE_MAX_ATOMS = 4000
+_UNIVERSES: dict[tuple, frozenset[str]] = {}  # LiftedWorld.universe per (domain, state, base)
 
 
 class World(ABC):
@@ -124,7 +126,21 @@ class LiftedWorld(World):
 
     def universe(self) -> frozenset[str]:
         """The listed atoms by a separate route: ground actions found by a relaxed exploration of the lifted
-        schemas, then h² as sets of atom pairs (no bit masks); rules closed over the listed base atoms."""
+        schemas, then h² as sets of atom pairs (no bit masks); rules closed over the listed base atoms.
+        Kept per task and state for the process (the questions about one state share it)."""
+        key = (
+            self.lifted.domain_text,
+            frozenset(self.lifted.objects.items()),
+            frozenset(self.lifted.init),
+            None if self.base is None else (self.base.domain_text, frozenset(self.base.init)),
+        )
+        if key not in _UNIVERSES:
+            if len(_UNIVERSES) > 256:
+                _UNIVERSES.clear()
+            _UNIVERSES[key] = self._universe()
+        return _UNIVERSES[key]
+
+    def _universe(self) -> frozenset[str]:
         source = self.base if self.base is not None and self.lifted.axioms else self.lifted
         init = LiftedWorld(source, {}).init
         actions, relaxed = _relaxed_actions(source, init)
@@ -322,20 +338,26 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
     static = lifted.static_predicates
     facts = set(init)
     found: dict[str, Relaxed] = {}
+    joined: dict[
+        tuple[str, int], tuple[int, ...]
+    ] = {}  # the fact counts of a conjunction's predicates at its last join
     while True:
         before = len(facts)
         for axiom in lifted.axioms:
             for conj in axiom.body:
                 kept = _relaxed(conj, static, frozenset())
                 if kept is not None:
-                    for binding in world._matches(axiom.params, kept, frozenset(facts)):
+                    for binding in _join(world, axiom.params, kept, facts):
                         facts.add(canonical(axiom.predicate, tuple(binding[v] for v in axiom.head)))
+        counts = Counter(split_canonical(f)[0] for f in facts)
         for schema in lifted.schemas.values():
-            for conj in schema.precondition:
+            for c, conj in enumerate(schema.precondition):
                 kept = _relaxed(conj, static, frozenset())
-                if kept is None:
-                    continue
-                for binding in world._matches(schema.params, kept, frozenset(facts)):
+                sizes = tuple(counts[lit.predicate] for lit in conj if lit.positive)
+                if kept is None or joined.get((schema.name, c)) == sizes:
+                    continue  # no new fact of its predicates: the join finds nothing new
+                joined[(schema.name, c)] = sizes
+                for binding in _join(world, schema.params, kept, facts):
                     name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
                     if name in found:
                         continue
@@ -345,6 +367,53 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
             actions = [found[name] for name in sorted(found)]
             changing = {a for _, add, delete in actions for a in add | delete}
             return [(tuple(d & changing for d in pre), add, delete) for pre, add, delete in actions], facts
+
+
+def _join(
+    world: LiftedWorld, params: tuple[tuple[str, str], ...], conj: tuple[Literal, ...], facts: set[str]
+) -> Iterator[dict[str, str]]:
+    """The bindings of the typed parameters under which ``conj`` holds in ``facts``: its positive literals
+    joined one at a time, each next one the literal with the most arguments bound, its candidates found
+    through an index of the facts by predicate, argument position and value; then the remaining parameters
+    over their objects, every literal checked."""
+    index: dict[tuple[str, int, str], list[tuple[str, ...]]] = {}
+    by_predicate: dict[str, list[tuple[str, ...]]] = {}
+    for fact in facts:
+        name, args = split_canonical(fact)
+        by_predicate.setdefault(name, []).append(args)
+        for position, value in enumerate(args):
+            index.setdefault((name, position, value), []).append(args)
+    positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
+    frozen = frozenset(facts)
+
+    def candidates(lit: Literal, binding: dict[str, str]) -> list[tuple[str, ...]]:
+        best = by_predicate.get(lit.predicate, [])
+        for position, arg in enumerate(lit.args):
+            value = binding.get(arg) if arg.startswith("?") else arg
+            if value is not None:
+                found = index.get((lit.predicate, position, value), [])
+                best = found if len(found) < len(best) else best
+        return best
+
+    def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
+        if not rest:
+            yield binding
+            return
+        lit = min(rest, key=lambda x: len(candidates(x, binding)))
+        others = [x for x in rest if x is not lit]
+        for args in candidates(lit, binding):
+            new = dict(binding)
+            if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(lit.args, args)):
+                yield from extend(others, new)
+
+    for partial in extend(positive, {}):
+        free = [(v, t) for v, t in params if v not in partial]
+        for values in itertools.product(*(world.lifted.objects_of(t) for _, t in free)):
+            binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
+            if all(binding[v] in world.lifted.objects_of(t) for v, t in params) and all(
+                world._holds(lit, binding, frozen) for lit in conj
+            ):
+                yield binding
 
 
 def _ground(schema: Schema, binding: dict[str, str], static: frozenset[str], init: Facts) -> Relaxed:
@@ -375,17 +444,21 @@ def _h2_reachable(actions: list[Relaxed], init: Facts) -> set[str]:
     it does not delete."""
     reached = set(init)
     partners = {a: set(init) for a in init}
+    last: dict[tuple[int, int], int] = {}  # the size of a disjunct's compatible set when it was last applied
     changed = True
     while changed:
         changed = False
-        for disjuncts, add, delete in actions:
-            for pre in disjuncts:
+        for k, (disjuncts, add, delete) in enumerate(actions):
+            for d, pre in enumerate(disjuncts):
                 if not pre <= reached or any(not pre <= partners[p] for p in pre):
                     continue
                 compatible = set(reached)
                 for p in pre:
                     compatible &= partners[p]
                 compatible -= delete
+                if last.get((k, d)) == len(compatible):
+                    continue  # compatible sets only grow: the same size is the same set, applied already
+                last[(k, d)] = len(compatible)
                 together = compatible | add
                 for a in add:
                     known = partners.setdefault(a, set())
