@@ -16,6 +16,7 @@ from acpgen.adapters.lmeval import export_lm_eval
 from acpgen.artefacts import atomic_write_text, write_jsonl
 from acpgen.config import OBFUSCATIONS, check_formats, load_config
 from acpgen.errors import AcpError
+from acpgen.evaluation import arb, peers, planetarium
 from acpgen.evaluation.planbench import failure_rates, planbench_predictions
 from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
 from acpgen.evaluation.scoring import Summary, flag_rates, score_predictions
@@ -228,12 +229,21 @@ def run_options(func):
     help="With --planbench-domain: the PlanBench config (configs/<domain>.yaml) wording the answers "
     "(default: built in for the blocksworld family; otherwise answers are read as PDDL actions).",
 )
+@click.option(
+    "--domain-file",
+    "domain_files",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="With --dataset of Planetarium rows: the PDDL domain of the rows whose domain is NAME (repeatable; "
+    "default: a domains.jsonl table beside the rows, else acp's domain of that name).",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @executor_options
 @planner_options
 def score(
     predictions: tuple[Path, ...],
     dataset: Path | None,
+    domain_files: tuple[str, ...],
     output: Path | None,
     as_json: bool,
     recheck: bool,
@@ -260,6 +270,9 @@ def score(
     (samples_*.jsonl) are read directly, without --dataset. PlanBench task files
     (plan generation, optimality, generalization, goal reformulation) are scored with
     --planbench-domain and --planbench-instances, as acp's plan and optplan tasks.
+    --dataset also reads the peers' rows: Planetarium's (JSONL or Parquet; their
+    parseable, solvable and equivalent rates per domain, abstraction and size band
+    are printed) and the ActionReasoningBench rows `acp export arb` writes.
 
     \b
     Status per answer: scored (score 0 or 1), parse_error (score 0),
@@ -283,7 +296,12 @@ def score(
     elif planbench:
         raise click.UsageError("--planbench-domain and --planbench-instances go together, without --dataset")
     else:
-        records = Dataset.load(dataset) if dataset else None
+        if domain_files and dataset is None:
+            raise click.UsageError("--domain-file goes with --dataset (Planetarium rows)")
+        records = None
+        if dataset is not None:
+            domains = planetarium.read_domains(domain_files, dataset)
+            records = Dataset.load(dataset, foreign=peers.reader(domains))
         items = [item for path in predictions for item in iter_predictions(path, records)]
     options = ScoreOptions(
         recheck=recheck,
@@ -751,6 +769,45 @@ def export_hf_command(dataset: Path, out: Path, license_id: str) -> None:
     rows = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in written if p.suffix == ".jsonl")
     configs = len({p.parent.name for p in written if p.suffix == ".jsonl"})
     click.echo(f"{configs} configs, {rows} records -> {out / 'README.md'}")
+
+
+@export_group.command("planetarium")
+@click.argument("dataset", type=click.Path(exists=True, path_type=Path))
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--no-parquet", is_flag=True, help="Write the JSONL files only (Parquet needs the datasets package).")
+def export_planetarium_command(dataset: Path, out: Path, no_parquet: bool) -> None:
+    """The t2p records of DATASET as rows of Planetarium's dataset.
+
+    \b
+    OUT/<split>.jsonl and OUT/<split>.parquet: id, name, domain, init, goal,
+    num_objects, problem_pddl, natural_language, init_is_abstract,
+    init_num_propositions, goal_is_abstract, goal_num_propositions,
+    is_placeholder; OUT/domains.jsonl: name, domain_pddl (its domains table).
+      acp export planetarium dataset planetarium-rows
+      acp score predictions.jsonl --dataset planetarium-rows/test.jsonl
+    """
+    written = planetarium.write_rows(dataset, out, parquet=not no_parquet)
+    for path in written:
+        click.echo(str(path))
+
+
+@export_group.command("arb")
+@click.argument("dataset", type=click.Path(exists=True, path_type=Path))
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+def export_arb_command(dataset: Path, out: Path) -> None:
+    """The reasoning-about-actions records of DATASET as ActionReasoningBench rows.
+
+    \b
+    OUT/<split>.jsonl: question_id, domain_name, instance_id,
+    initial_state_nl, action_sequence, plan_length, question_category,
+    question_name, question, answer_type (free_answer, true_false_answer),
+    answer, fluent_type, fluent_sign_question, question_subcategories, and
+    acp's record under "acp" (what `acp score` judges with).
+      acp export arb dataset arb-rows
+      acp score predictions.jsonl --dataset arb-rows/test.jsonl
+    """
+    for path in arb.write_rows(dataset, out):
+        click.echo(str(path))
 
 
 @cli.command("describe")

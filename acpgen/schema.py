@@ -45,6 +45,8 @@ class GenFields(TypedDict, total=False):
     abstraction: str  # t2p: explicit_explicit, explicit_abstract, abstract_explicit, abstract_abstract
     placeholder: bool  # t2p: the goal names no object (any objects fitting it are correct)
     size: int  # t2p: true propositions of the problem (initial facts and goal literals)
+    size_band: str  # t2p: Planetarium's band of size: 1-20, 21-40, 41-60, 61-80, >80
+    pattern_class: str  # t2p: <init pattern>_to_<goal pattern>, "explicit" for an explicit part
     init_pattern: dict[str, str]  # t2p: the abstract initial state's pattern {"name", "text"}
     goal_pattern: dict[str, str]  # t2p: the abstract goal's pattern {"name", "text"}
     optimal_cost: int  # plan, optplan: the proven optimal cost from the state (the stored plan's length)
@@ -128,6 +130,8 @@ class QARecord(TypedDict, total=False):
     abstraction: str
     placeholder: bool
     size: int
+    size_band: str
+    pattern_class: str
     init_pattern: dict[str, str]
     goal_pattern: dict[str, str]
     optimal_cost: int

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +16,10 @@ from acpgen.errors import DataError
 from acpgen.tasks import BY_GROUP, CHOICE_GROUPS, TASKS, missing_fields, split_kind
 from acpgen.tasks.choice import to_response
 
-_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz", ".parquet")
+
+#: turns an object that is no acp record (a peer's row: Planetarium, ActionReasoningBench) into one, or None
+Foreign = Callable[[str, dict], "dict | None"]
 
 
 def _open_text(path: Path) -> str:
@@ -36,7 +39,9 @@ def read_json_items(path: Path) -> list[dict]:
 
 def numbered_json_items(path: Path) -> list[tuple[str, dict]]:
     """(where, object) pairs of a JSON list file or a JSONL file: ``where`` is ``FILE:LINE`` for a JSONL
-    line and ``FILE, item N`` for an item of a JSON list."""
+    line and ``FILE, item N`` for an item of a JSON list; a Parquet file's rows are ``FILE, row N``."""
+    if path.name.endswith(".parquet"):
+        return [(f"{path}, row {i}", row) for i, row in enumerate(_parquet_rows(path), 1)]
     text = _open_text(path)
     stripped = text.lstrip()
     items: list[tuple[str, object]] = []
@@ -60,6 +65,18 @@ def numbered_json_items(path: Path) -> list[tuple[str, dict]]:
             raise DataError(f"{where}: not a JSON object")
         out.append((where, item))
     return out
+
+
+def _parquet_rows(path: Path) -> list[dict]:
+    """The rows of a Parquet file (read with pyarrow, which the ``hf`` extra's ``datasets`` brings)."""
+    try:
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    except ImportError as err:
+        raise DataError(f"{path}: reading Parquet needs pyarrow (pip install 'acpgen[hf]')") from err
+    try:
+        return list(pq.read_table(path).to_pylist())
+    except (OSError, ValueError) as err:
+        raise DataError(f"{path}: cannot read as Parquet ({err})") from err
 
 
 def check_fields(where: str, kind: str, record: dict) -> None:
@@ -121,14 +138,20 @@ class Dataset:
     skipped: int = 0
 
     @classmethod
-    def load(cls, path: Path, files: list[Path] | None = None, *, complete: bool = True) -> Dataset:
+    def load(
+        cls, path: Path, files: list[Path] | None = None, *, complete: bool = True, foreign: Foreign | None = None
+    ) -> Dataset:
         """Records of a file or folder (or of exactly ``files``). ``complete``: every record must have the
         fields its task needs to be scored (DataError naming the file, the line and the field); a report,
-        which reads only stored answers, passes False."""
+        which reads only stored answers, passes False. ``foreign`` turns a peer's row into a record
+        (:mod:`acpgen.evaluation.peers`)."""
         records: dict[tuple[str, str], dict] = {}
         skipped = 0
         for file in files if files is not None else dataset_files(path):
-            for where, record in numbered_json_items(file):
+            for where, item in numbered_json_items(file):
+                record = item
+                if foreign is not None and record_task(item) is None:
+                    record = foreign(where, item) or item
                 task = record_task(record)
                 if task is None or "id" not in record:
                     skipped += 1

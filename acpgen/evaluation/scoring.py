@@ -37,6 +37,7 @@ from acpgen.tasks import (
 )
 from acpgen.tasks.choice import score_response
 from acpgen.tasks.measures import set_measures
+from acpgen.tasks.text_to_pddl import size_band
 
 log = logging.getLogger(__name__)
 
@@ -307,11 +308,21 @@ def _flags(verdict: Verdict) -> dict[str, bool | None]:
     return {k: v for k, v in verdict.details.items() if v is None or isinstance(v, bool)}
 
 
+def _cuts(record: dict) -> list[str]:
+    """The cuts of a flagged record in the rates table: its abstraction class and its size band (a record
+    without them, such as a plan record, has neither)."""
+    cuts = [str(record["abstraction"])] if record.get("abstraction") else []
+    band = record.get("size_band")
+    if not band and isinstance(record.get("size"), int) and record.get("abstraction"):
+        band = size_band(record["size"])
+    return cuts + ([f"size {band}"] if band else [])
+
+
 def flag_rates(scored: list[Scored]) -> str:
     """The rates of the boolean flags some tasks add to their score rows (t2p: parseable, solvable,
-    equivalent), per task, domain and the record's ``abstraction`` (when it has one), as Planetarium's
-    tables; an answer with a flag undecided (None) is counted apart, a parse error has every flag
-    false. Empty when no task adds flags."""
+    equivalent), per task and domain, cut as Planetarium cuts its tables: by the record's ``abstraction``
+    and by its ``size_band`` (when it has them), and in all; an answer with a flag undecided (None) is
+    counted apart, a parse error has every flag false. Empty when no task adds flags."""
     flagged = {item.prediction.task for item in scored if _flags(item.verdict)}
     if not flagged:
         return ""
@@ -321,13 +332,21 @@ def flag_rates(scored: list[Scored]) -> str:
         if item.prediction.task not in flagged:
             continue
         flags = _flags(item.verdict)
-        category = str(item.prediction.record.get("abstraction", "-"))
-        for key in ((item.prediction.task, item.domain, category), (item.prediction.task, "all", "all")):
-            groups[key].append(flags)
+        task = item.prediction.task
+        for cut in ["all", *_cuts(item.prediction.record)]:
+            groups[(task, item.domain, cut)].append(flags)
+            groups[(task, "all", cut)].append(flags)
     width = max(12, *(len(n) + 2 for n in names))
     head = "".join(f"{n:>{width}}" for n in names)
-    lines = [f"{'task':8}{'domain':14}{'category':20}{'n':>5}" + head + "   undecided"]
-    for (task, domain, category), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0])):
+    lines = [f"{'task':8}{'domain':14}{'cut':20}{'n':>5}" + head + "   undecided"]
+
+    def order(key: tuple[str, str, str]) -> tuple:
+        task, domain, cut = key
+        return (task, domain == "all", domain, cut != "all", cut.startswith("size"), cut)
+
+    for key in sorted(groups, key=order):
+        task, domain, cut = key
+        rows = groups[key]
         cells = []
         undecided = 0
         for name in names:
@@ -335,5 +354,5 @@ def flag_rates(scored: list[Scored]) -> str:
             decided = [v for v in values if v is not None]
             undecided = max(undecided, len(values) - len(decided))
             cells.append(f"{sum(decided) / len(decided):{width}.2f}" if decided else f"{'-':>{width}}")
-        lines.append(f"{task:8}{domain:14}{category:20}{len(rows):5d}" + "".join(cells) + f"{undecided:12d}")
+        lines.append(f"{task:8}{domain:14}{cut:20}{len(rows):5d}" + "".join(cells) + f"{undecided:12d}")
     return "\n".join(lines)

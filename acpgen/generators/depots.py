@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import DEPOTS
 
 PARAMETERS = ("depots", "distributors", "trucks", "pallets", "hoists", "crates")
 
@@ -89,4 +90,5 @@ GENERATOR = Generator(
         {"depots": 2, "distributors": 2, "trucks": 2, "pallets": 4, "hoists": 4, "crates": 2},
         {"depots": 3, "distributors": 2, "trucks": 2, "pallets": 6, "hoists": 5, "crates": 3},
     ),
+    patterns=DEPOTS,
 )

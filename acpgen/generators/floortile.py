@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import FLOORTILE
 
 COLORS = ("white", "black")
 
@@ -68,4 +69,5 @@ GENERATOR = Generator(
         {"rows": 2, "columns": 3, "robots": 2},
         {"rows": 3, "columns": 3, "robots": 2},
     ),
+    patterns=FLOORTILE,
 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import GOLDMINER
 
 
 def cell(i: int, j: int) -> str:
@@ -83,4 +84,5 @@ GENERATOR = Generator(
     make=make,
     check_solvable=False,
     example_sizes=({"rows": 2, "cols": 2}, {"rows": 3, "cols": 4}, {"rows": 4, "cols": 4}),
+    patterns=GOLDMINER,
 )

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import GRID
 
 MAX_DRAWS = 2000
 
@@ -130,4 +131,5 @@ GENERATOR = Generator(
         {"x": 5, "y": 5, "shapes": 1, "keys": 3, "locks": 3, "goal_percent": 100},
         {"x": 5, "y": 5, "shapes": 2, "keys": 11, "locks": 12, "goal_percent": 100},
     ),
+    patterns=GRID,
 )

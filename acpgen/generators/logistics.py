@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import LOGISTICS
 
 
 def _check(n_city: int, city_size: int, n_pkg: int, n_plane: int) -> None:
@@ -81,4 +82,5 @@ GENERATOR = Generator(
         {"cities": 2, "city_size": 3, "packages": 4, "airplanes": 1},
         {"cities": 3, "city_size": 3, "packages": 4, "airplanes": 1},
     ),
+    patterns=LOGISTICS,
 )

@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import ROVERS
 
 MODES = ("colour", "high_res", "low_res")
 KINDS = ("soil", "rock", "imaging")
@@ -242,4 +243,5 @@ GENERATOR = Generator(
         {"rovers": 2, "waypoints": 3, "objectives": 2, "cameras": 2, "goals": 3},
         {"rovers": 2, "waypoints": 5, "objectives": 3, "cameras": 2, "goals": 4},
     ),
+    patterns=ROVERS,
 )

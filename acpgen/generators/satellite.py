@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import SATELLITE
 
 PARAMETERS = ("satellites", "instruments", "modes", "targets", "observations")
 MODE_KINDS = ("infrared", "image", "spectrograph", "thermograph")
@@ -92,4 +93,5 @@ GENERATOR = Generator(
         {"satellites": 1, "instruments": 3, "modes": 3, "targets": 5, "observations": 2},
         {"satellites": 3, "instruments": 3, "modes": 3, "targets": 5, "observations": 2},
     ),
+    patterns=SATELLITE,
 )

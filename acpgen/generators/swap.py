@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import SWAP
 
 AGENT_NAMES = (
     "alice",
@@ -157,4 +158,5 @@ GENERATOR = Generator(
     make=make,
     check_solvable=False,
     example_sizes=({"agents": 2, "index": 0}, {"agents": 4, "index": 12}, {"agents": 8, "index": 36}),
+    patterns=SWAP,
 )

@@ -21,6 +21,7 @@ from typing import Any
 
 from acpgen.config import QAConfig
 from acpgen.errors import DataError, PddlError
+from acpgen.generators import DOMAINS, domain_file
 from acpgen.nl.answer_reader import Reader, read_number
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.nl.asked import Asked, NotRead, differences, property_words, read_asked
@@ -36,9 +37,11 @@ from acpgen.nl.template import (
     load_template,
 )
 from acpgen.pddl.fluents import classify
-from acpgen.pddl.model import LiftedTask
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import LiftedTask, split_canonical
 from acpgen.pddl.ramifications import variant_domain, variant_problem
-from acpgen.pddl.tarski_io import read_strings
+from acpgen.pddl.render import problem_text
+from acpgen.pddl.tarski_io import read_domain_text, read_strings
 from acpgen.planners import Status
 from acpgen.proofs.change import questions as rq
 from acpgen.proofs.change.literals import literal_atom, mentions
@@ -75,6 +78,45 @@ def _mutex_groups(ctx: RecordContext, domain_text: str, problems: tuple[str, ...
             _GROUPS_CACHE.clear()
         _GROUPS_CACHE[key] = groups
     return _GROUPS_CACHE[key]
+
+
+@cache
+def _builtin_base(domain: str) -> LiftedTask | None:
+    """acp's own domain of that name, when it has no rules of its own (the base of its ramification variant)."""
+    if domain not in DOMAINS:
+        return None
+    base = read_domain_text(domain_file(domain).read_text(encoding="utf-8"), f"acp's domain {domain}")
+    return None if base.axioms else base
+
+
+def base_pddl(record: Mapping[str, Any], lifted: LiftedTask) -> tuple[str, str] | None:
+    """For a question about a ramification variant (rules in its PDDL, the record's domain one of acp's
+    domains without rules): the base domain's PDDL and a problem with the variant's state over it (the
+    variant's initial atoms with its rules evaluated, the atoms of new derived predicates left out). The
+    fluents a question lists come from the base's dynamics (:attr:`acpgen.proofs.change.world.World.atoms`).
+    None for any other question."""
+    if not lifted.axioms or record.get("obfuscation"):
+        return None
+    base = _builtin_base(str(record.get("domain", "")))
+    if base is None:
+        return None
+    facts = LiftedWorld(lifted, {}).init
+    init = sorted(a for a in facts if split_canonical(a)[0] in base.predicates)
+    objects = {o: t for o, t in lifted.objects.items() if o not in base.constants}
+    typed = set(base.supertypes) != {"object"}
+    return base.domain_text, problem_text(lifted.problem_name, base.domain_name, objects, init, [], typed=typed)
+
+
+def core_world(ctx: RecordContext, types: Mapping[str, str]) -> CoreWorld:
+    """The core's world of a record (with its base task for a ramification variant)."""
+    base = base_pddl(ctx.record, ctx.task.lifted)
+    return CoreWorld(ctx.task, dict(types), None if base is None else GroundTask.from_strings(*base, "base task"))
+
+
+def lifted_world(ctx: RecordContext, types: Mapping[str, str]) -> LiftedWorld:
+    """The separate interpreter's world of a record (with its base task for a ramification variant)."""
+    base = base_pddl(ctx.record, ctx.task.lifted)
+    return LiftedWorld(ctx.task.lifted, dict(types), None if base is None else read_strings(*base, "base task"))
 
 
 def domain_fluent_types(ctx: RecordContext, groups: list[list[str]]) -> dict[str, str]:
@@ -159,7 +201,7 @@ def propose(
         if replaced is None:
             return None
         sequence = replaced[0]
-    world = CoreWorld(task, dict(types))
+    world = core_world(ctx, types)
     fluent_type: str | None = None
     obj: str | None = None
     action: str | None = None
@@ -262,6 +304,18 @@ def describer_of(record: dict[str, Any]) -> Describer | None:
     return None if template is None else Describer(template, lifted)
 
 
+def answer_words(record: dict[str, Any]) -> list[str]:
+    """The items of a record's stored set answer (literals or actions) in its template's English, in the
+    stored order; as stored (PDDL) when the record's domain has no template acp knows."""
+    items = [str(i) for i in record["answer"]] if isinstance(record["answer"], list) else [str(record["answer"])]
+    describer = describer_of(record) if "PDDL_domain" in record else None
+    if describer is None:
+        return items
+    if rq.GEN_VARIANTS.get(str(record.get("category")), {}).get(str(record.get("variant"))) == rq.ACTIONS:
+        return [describer.action(i) for i in items]
+    return [_english_literal(describer, i) for i in items]
+
+
 def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str, ...]) -> Asked | Check:
     """The question of a record as its text asks it (:func:`acpgen.nl.asked.read_asked`), read with the
     domain template's texts and words (PDDL syntax and the shared questions without a template); the
@@ -300,7 +354,7 @@ class SequenceChoice(ChoiceFormats):
         if drawn is None:
             return None
         ctx, pddl, types, q = drawn
-        world = CoreWorld(ctx.task, types)
+        world = core_world(ctx, types)
         true: list[Any] = []
         false: list[Any] = []
         if about in ("holds", "holds_before", "holds_after", "all_hold"):
@@ -354,7 +408,7 @@ class SequenceChoice(ChoiceFormats):
         c = expect(claim, SequenceClaim)
         q = rq.Question.of_record(ctx.record, variant=c.about)
         try:
-            value = rq.claim_holds(LiftedWorld(ctx.task.lifted, fluent_types(ctx)), q, c.about, c.value)
+            value = rq.claim_holds(lifted_world(ctx, fluent_types(ctx)), q, c.about, c.value)
         except DataError as err:
             return Decision(None, Method.SIMULATOR, str(err))
         return Decision(value, Method.SIMULATOR)
@@ -381,7 +435,7 @@ class SequenceChoice(ChoiceFormats):
         if isinstance(asked, Check):
             return asked
         q = asked.question
-        world = LiftedWorld(ctx.task.lifted, fluent_types(ctx))
+        world = lifted_world(ctx, fluent_types(ctx))
         if record.get("format") == "bool":
             expected = [record.get("answer") == "yes"]
         else:
@@ -441,7 +495,7 @@ class SequenceTask(Task):
         if drawn is None:
             return None
         ctx, pddl, types, q = drawn
-        value = rq.answer(CoreWorld(ctx.task, types), q)
+        value = rq.answer(core_world(ctx, types), q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
         return {**q.fields(types), **pddl, "answer": value}
@@ -466,7 +520,7 @@ class SequenceTask(Task):
 
     def expected(self, ctx: RecordContext) -> Any:
         if ctx.recheck:
-            return rq.answer(CoreWorld(ctx.task, fluent_types(ctx)), rq.Question.of_record(ctx.record))
+            return rq.answer(core_world(ctx, fluent_types(ctx)), rq.Question.of_record(ctx.record))
         return ctx.answer
 
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
@@ -501,7 +555,7 @@ class SequenceTask(Task):
             types = fluent_types(ctx)
         except DataError as err:
             return Check(UNPROVEN, str(err))
-        world = LiftedWorld(ctx.task.lifted, types)
+        world = lifted_world(ctx, types)
         try:
             proven = rq.answer(world, rq.Question.of_record(ctx.record))
         except DataError as err:

@@ -51,6 +51,8 @@ from acpgen.tasks.sequences import template_of
 EXPLICIT, ABSTRACT = "explicit", "abstract"
 CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))
 NO_PATTERN = {"name": "", "text": ""}
+#: Planetarium's size bands: the number of true propositions of the truth (initial facts plus goal literals)
+SIZE_BANDS = ((1, 20), (21, 40), (41, 60), (61, 80))
 _PROBLEM_START = re.compile(r"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
 
 
@@ -61,6 +63,20 @@ def patterns_of(domain: str) -> tuple[Pattern, ...]:
 
 def _pattern(domain: str, part: str, name: str | None) -> Pattern | None:
     return next((p for p in patterns_of(domain) if p.part == part and p.name == name), None)
+
+
+def size_band(size: int) -> str:
+    """Planetarium's band of a problem size: ``1-20``, ``21-40``, ``41-60``, ``61-80`` or ``>80``."""
+    for low, high in SIZE_BANDS:
+        if size <= high:
+            return f"{low}-{high}"
+    return f">{SIZE_BANDS[-1][1]}"
+
+
+def pattern_class(init: str | None, goal: str | None) -> str:
+    """The record's pattern class, ``<init>_to_<goal>``, each part its pattern's name or ``explicit``
+    (Planetarium's rows name their initial and goal configurations the same way)."""
+    return f"{init or EXPLICIT}_to_{goal or EXPLICIT}"
 
 
 def last_problem(response: str) -> str:
@@ -125,13 +141,17 @@ class TextToPddl(Task):
         # for the JSON readers of the harnesses.
         fields: dict[str, Any] = {"init_pattern": NO_PATTERN, "goal_pattern": NO_PATTERN}
         if init_pattern is not None:
-            facts, names = init_pattern.build(objects, rng)
-            fluent = sorted(facts)
-            fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(names)}
+            made = init_pattern.make(objects, rng, frozenset(static))
+            if made is None:
+                return None
+            fluent = sorted(made[0])
+            fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(made[1])}
         if goal_pattern is not None:
-            facts, names = goal_pattern.build(objects, rng)
-            goal = sorted(facts)
-            fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(names)}
+            made = goal_pattern.make(objects, rng, frozenset(static) | frozenset(fluent))
+            if made is None:
+                return None
+            goal = sorted(made[0])
+            fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(made[1])}
         truth = problem_text(
             lifted.problem_name,
             lifted.domain_name,
@@ -146,13 +166,18 @@ class TextToPddl(Task):
         if self._checker(ctx).solvable(truth) is not True:
             return None
         category = f"{ABSTRACT if init_pattern else EXPLICIT}_{ABSTRACT if goal_pattern else EXPLICIT}"
+        size = len(truth_task.lifted.init) + len(goal)
         return {
             **fields,
             "answer": truth,
             "PDDL_problem": truth,
             "abstraction": category,
             "placeholder": bool(goal_pattern and goal_pattern.placeholder),
-            "size": len(truth_task.lifted.init) + len(goal),
+            "size": size,
+            "size_band": size_band(size),
+            "pattern_class": pattern_class(
+                init_pattern.name if init_pattern else None, goal_pattern.name if goal_pattern else None
+            ),
         }
 
     # ----- scoring --------------------------------------------------------------------------------------
@@ -199,6 +224,8 @@ class TextToPddl(Task):
         lifted = task.lifted
         objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
         fluent_init = frozenset(a for a in task.state_atoms(task.init) if not task.is_static_atom(a))
+        static_init = frozenset(a for a in task.state_atoms(task.init) if task.is_static_atom(a))
+        given = {"init": static_init, "goal": static_init | fluent_init}
         goal = frozenset(
             canonical(lit.predicate, lit.args) if lit.positive else f"(not {canonical(lit.predicate, lit.args)})"
             for lit in lifted.goal
@@ -210,7 +237,7 @@ class TextToPddl(Task):
             pattern = _pattern(str(record.get("domain", "")), part, stored.get("name"))
             if pattern is None:
                 return Check(WRONG, f"unknown {part} pattern {stored.get('name')}")
-            names = pattern.read(objects, facts)
+            names = pattern.recognise(objects, facts, given[part])
             if names is None or pattern.fill(names) != stored.get("text"):
                 return Check(WRONG, f"the {part} is not the pattern '{stored.get('text')}'")
         expected = "_".join(
@@ -219,6 +246,9 @@ class TextToPddl(Task):
         )
         if record.get("abstraction") != expected:
             return Check(WRONG, f"abstraction {record.get('abstraction')} but the record's parts are {expected}")
+        wrong_label = _labels_differ(record, len(lifted.init) + len(goal))
+        if wrong_label:
+            return Check(WRONG, wrong_label)
         if "context" not in record:
             # A qa-stage record has no English yet (export writes it); the exported record's text is
             # read back by `acp validate` and by the dataset's self-check.
@@ -295,6 +325,16 @@ class TextToPddl(Task):
                 by_type.setdefault(type_name, []).append(obj)
         parts = [f"{', '.join(names)} ({type_name})" for type_name, names in sorted(by_type.items())]
         return f"The objects are: {'; '.join(parts)}." if parts else "The problem has no objects of its own."
+
+
+def _labels_differ(record: dict[str, Any], size: int) -> str:
+    """What is wrong with the record's size, size band and pattern class (those it has), or ''."""
+    names = [(record.get(f"{part}_pattern") or NO_PATTERN).get("name") or None for part in ("init", "goal")]
+    expected = {"size": size, "size_band": size_band(size), "pattern_class": pattern_class(*names)}
+    for key, value in expected.items():
+        if key in record and record[key] != value:
+            return f"{key} {record[key]!r}, but the truth and patterns give {value!r}"
+    return ""
 
 
 class _Mismatch(Exception):

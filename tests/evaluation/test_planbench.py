@@ -372,7 +372,7 @@ def test_acp_score_reads_planbench_files(tmp_path):
     for line in table.splitlines():  # the summary table comes first
         rows.setdefault(line.split()[0], line.split()[1:])
     assert rows["plan"][:2] == ["0.50", "(6)"] and rows["optplan"][:2] == ["0.50", "(2)"]
-    flags = next(line.split() for line in table.splitlines() if line.startswith("plan    blocksworld   -"))
+    flags = next(line.split() for line in table.splitlines() if line.startswith("plan    blocksworld   all"))
     assert flags[4:7] == ["0.67", "0.50", "0.33"]
     assert "no_plan   unreadable_step    not_executable  goal_not_reached       extra_steps" in table
 

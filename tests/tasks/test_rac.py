@@ -65,8 +65,7 @@ def test_answers_match_hand_derivation(world):
         "(not (on b c))",
         "(not (on c a))",
         "(not (on c b))",
-        "(not (on c c))",
-    ]
+    ]  # (on c c) is no fluent: no reachable state puts a block on itself
     assert answer(world, Question("executability", "executable", seq)) == [
         "(pick-up a)",
         "(pick-up b)",
@@ -93,6 +92,63 @@ def test_answers_match_hand_derivation(world):
     ]
     assert claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(not (on a b))"])
     assert not claim_holds(world, Question("state", "all_hold", seq), "all_hold", ["(clear b)", "(on a b)"])
+
+
+# ----- which atoms a fluent list holds -----------------------------------------------------------------------
+def test_a_block_on_itself_is_never_listed():
+    """The 3-block problem by hand: 3 clear, 3 on the table, 3 held, the hand empty and the 6 pairs of
+    different blocks, 16 of the 19 type-correct atoms (on a a, on b b, on c c are left out)."""
+    for world in worlds():
+        assert len(world.atoms) == 16 and not {"(on a a)", "(on b b)", "(on c c)"} & set(world.atoms)
+        assert {"(on a c)", "(holding b)", "(handempty)"} <= set(world.atoms)
+
+
+def test_a_static_fact_that_is_false_is_never_listed():
+    """ferry by hand (2 cars, 2 locations): not-eq is declared over objects, so (not-eq c0 l1) is
+    type-correct, but no state makes it true; listed: the 2 true not-eq facts, 4 car places, 2 ferry
+    places, 2 cars on board, the ferry empty: 11."""
+    domain = (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
+    problem = """(define (problem f) (:domain ferry) (:objects c0 c1 - car l0 l1 - location)
+      (:init (at c0 l0) (at c1 l1) (at-ferry l0) (empty-ferry) (not-eq l0 l1) (not-eq l1 l0))
+      (:goal (and (at c0 l1))))"""
+    task = GroundTask.from_strings(domain, problem)
+    for world in (CoreWorld(task, {}), LiftedWorld(task.lifted, {})):
+        assert len(world.atoms) == 11 and "(not-eq c0 l1)" not in world.atoms and "(not-eq l0 l0)" not in world.atoms
+
+
+def _reachable_atoms(lifted) -> set[str]:
+    """Every atom some state reachable from the initial state makes true, by exploring all of them."""
+    world = LiftedWorld(lifted, {})
+    seen, frontier = {world.init}, [world.init]
+    while frontier:
+        state = frontier.pop()
+        for _, after in world.successors(state):
+            if after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    return set().union(*seen)
+
+
+@pytest.mark.parametrize(
+    "domain,size",
+    [
+        ("blocksworld", {"blocks": 4}),
+        ("ferry", {"locations": 3, "cars": 2}),
+        ("grippers", {"robots": 1, "rooms": 2, "balls": 3}),
+        ("logistics", {"cities": 2, "city_size": 2, "packages": 2, "airplanes": 1}),
+    ],
+)
+def test_fluent_lists_are_the_atoms_of_reachable_states(domain, size):
+    """On small problems whose states can all be explored, the atoms questions range over are exactly those
+    some reachable state makes true (brute force), by both routes."""
+    from acpgen.generators import get_generator
+
+    generator = get_generator(domain)
+    text = generator.render(generator.generate(size, random.Random(4)))
+    task = GroundTask.from_strings((DOMAINS_DIR / domain / "domain.pddl").read_text(), text)
+    expected = _reachable_atoms(task.lifted)
+    assert set(CoreWorld(task, {}).atoms) == expected
+    assert set(LiftedWorld(task.lifted, {}).atoms) == expected
 
 
 # ----- free answers: English paraphrases and near misses -----------------------------------------------
@@ -277,6 +333,23 @@ def variant_pddl() -> tuple[str, str]:
     base = GroundTask.from_strings(DOMAIN, PROBLEM)
     rules = rules_of(load_template("blocksworld"))
     return variant_domain(base.lifted, rules), variant_problem(base, rules)
+
+
+def test_a_variant_lists_the_base_domains_fluents_and_the_derivable_rule_atoms():
+    """The blocksworld variant of the 3-block problem: its base atoms are the base domain's 16 (no block on
+    itself), and each rule atom a rule can derive from them (clear, handempty, alone and astray of each block,
+    spread, idle, by the template's rules) is listed too."""
+    from acpgen.tasks.sequences import base_pddl
+
+    domain, problem = variant_pddl()
+    task = GroundTask.from_strings(domain, problem)
+    base = base_pddl({"domain": "blocksworld"}, task.lifted)
+    assert base is not None and "(:derived" not in base[0] and "(clear a)" in base[1]
+    core = CoreWorld(task, {}, GroundTask.from_strings(*base)).atoms
+    lifted = LiftedWorld(task.lifted, {}, GroundTask.from_strings(*base).lifted).atoms
+    assert core == lifted
+    assert not {"(on a a)", "(on b b)", "(on c c)"} & set(core)
+    assert {"(on a b)", "(clear a)", "(handempty)", "(alone c)", "(spread)", "(idle)"} <= set(core)
 
 
 def brute_force_derived(base_atoms: set[str], blocks: tuple[str, ...]) -> set[str]:

@@ -83,18 +83,58 @@ def test_patterns_pickle_for_worker_processes(domain, pattern):
 
 
 def test_tower_reads_only_single_towers():
-    tower = BLOCKSWORLD[1]
+    tower = next(p for p in BLOCKSWORLD if p.name == "tower")
     objects = PATTERN_OBJECTS["blocksworld"]
     assert tower.read(objects, frozenset({"(on b1 b0)", "(on b2 b1)", "(on b3 b2)"})) == {}
     assert tower.read(objects, frozenset({"(on b1 b0)", "(on b3 b2)", "(on b2 b0)"})) is None  # two on b0
     assert tower.read(objects, frozenset({"(on b1 b0)", "(on b0 b1)", "(on b3 b2)"})) is None  # a cycle
-    assert tower.placeholder and not FERRY[1].placeholder
+    assert tower.placeholder and not next(p for p in FERRY if p.name == "all-at").placeholder
 
 
-def test_generators_declare_patterns_for_at_least_four_domains():
-    with_patterns = [d for d in ("blocksworld", "ferry", "grippers", "visitall") if get_generator(d).patterns]
-    assert len(with_patterns) == 4
-    assert not get_generator("logistics").patterns
+def test_generators_declare_patterns_for_twelve_domains():
+    from acpgen.generators import DOMAINS
+
+    with_patterns = [d for d in DOMAINS if get_generator(d).patterns]
+    assert len(with_patterns) == 12 and "alfworld" not in with_patterns
+
+
+def _generated_problem(domain: str, seed: int):
+    generator = get_generator(domain)
+    spec = generator.generate(generator.example_sizes[min(1, len(generator.example_sizes) - 1)], random.Random(seed))
+    task = GroundTask.from_strings(generator._domain_text, generator.render(spec))
+    lifted = task.lifted
+    objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
+    atoms = frozenset(task.state_atoms(task.init))
+    static = frozenset(a for a in atoms if task.is_static_atom(a))
+    return objects, static, atoms
+
+
+GENERATED = [
+    (d, p)
+    for d in ("logistics", "depots", "grid", "floortile", "rovers", "goldminer", "satellite", "swap")
+    for p in get_generator(d).patterns
+]
+
+
+@pytest.mark.parametrize("domain,pattern", GENERATED, ids=lambda x: getattr(x, "name", x))
+def test_patterns_over_generated_problems_read_back_what_they_build(domain, pattern):
+    """On generated problems (the facts a pattern reads: the static ones for an initial state, all initial
+    ones for a goal), every instance reads back into its names, and a dropped fact makes it no instance."""
+    built = 0
+    for seed in range(4):
+        objects, static, atoms = _generated_problem(domain, seed)
+        given = static if pattern.part == "init" else atoms
+        made = pattern.make(objects, random.Random(seed), given)
+        if made is None:
+            continue
+        built += 1
+        facts, names = made
+        assert pattern.recognise(objects, facts, given) == names
+        assert all(name in pattern.fill(names) for name in names.values())
+        assert pattern.recognise(objects, frozenset(sorted(facts)[1:]), given) is None
+        copy = pickle.loads(pickle.dumps(pattern))
+        assert copy.make(objects, random.Random(seed), given) == made
+    assert built, f"{domain} {pattern.name}: no instance on four generated problems"
 
 
 # ----- generation, scoring, validation --------------------------------------------------------------

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import cached_property
 
 from acpgen.errors import DataError
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import EQUALITY, Axiom, LiftedTask, Literal, Schema, canonical, split_canonical
+from acpgen.pddl.mutexes import mutexes
 from acpgen.pddl.semantics import execute
 
 Facts = frozenset[str]
+#: above this many atoms that actions change, h² is not run and every atom of the delete relaxation is listed
+UNIVERSE_MAX_ATOMS = 4000
+_UNIVERSES: dict[tuple, frozenset[str]] = {}  # LiftedWorld.universe per (domain, state, base)
 
 
 class World(ABC):
@@ -54,23 +59,49 @@ class World(ABC):
 
     @cached_property
     def atoms(self) -> list[str]:
-        """Every type-correct ground atom of the task, sorted."""
-        out = []
-        for predicate, types in sorted(self.lifted.predicates.items()):
-            if predicate == EQUALITY:
-                continue
-            for args in itertools.product(*(self.lifted.objects_of(t) for t in types)):
-                out.append(canonical(predicate, args))
-        return out
+        """The atoms questions range over, sorted: those some reachable state may make true. An atom
+        true in the initial state, or one h² (:mod:`acpgen.pddl.mutexes`) reaches from it; an atom h²
+        proves unreachable (a block on itself) is never listed. In a ramification variant the base atoms
+        are those of the base domain's task (``base``), and a derived atom is listed when a rule derives
+        it from listed atoms, its negative conditions aside. Each world computes this its own way."""
+        return sorted(self.universe())
+
+    @abstractmethod
+    def universe(self) -> frozenset[str]:
+        """The set :attr:`atoms` lists."""
 
 
 class CoreWorld(World):
     """acp's grounded semantics (:class:`acpgen.pddl.grounding.GroundTask`)."""
 
-    def __init__(self, task: GroundTask, types: Mapping[str, str]):
+    def __init__(self, task: GroundTask, types: Mapping[str, str], base: GroundTask | None = None):
         self.task = task
         self.lifted = task.lifted
         self.types = types
+        self.base = base  # a ramification variant's base task (the same state, the base domain)
+
+    def universe(self) -> frozenset[str]:
+        source = self.base if self.base is not None and self.task.axioms is not None else self.task
+        found = mutexes(source, max_atoms=UNIVERSE_MAX_ATOMS)
+        if found is None:  # too many atoms for h², or rules without their base task: the delete relaxation
+            every = 0
+            for action in source.actions:
+                every |= action.add
+            names = set(source.atoms.atoms(source.init | every))
+        else:
+            names = set(source.atoms.atoms(source.init | found.reachable))
+        if self.task.axioms is None:
+            return frozenset(names)
+        derived = {axiom.predicate for axiom in self.lifted.axioms}
+        listed = self.task.atoms.mask(a for a in sorted(names) if split_canonical(a)[0] not in derived)
+        changed = True
+        while changed:
+            changed = False
+            for head, pos, _ in self.task.axioms.rules:
+                if pos & ~listed == 0 and head & ~listed:
+                    listed |= head
+                    changed = True
+        return frozenset(self.task.atoms.atoms(listed))
 
     @property
     def init(self) -> Facts:
@@ -88,9 +119,58 @@ class CoreWorld(World):
 class LiftedWorld(World):
     """A separate interpreter over the lifted schemas (no grounding, no bit masks)."""
 
-    def __init__(self, lifted: LiftedTask, types: Mapping[str, str]):
+    def __init__(self, lifted: LiftedTask, types: Mapping[str, str], base: LiftedTask | None = None):
         self.lifted = lifted
         self.types = types
+        self.base = base  # a ramification variant's base task (the same state, the base domain)
+
+    def universe(self) -> frozenset[str]:
+        """The listed atoms by a separate route: ground actions found by a relaxed exploration of the lifted
+        schemas, then h² as sets of atom pairs (no bit masks); rules closed over the listed base atoms.
+        Kept per task and state for the process (the questions about one state share it)."""
+        key = (
+            self.lifted.domain_text,
+            frozenset(self.lifted.objects.items()),
+            frozenset(self.lifted.init),
+            None if self.base is None else (self.base.domain_text, frozenset(self.base.init)),
+        )
+        if key not in _UNIVERSES:
+            if len(_UNIVERSES) > 256:
+                _UNIVERSES.clear()
+            _UNIVERSES[key] = self._universe()
+        return _UNIVERSES[key]
+
+    def _universe(self) -> frozenset[str]:
+        source = self.base if self.base is not None and self.lifted.axioms else self.lifted
+        init = LiftedWorld(source, {}).init
+        actions, relaxed = _relaxed_actions(source, init)
+        changing = {a for _, add, delete in actions for a in add | delete}
+        if len(changing) > UNIVERSE_MAX_ATOMS or source.axioms:
+            names = set(relaxed)  # no h²: every atom of the delete relaxation
+        else:
+            names = set(init) | _h2_reachable(actions, init & changing)
+        if not self.lifted.axioms:
+            return frozenset(names)
+        derived = {axiom.predicate for axiom in self.lifted.axioms}
+        listed = {a for a in names if split_canonical(a)[0] not in derived}
+        statics = self._static_facts()
+        while True:
+            new = set()
+            for axiom in self.lifted.axioms:
+                for conj in axiom.body:
+                    kept = _relaxed(conj, self.lifted.static_predicates, statics)
+                    if kept is None:
+                        continue
+                    for binding in self._matches(axiom.params, kept, frozenset(listed | statics)):
+                        atom = canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
+                        if atom not in listed:
+                            new.add(atom)
+            if not new:
+                return frozenset(listed)
+            listed |= new
+
+    def _static_facts(self) -> frozenset[str]:
+        return frozenset(canonical(p, a) for p, a in self.lifted.init if p in self.lifted.static_predicates)
 
     @property
     def init(self) -> Facts:
@@ -234,3 +314,162 @@ class LiftedWorld(World):
                     name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
                     found.setdefault(name, (schema, binding))
         return [(name, *found[name]) for name in sorted(found)]
+
+
+def _relaxed(conj: tuple[Literal, ...], static: frozenset[str], statics: frozenset[str]) -> tuple[Literal, ...] | None:
+    """A conjunction as the delete relaxation reads it: equality and static literals kept (negative static
+    literals become checks made after matching), negative fluent literals dropped; None when it asks an
+    atom and its negation at once."""
+    positive = {(lit.predicate, lit.args) for lit in conj if lit.positive and lit.predicate != EQUALITY}
+    if any(not lit.positive and (lit.predicate, lit.args) in positive for lit in conj):
+        return None
+    return tuple(lit for lit in conj if lit.positive or lit.predicate == EQUALITY or lit.predicate in static)
+
+
+Relaxed = tuple[tuple[frozenset[str], ...], set[str], set[str]]
+
+
+def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], set[str]]:
+    """The ground actions the delete relaxation reaches from ``init``, each as (its disjuncts' positive atoms
+    that actions change, its adds, its deletes that it does not also add), and the atoms it reaches: a
+    fixpoint of lifted matching, static literals read in ``init``, rules applied with their negative fluent
+    conditions dropped."""
+    world = LiftedWorld(lifted, {})
+    static = lifted.static_predicates
+    facts = set(init)
+    found: dict[str, Relaxed] = {}
+    joined: dict[
+        tuple[str, int], tuple[int, ...]
+    ] = {}  # the fact counts of a conjunction's predicates at its last join
+    while True:
+        before = len(facts)
+        for axiom in lifted.axioms:
+            for conj in axiom.body:
+                kept = _relaxed(conj, static, frozenset())
+                if kept is not None:
+                    for binding in _join(world, axiom.params, kept, facts):
+                        facts.add(canonical(axiom.predicate, tuple(binding[v] for v in axiom.head)))
+        counts = Counter(split_canonical(f)[0] for f in facts)
+        for schema in lifted.schemas.values():
+            for c, conj in enumerate(schema.precondition):
+                kept = _relaxed(conj, static, frozenset())
+                sizes = tuple(counts[lit.predicate] for lit in conj if lit.positive)
+                if kept is None or joined.get((schema.name, c)) == sizes:
+                    continue  # no new fact of its predicates: the join finds nothing new
+                joined[(schema.name, c)] = sizes
+                for binding in _join(world, schema.params, kept, facts):
+                    name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
+                    if name in found:
+                        continue
+                    found[name] = _ground(schema, binding, static, init)
+                    facts |= found[name][1]
+        if len(facts) == before:
+            actions = [found[name] for name in sorted(found)]
+            changing = {a for _, add, delete in actions for a in add | delete}
+            return [(tuple(d & changing for d in pre), add, delete) for pre, add, delete in actions], facts
+
+
+def _join(
+    world: LiftedWorld, params: tuple[tuple[str, str], ...], conj: tuple[Literal, ...], facts: set[str]
+) -> Iterator[dict[str, str]]:
+    """The bindings of the typed parameters under which ``conj`` holds in ``facts``: its positive literals
+    joined one at a time, each next one the literal with the most arguments bound, its candidates found
+    through an index of the facts by predicate, argument position and value; then the remaining parameters
+    over their objects, every literal checked."""
+    index: dict[tuple[str, int, str], list[tuple[str, ...]]] = {}
+    by_predicate: dict[str, list[tuple[str, ...]]] = {}
+    for fact in facts:
+        name, args = split_canonical(fact)
+        by_predicate.setdefault(name, []).append(args)
+        for position, value in enumerate(args):
+            index.setdefault((name, position, value), []).append(args)
+    positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
+    frozen = frozenset(facts)
+
+    def candidates(lit: Literal, binding: dict[str, str]) -> list[tuple[str, ...]]:
+        best = by_predicate.get(lit.predicate, [])
+        for position, arg in enumerate(lit.args):
+            value = binding.get(arg) if arg.startswith("?") else arg
+            if value is not None:
+                found = index.get((lit.predicate, position, value), [])
+                best = found if len(found) < len(best) else best
+        return best
+
+    def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
+        if not rest:
+            yield binding
+            return
+        lit = min(rest, key=lambda x: len(candidates(x, binding)))
+        others = [x for x in rest if x is not lit]
+        for args in candidates(lit, binding):
+            new = dict(binding)
+            if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(lit.args, args)):
+                yield from extend(others, new)
+
+    for partial in extend(positive, {}):
+        free = [(v, t) for v, t in params if v not in partial]
+        for values in itertools.product(*(world.lifted.objects_of(t) for _, t in free)):
+            binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
+            if all(binding[v] in world.lifted.objects_of(t) for v, t in params) and all(
+                world._holds(lit, binding, frozen) for lit in conj
+            ):
+                yield binding
+
+
+def _ground(schema: Schema, binding: dict[str, str], static: frozenset[str], init: Facts) -> Relaxed:
+    def atom(lit: Literal) -> str:
+        return canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args))
+
+    disjuncts = []
+    for conj in schema.precondition:
+        if _relaxed(conj, static, frozenset()) is None:
+            continue
+        holds = all(
+            (binding.get(lit.args[0], lit.args[0]) == binding.get(lit.args[1], lit.args[1])) == lit.positive
+            if lit.predicate == EQUALITY
+            else (atom(lit) in init) == lit.positive
+            for lit in conj
+            if lit.predicate == EQUALITY or lit.predicate in static
+        )
+        if holds:
+            disjuncts.append(frozenset(atom(lit) for lit in conj if lit.positive and lit.predicate not in static))
+    add = {atom(lit) for lit in schema.add}
+    return tuple(disjuncts), add, {atom(lit) for lit in schema.delete} - add
+
+
+def _h2_reachable(actions: list[Relaxed], init: Facts) -> set[str]:
+    """The atoms h² reaches from ``init`` (the changing atoms true in the initial state): pairs of atoms that may
+    hold together, grown by every action disjunct whose precondition atoms are reached and pairwise allowed;
+    the atoms its effects add may hold with each other and with every atom allowed with its precondition that
+    it does not delete."""
+    reached = set(init)
+    partners = {a: set(init) for a in init}
+    last: dict[tuple[int, int], int] = {}  # the size of a disjunct's compatible set when it was last applied
+    changed = True
+    while changed:
+        changed = False
+        for k, (disjuncts, add, delete) in enumerate(actions):
+            for d, pre in enumerate(disjuncts):
+                if not pre <= reached or any(not pre <= partners[p] for p in pre):
+                    continue
+                compatible = set(reached)
+                for p in pre:
+                    compatible &= partners[p]
+                compatible -= delete
+                if last.get((k, d)) == len(compatible):
+                    continue  # compatible sets only grow: the same size is the same set, applied already
+                last[(k, d)] = len(compatible)
+                together = compatible | add
+                for a in add:
+                    known = partners.setdefault(a, set())
+                    if not together <= known:
+                        known |= together
+                        changed = True
+                for q in compatible - add:
+                    if not add <= partners[q]:
+                        partners[q] |= add
+                        changed = True
+                if not add <= reached:
+                    reached |= add
+                    changed = True
+    return reached
