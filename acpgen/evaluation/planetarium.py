@@ -127,7 +127,7 @@ def write_rows(dataset: Path, out: Path, parquet: bool = True) -> list[Path]:
 
 def _write_parquet(rows: list[dict[str, Any]], path: Path) -> Path:
     try:
-        import datasets  # type: ignore[import-untyped]
+        import datasets
     except ImportError as err:
         raise DataError("writing Parquet needs the datasets package (pip install 'acpgen[hf]')") from err
     datasets.disable_progress_bars()
