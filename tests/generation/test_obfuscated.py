@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import acpgen
 from acpgen.cli import cli
 from acpgen.data import DOMAINS_DIR
 from acpgen.pddl.grounding import GroundTask
@@ -75,6 +76,16 @@ def test_every_stored_answer_written_as_a_model_would_scores_1(run, tmp_path):
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in scored.read_text().splitlines()]
     assert rows and [r for r in rows if r["score"] != 1.0] == []
+
+
+def test_a_plan_in_the_original_names_is_read_as_unknown_actions(run):
+    _, folder = run
+    record = next(r for r in records(folder) if r["task"] == "plan")
+    plan = Renaming.from_dict(record["renaming"]).original_actions(record["answer"])
+    score = acpgen.score(record, "\n".join(plan))
+    first = plan[0].strip("()").split()[0]
+    assert (score.score, score.status) == (0.0, "scored")
+    assert score.details["failure_class"] == "unreadable_step" and f"there is no action named {first}" in score.reason
 
 
 def test_stored_plans_renamed_back_are_plans_of_the_original_ferry(run):

@@ -224,3 +224,14 @@ def test_an_unknown_optimal_cost_leaves_only_optimality_undecided():
     # an invalid plan is still 0, decided
     verdict = TASKS["optplan"].score(RecordContext(record, options, TimeoutPlanners()), read_steps("\n".join(SWAPPED)))
     assert (verdict.score, verdict.status) == (0.0, SCORED) and verdict.details["optimal"] is False
+
+
+def test_twenty_thousand_steps_are_read_and_judged_as_text():
+    """A plan of 20,000 steps (the optimal plan, then board/debark c1 over and over): every step is read, the
+    plan executes (c1 can be boarded and put back at l0 forever) and reaches the goal, with steps after it."""
+    padding = ["(board c1 l0)", "(debark c1 l0)"] * 9997
+    result, reason, details = score("plan", "\n".join(PLAN + padding))
+    assert result == 1.0 and details["prefix"] == 20000 and details["failure_class"] == "extra_steps"
+    assert reason == "the goal already held after step 6 of 20000"
+    result, _, details = score("optplan", "\n".join(PLAN + padding))
+    assert result == 0.0 and details["cost"] == 20000 and details["optimal_cost"] == 6
