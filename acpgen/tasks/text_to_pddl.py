@@ -140,18 +140,20 @@ class TextToPddl(Task):
         # Both pattern fields on every record (empty when the part is explicit): one shape per column
         # for the JSON readers of the harnesses.
         fields: dict[str, Any] = {"init_pattern": NO_PATTERN, "goal_pattern": NO_PATTERN}
-        if init_pattern is not None:
-            made = init_pattern.make(objects, rng, frozenset(static))
-            if made is None:
-                return None
+        # A pattern the problem's objects cannot instantiate (too few blocks for two towers) leaves its part
+        # explicit, as if it had not been drawn: the state still gives its question.
+        made = init_pattern.make(objects, rng, frozenset(static)) if init_pattern is not None else None
+        if init_pattern is not None and made is not None:
             fluent = sorted(made[0])
             fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(made[1])}
-        if goal_pattern is not None:
-            made = goal_pattern.make(objects, rng, frozenset(static) | frozenset(fluent))
-            if made is None:
-                return None
+        else:
+            init_pattern = None
+        made = goal_pattern.make(objects, rng, frozenset(static) | frozenset(fluent)) if goal_pattern else None
+        if goal_pattern is not None and made is not None:
             goal = sorted(made[0])
             fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(made[1])}
+        else:
+            goal_pattern = None
         truth = problem_text(
             lifted.problem_name,
             lifted.domain_name,
