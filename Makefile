@@ -115,3 +115,8 @@ bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial
 .PHONY: bench-levels
 bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
 	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)
+
+.PHONY: bench-planbench
+bench-planbench: $(STAMP)  ## acp score against PlanBench's own verdicts on its published results (PLANBENCH=a checkout of karthikv792/LLMs-Planning; ARGS)
+	@test -n "$(PLANBENCH)" || { echo "bench-planbench: set PLANBENCH=path, a checkout of github.com/karthikv792/LLMs-Planning"; exit 2; }
+	$(BIN)/python benchmarks/bench_planbench.py $(PLANBENCH) $(ARGS)
