@@ -136,3 +136,8 @@ bench-levels: $(STAMP)  ## per domain and level 1-5: question features and gener
 .PHONY: bench-plan
 bench-plan: $(STAMP)  ## plan, optplan by domain and level: optimal costs, perturbed plans scored, ms/score (ARGS=--all)
 	$(BIN)/python benchmarks/bench_plan.py --out $(OUT)/bench-plan $(ARGS)
+
+.PHONY: bench-planbench
+bench-planbench: $(STAMP)  ## acp score against PlanBench's own verdicts on its published results (PLANBENCH=a checkout of karthikv792/LLMs-Planning; ARGS)
+	@test -n "$(PLANBENCH)" || { echo "bench-planbench: set PLANBENCH=path, a checkout of github.com/karthikv792/LLMs-Planning"; exit 2; }
+	$(BIN)/python benchmarks/bench_planbench.py $(PLANBENCH) $(ARGS)

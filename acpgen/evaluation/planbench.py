@@ -21,27 +21,34 @@ goal share and the first failure and its class.
 
 1. the plan block: reasoning and markdown removed as for every acp answer, then the text up to the
    first ``[PLAN END]``, after the first ``[PLAN]`` before it, and before any ``[STATEMENT]`` after that;
+   when the plan is restated after a heading line ``Final plan:``, the text after the last such heading;
 2. with a wording (:class:`Wording`: PlanBench's config's ``actions`` and ``encoded_objects``, built
    in for the blocksworld family, or read from ``--planbench-config``), a line is an action in words
-   when, less numbering (``1.``, ``Step 2:``), bullets, a final full stop and a final remark in
-   parentheses, it is one action's wording (``unstack the red block from on top of the blue
-   block``, ``feast object b from object c``, ``xptxjrdkbi3pqsqr object a from object b``) in any
-   case, with words of the wording after the first left out if at all (``unstack red block from
-   blue block``), no word added (but for ``on the table`` after put-down and ``from the table``
-   after pick-up), and an object's name (``red block``, or ``red`` as PlanBench's ground truths
-   write it) in each slot. When some line of the block is, the block is read in acp's line form: one
-   step a line, and a line that is no action in words stays a step, an unreadable one unless it is
-   a PDDL action;
+   when, less numbering (``1.``, ``Step 2:``), bullets, markdown heading marks, a final full stop or
+   colon and a final remark in parentheses, it is one action's wording (``unstack the red block from
+   on top of the blue block``, ``feast object b from object c``, ``xptxjrdkbi3pqsqr object a from
+   object b``) in any case, with words of the wording after the first left out if at all (``unstack
+   red block from blue block``), no word added (but for ``on the table`` after put-down and ``from
+   the table`` after pick-up), and an object's name (``red block``, or ``red`` as PlanBench's ground
+   truths write it; markdown's ``_object a_`` too) in each slot. When some line of the block is, the
+   block is read in acp's line form, one step a line: an action in words is that action; a line of
+   PDDL actions is those actions; a line that names an action without being one (it starts with an
+   action's first word, ``pick up the block``, or holds an action's wording among other words,
+   ``Action: pick up the red block``, ``Next, unstack the red block from the blue block``) is a
+   step acp cannot read; and a line that names no action (a heading, ``This is possible because
+   the red block is clear.``, ``Preconditions: ...``, a closing remark) is no step;
 3. otherwise the block goes to acp's reader as written, PDDL actions whose arguments are object
    names of the wording (``(unstack yellow orange)``, as in PlanBench's ground truths) written with
    the objects.
 
-acp's reader never skips a line between two steps: a step it cannot read makes the plan invalid.
-PlanBench's own reader (``utils/text_to_pddl.py``) skips every line in which it finds no action
-word, or not as many object names as the action takes, and scores the rest (a plan whose
-unreadable line it skips can pass); it takes the objects in the order the line names them (``stack
-the red block under the blue block`` is its ``(stack red blue)``; here, no step); it finds no action
-in ``(pick-up a)``, so it reads no PDDL-form answer of the blocksworld family; and it leaves out
+acp's reader skips only lines that name no action: a line that names one and cannot be read exactly
+is a step, and makes the plan invalid. PlanBench's own reader (``utils/text_to_pddl.py``) skips every
+line in which it finds no action word, or not as many object names as the action takes, and scores
+the rest (a plan whose unreadable line it skips can pass); it reads an action out of any line with
+an action word, remarks and restatements included, and reads the whole response, also after
+``[PLAN END]``; it takes the objects in the order the line names them (``stack the red block under
+the blue block`` is its ``(stack red blue)``; here, no step); it finds no action in ``(pick-up a)``,
+so it reads no PDDL-form answer of the blocksworld family; and it leaves out
 empty responses, which acp counts as ``parse_error``.
 """
 
@@ -93,14 +100,21 @@ _BLANKS = re.compile(r"\s+")
 _BLOCK = re.compile(r"\s+block$", re.IGNORECASE)
 # numbering and bullets before a step: "1.", "2)", "Step 3:", "- "; never a bare number, so that
 # the randomized wording's words (1jpkithdyjmlikck) keep their digits
-_LEADING = re.compile(r"^\s*(?:[-*\u2022>]\s*)?(?:step\s*\d+\s*[.):-]?\s*|\d+\s*[.):-]\s*)?", re.IGNORECASE)
-_TRAILING = " \t\r\f\v.;,"  # stripped after a step (str.rstrip: linear where a regex would backtrack)
+_LEADING = re.compile(r"^\s*(?:#+\s*)?(?:[-*\u2022>]\s*)?(?:step\s*\d+\s*[.):-]?\s*|\d+\s*[.):-]\s*)?", re.IGNORECASE)
+_TRAILING = " \t\r\f\v.;,:"  # stripped after a step (str.rstrip: linear where a regex would backtrack)
+_EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")  # markdown's _object a_, not the _ inside a name
 _GROUP = re.compile(r"\(([^()]*)\)")
+_FINAL_PLAN = re.compile(r"^[ \t#>-]*final\s+plan[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def _body(line: str) -> str:
-    """A line without numbering, bullets and final punctuation."""
+    """A line without numbering, bullets, heading marks and final punctuation."""
     return _LEADING.sub("", line, count=1).rstrip(_TRAILING)
+
+
+def _pddl_line(body: str) -> bool:
+    """Whether a line's body is PDDL actions only: one or more groups ``( ... )`` and nothing else."""
+    return bool(_GROUP.search(body)) and not _GROUP.sub("", body).strip()
 
 
 def _without_remark(text: str) -> str:
@@ -112,8 +126,8 @@ def _without_remark(text: str) -> str:
 
 
 def _plain(text: str) -> str:
-    """Lower case, without the word "the", single blanks."""
-    return _BLANKS.sub(" ", _THE.sub(" ", text.lower())).strip()
+    """Lower case, without the word "the" and markdown's underscores, single blanks."""
+    return _BLANKS.sub(" ", _THE.sub(" ", _EMPHASIS.sub(" ", text.lower()))).strip()
 
 
 @dataclass(frozen=True)
@@ -160,6 +174,31 @@ class Wording:
                 parts.append(f"(?:{'|'.join(endings)})?")
             patterns.append((action, re.compile("".join(parts))))
         return patterns
+
+    @cached_property
+    def verbs(self) -> frozenset[str]:
+        """The first word of each action's wording (``pick``, ``unstack``, ``feast``)."""
+        firsts = (_plain(template.replace("{}", " {} ")).split()[:1] for template in self.actions.values())
+        return frozenset(words[0] for words in firsts if words and words[0] != "{}")
+
+    @cached_property
+    def _inside(self) -> list[re.Pattern[str]]:
+        """:attr:`_patterns` found anywhere in a line, from a word's start."""
+        return [re.compile(" " + pattern.pattern) for _, pattern in self._patterns]
+
+    def holds_action(self, line: str) -> bool:
+        """Whether a line that is no action's wording names one all the same: it starts with the first
+        word of an action's wording (``pick up the block``), or an action's wording is part of it
+        (``Action: pick up the red block``, ``Next, unstack the red block from the blue block``), a final
+        remark in parentheses left out. A line that does neither (``This is possible because the red
+        block is clear.``, ``Preconditions:``, ``The overcome action lets object d crave object c.``)
+        names no action."""
+        body = _body(line)
+        first = _EMPHASIS.sub(" ", body.lower()).split()[:1]  # the first word as written, "the" too
+        if first and first[0] in self.verbs:
+            return True
+        padded = f" {_plain(_without_remark(body))} "
+        return any(pattern.search(padded) for pattern in self._inside)
 
     def step(self, line: str) -> str | None:
         """The PDDL action a line names in words, or None: the line is no action's wording (or is
@@ -237,8 +276,9 @@ WORDINGS = {
 
 
 def wording_of(domain: str) -> Wording | None:
-    """The built-in wording of PlanBench's config ``domain`` (None: answers are read as PDDL only)."""
-    return WORDINGS.get(re.sub(r"_3$", "", domain))
+    """The built-in wording of PlanBench's config ``domain`` (None: answers are read as PDDL only); its
+    zero-shot result files name the domain ``blocksworld_zero_shot``, ``mystery_blocksworld_zero_shot_3``."""
+    return WORDINGS.get(re.sub(r"(?:_zero_shot|_3)+$", "", domain))
 
 
 def read_config(path: Path) -> Wording:
@@ -283,7 +323,8 @@ def check_wording(wording: Wording, domain: LiftedTask, where: str) -> None:
 # ----- answers ----------------------------------------------------------------------------------
 def plan_block(response: str) -> str:
     """The plan block of a response: reasoning and markdown removed (as for every acp answer), the
-    text up to the first ``[PLAN END]``, after the first ``[PLAN]`` before it, and before ``[STATEMENT]``."""
+    text up to the first ``[PLAN END]``, after the first ``[PLAN]`` before it, and before ``[STATEMENT]``;
+    of that, the text after the last heading line ``Final plan`` that has text after it, if any."""
     section = answer_section(response)
     lower = section.lower()
     end = lower.find("[plan end]")
@@ -293,7 +334,12 @@ def plan_block(response: str) -> str:
     if start >= 0:
         section, lower = section[start + len("[plan]") :], lower[start + len("[plan]") :]
     statement = lower.find("[statement]")
-    return section[:statement] if statement >= 0 else section
+    block = section[:statement] if statement >= 0 else section
+    # a plan worked through step by step and then restated under "Final plan:": the restatement
+    for heading in reversed(list(_FINAL_PLAN.finditer(block))):
+        if block[heading.end() :].strip():
+            return block[heading.end() :]
+    return block
 
 
 def _one_step(line: str) -> list[str]:
@@ -301,7 +347,7 @@ def _one_step(line: str) -> list[str]:
     step a line): a line of PDDL actions gives one line each, without parentheses; in any other line
     the parentheses become blanks, so that the line stays one step (an unreadable one)."""
     body = _body(line)
-    if _GROUP.search(body) and not _GROUP.sub("", body).strip():
+    if _pddl_line(body):
         return [group.strip() for group in _GROUP.findall(body)]
     return [line.replace("(", " ").replace(")", " ")]
 
@@ -320,7 +366,11 @@ def translate(response: str, wording: Wording | None, objects: Collection[str] =
         return "\n".join(lines)
     out = []
     for line, action in zip(lines, actions):
-        out += [action[1:-1]] if action is not None else _one_step(line)
+        if action is not None:
+            out.append(action[1:-1])
+        elif _pddl_line(_body(line)) or wording.holds_action(line):
+            out += _one_step(line)
+        # any other line names no action: a heading, a remark, a precondition or effect written out
     return "\n".join(out)
 
 

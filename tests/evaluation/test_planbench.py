@@ -5,8 +5,10 @@ The fixtures, in PlanBench's layout and format: ``generated_domain.pddl`` (the 4
 written from the standard semantics), ``instances/instance-{1,2,3}.pddl`` and three result files,
 ``results/blocksworld/model-a/task_1_plan_generation.json`` (ground truths as a list of PDDL actions, as
 PlanBench's task 1 results hold them), ``model-b/task_1_plan_generation.json`` (ground truths as a text with
-PlanBench's colour names, as its prompt files hold them) and ``model-a/task_2_plan_optimality.json`` (ground
-truths in words, as its task 8 files hold them). PlanBench's blocksworld names objects a, b, c the red, blue
+PlanBench's colour names, as its prompt files hold them), ``model-a/task_2_plan_optimality.json`` (ground
+truths in words, as its task 8 files hold them) and ``model-c/task_1_plan_generation.json`` (the domain named
+``blocksworld_zero_shot`` as PlanBench's zero-shot result files name it; answers with prose, commentary
+and markdown around their steps). PlanBench's blocksworld names objects a, b, c the red, blue
 and orange block.
 
 The three problems and their optimal costs, by hand:
@@ -40,6 +42,7 @@ from acpgen.evaluation.planbench import (
     read_config,
     score_planbench,
     translate,
+    wording_of,
 )
 from acpgen.tasks import PARSE_ERROR, SCORED
 
@@ -50,6 +53,7 @@ RESULTS = PLANBENCH / "results" / "blocksworld"
 A_T1 = RESULTS / "model-a" / "task_1_plan_generation.json"
 B_T1 = RESULTS / "model-b" / "task_1_plan_generation.json"
 A_T2 = RESULTS / "model-a" / "task_2_plan_optimality.json"
+C_T1 = RESULTS / "model-c" / "task_1_plan_generation.json"
 
 OPTIMAL = {
     1: ["(unstack a b)", "(put-down a)", "(pick-up b)", "(stack b c)"],
@@ -126,6 +130,13 @@ RANDOMIZED = WORDINGS["random_blocksworld"]
         (BLOCKSWORLD, "pick up the red block from the table", "(pick-up a)"),
         (BLOCKSWORLD, "stack the red on top of the blue", "(stack a b)"),  # the short names of the ground truths
         (BLOCKSWORLD, "3. unstack the red block from the blue block (now holding the red block)", "(unstack a b)"),
+        # a colon before the remark, markdown's heading marks and underscores
+        (
+            BLOCKSWORLD,
+            "1. unstack the red block from on top of the orange block:  (The red block is clear.)",
+            "(unstack a c)",
+        ),
+        (BLOCKSWORLD, "#### Step 2: stack the _blue block_ on top of the _orange_ block", "(stack b c)"),
         (BLOCKSWORLD, "put down the yellow block in an empty space", None),  # words added
         (BLOCKSWORLD, "stack the red block under the orange block", None),  # "under" is no word of stack's
         (BLOCKSWORLD, "unstack the red block from the table", None),  # the table is no block
@@ -136,6 +147,7 @@ RANDOMIZED = WORDINGS["random_blocksworld"]
         (MYSTERY, "Attack object a.", "(attack a)"),
         (MYSTERY, "2. overcome object c from object b", "(overcome c b)"),
         (MYSTERY, "succumb object", None),
+        (MYSTERY, "### 4. overcome object _c_ from object _b_", "(overcome c b)"),
         (RANDOMIZED, "xptxjrdkbi3pqsqr object d from object c", "(unstack d c)"),
         (RANDOMIZED, "1jpkithdyjmlikck object c", "(pick-up c)"),  # the leading digit is no numbering
         (RANDOMIZED, "1. 9big8ruzarkkquyu object d", "(put-down d)"),
@@ -159,14 +171,60 @@ def test_the_plan_block():
     assert plan_block("(pick-up a)\n[PLAN END]\nThe total time is 1 minute.").strip() == "(pick-up a)"
     assert plan_block("(pick-up a)\n\n[STATEMENT]\nAs initial conditions").strip() == "(pick-up a)"
     assert plan_block("<think>[PLAN] (stack a b)</think>\n(pick-up a)").strip() == "(pick-up a)"
+    # a plan worked through and restated under a "Final plan" heading: the restatement, once
+    worked = "1. Attack object a\n   - Preconditions: harmony\n2. Succumb object a\n\n**Final Plan:**\n"
+    assert plan_block(worked + "1. attack object a\n2. succumb object a").strip() == (
+        "1. attack object a\n2. succumb object a"
+    )
+    # a heading with nothing after it, or "final plan" inside a sentence, is no heading to cut at
+    assert plan_block("Final plan:\n(pick-up a)\n### Final Plan\n").strip() == "(pick-up a)\n### Final Plan"
+    assert plan_block("The final plan is:\n(pick-up a)").strip() == "The final plan is:\n(pick-up a)"
 
 
-def test_in_words_every_line_of_the_block_is_a_step_and_pddl_lines_are_kept():
-    # a line before the first action in words is a step too (acp's line form), not prose to drop
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("pick up the block", True),  # starts with an action's first word
+        ("Put simply, that is all", True),
+        ("- Action: put down the blue block", True),  # an action's wording among other words
+        ("Next, unstack the red block from the blue block.", True),
+        ("you must put down the blue block to free your hand", True),
+        ("This is possible because the red block is clear and on top of the orange block.", False),
+        ("This plan unstacks the blocks and stacks them again.", False),  # "unstacks", "stacks": no action's word
+        ("Preconditions: the hand is empty", False),
+        ("The stack is now three blocks high.", False),  # "the" first: no action's first word
+        ("Plan:", False),
+        ("Stack", True),
+        ("(unstack the red block from the blue block)", False),  # only a remark, which is left out
+    ],
+)
+def test_a_line_names_an_action_when_it_starts_with_one_or_holds_one(line, names):
+    assert BLOCKSWORLD.holds_action(line) is names
+
+
+def test_in_words_a_line_naming_an_action_is_a_step_and_one_naming_none_is_not():
+    # a line that starts as an action is a step, an unreadable one when it is no action's wording;
+    # PDDL lines are kept
     text = "unstack the yellow block from the top\n(put-down d)\npick up the orange block (see above)"
     assert translate(text, BLOCKSWORLD) == "unstack the yellow block from the top\nput-down d\npick-up c"
+    # a heading, commentary between the steps and a closing remark name no action: no steps
+    text = (
+        "Here is my plan\n1. Unstack the red block from the blue block\n   - Now the hand holds the red block\n"
+        "2. Put down the red block\nThis plan leaves the blue block clear."
+    )
+    assert translate(text, BLOCKSWORLD) == "unstack a b\nput-down a"
+    # a line holding an action among other words stays a step (acp does not guess which words are the step)
+    text = "pick up the red block\nNext, stack the red block on the blue block"
+    assert translate(text, BLOCKSWORLD) == "pick-up a\nNext, stack the red block on the blue block"
     # without a wording the block is given to acp's reader as written
     assert translate("[PLAN]\npick up the red block\n[PLAN END]", None) == "pick up the red block"
+
+
+def test_the_zero_shot_result_files_domain_names_have_their_config_s_wording():
+    assert wording_of("blocksworld_zero_shot") is BLOCKSWORLD
+    assert wording_of("blocksworld_zero_shot_3") is BLOCKSWORLD
+    assert wording_of("mystery_blocksworld_zero_shot_3") is MYSTERY
+    assert wording_of("logistics_zero_shot") is None
 
 
 # ----- scores, by hand --------------------------------------------------------------------------------
@@ -220,6 +278,33 @@ def test_every_answer_scores_as_derived_by_hand(scored):
         assert details.get("failure_class") == failure_class
         if status == SCORED:  # acp's own optimum, not the ground truth's length
             assert details["optimal_cost"] == 4
+
+
+def test_answers_with_prose_commentary_and_markdown_score_as_derived_by_hand():
+    # model-c, domain "blocksworld_zero_shot" (read with the blocksworld wording):
+    # instance 1: a heading sentence, the four steps of instance 1's optimal plan (step 1 with a colon and a
+    # remark, bullets of commentary under steps 1 and 2), a closing sentence: the plan read is exactly
+    # (unstack a b) (put-down a) (pick-up b) (stack b c), valid and optimal (cost 4, see above)
+    # instance 2: markdown headings "#### Step N:", underscores around names, a remark line between steps 2
+    # and 3 and a closing sentence: (pick-up b) (stack b c) (pick-up a) (stack a b), instance 2's optimal plan
+    # instance 3: "Action: put down the blue block" names an action among other words: an unreadable step 2,
+    # after (unstack b a), which executes (b clear and on a, hand empty); the goal (on a c) is false then
+    items = {item.prediction.line["instance_id"]: item for item in score_planbench([C_T1], DOMAIN, INSTANCES)}
+    assert items[1].prediction.record["id"] == "blocksworld_zero_shot/1"
+    assert items[1].prediction.response.splitlines() == [step[1:-1] for step in OPTIMAL[1]]
+    assert items[2].prediction.response.splitlines() == [step[1:-1] for step in OPTIMAL[2]]
+    for number in (1, 2):
+        verdict = items[number].verdict
+        assert (verdict.score, verdict.status, verdict.reason) == (1.0, SCORED, "a plan")
+        assert verdict.details["optimal"] is True and verdict.details["cost"] == verdict.details["optimal_cost"] == 4
+    verdict = items[3].verdict
+    assert (verdict.score, verdict.status) == (0.0, SCORED)
+    assert verdict.reason == "step 2 (action: put down the blue block): cannot be read as an action"
+    assert (verdict.details["failure_class"], verdict.details["prefix"], verdict.details["goal_fraction"]) == (
+        "unreadable_step",
+        1,
+        0.0,
+    )
 
 
 def test_failure_rates(scored):

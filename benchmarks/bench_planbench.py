@@ -1,0 +1,333 @@
+"""`make bench-planbench PLANBENCH=path`: acp's score against PlanBench's own verdicts on its published results.
+
+PLANBENCH is a checkout of github.com/karthikv792/LLMs-Planning (nothing of it is part of acp). Its
+result files are ``<part>/results/<domain>/<engine>/<task>.json`` under ``plan-bench`` (the
+benchmark's own results) and ``llm_planning_analysis`` (later engines); each answered instance holds
+the model's ``llm_raw_response``, what PlanBench read from it (``extracted_llm_plan``) and its verdict
+(``llm_correct``; ``correct`` in some older files). Every file of a plan-writing task (1, 2, 5, 8.1-8.3)
+is scored by acp as ``acp score --planbench-domain --planbench-instances`` does (domain file and
+instance folder from ``<part>/configs/<domain>.yaml``; the ``generalized_instance_dir`` for task 5),
+in this one process, one file after another; any other file is listed as not scored, with why. The
+planners get ``--planner-timeout`` seconds a call (2 by default, not acp's 20: acp decides every
+answer's optimal cost, which the plan task only reports, and on the larger logistics instances that
+search takes minutes); the answers whose optimum stayed undecided are counted at the end.
+
+Per file: answers scored (n), acp's accuracy, PlanBench's (over the answers that have a verdict),
+agreements, each disagreement's class and the rate: answers read and scored per second of wall time
+(one process, the planners' results of earlier files warm) and per CPU second (this process and the
+planner processes it ran), which other jobs on the machine change less. The classes compare acp's
+reading with PlanBench's ``extracted_llm_plan``:
+
+acp 1, PlanBench 0 (acp's plan is valid: executed by acp's lifted interpreter on the grounded task
+and, as a second route, by unified-planning's validator, whose verdict is counted in the summary):
+
+* ``pb-same``: both read the same plan; PlanBench's verdict is wrong.
+* ``pb-outside``: PlanBench read the plan plus steps outside it (a restatement, an explanation after
+  ``[PLAN END]``): its plan is acp's with steps added around it.
+* ``pb-none``: PlanBench read no step at all (its mystery reader, answers in PDDL).
+* ``pb-misread``: any other difference (a remark naming a third block makes PlanBench skip the line;
+  a remark with an action word becomes an extra step; objects taken in the order named).
+
+acp 0, PlanBench 1:
+
+* ``acp-unreadable``: acp met a line that names an action and cannot be read exactly (``put down the
+  yellow block in an empty space``, ``Action: pick up the red block``, ``a. Unstack ...``).
+* ``acp-noplan``: acp read no step at all.
+* ``acp-repeat``: the answer states its plan more than once (worked through, then restated without a
+  ``Final plan`` heading): acp reads the copies as one plan, which fails; PlanBench's plan is one copy.
+* ``acp-other``: acp read every step, and its plan fails (not executable, goal not reached) where
+  PlanBench's passes: the two read different plans (``acp-other`` with the same plan would be a
+  validator difference; none is expected).
+
+optplan (task 2) adds ``cost``: both found the plan valid and disagree on its optimality.
+
+Files whose verdicts came from an LLM's reading of the answer (PlanBench's ``text_to_plan_with_llm``;
+their instances carry ``raw_translation``) are marked ``llm`` in the table: their disagreements
+compare acp with a translation, not with PlanBench's parser.
+
+``--examples N`` prints N disagreements of each class (file, instance, acp's reason, both plans).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from acpgen.errors import DataError
+from acpgen.evaluation.planbench import PLAN_TASKS, planbench_predictions
+from acpgen.evaluation.scoring import Scored, score_predictions
+from acpgen.nl.answers import ParseError
+from acpgen.nl.plan_steps import read_steps
+from acpgen.planners import Limits
+from acpgen.proofs.plans import unified_planning_verdict
+from acpgen.tasks import PARSE_ERROR, UNDECIDED, ScoreOptions
+
+PARTS = ("plan-bench", "llm_planning_analysis")
+SHORT = {"plan-bench": "pb", "llm_planning_analysis": "lpa"}  # the table's names of the two parts
+CLASSES = (
+    "pb-same",
+    "pb-outside",
+    "pb-none",
+    "pb-misread",
+    "acp-unreadable",
+    "acp-noplan",
+    "acp-repeat",
+    "acp-other",
+    "cost",
+)
+_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+@dataclass
+class FileResult:
+    path: str
+    engine: str
+    task: str
+    llm: bool  # PlanBench's verdicts come from an LLM's translation
+    n: int = 0
+    undecided: int = 0  # optplan answers whose optimum acp could not decide: not in its accuracy
+    no_optimum: int = 0  # answers read whose optimal cost the planners did not decide in the time given
+    acp: int = 0
+    judged: int = 0  # answers with a PlanBench verdict
+    planbench: int = 0
+    agree: int = 0
+    classes: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of this process and the planner processes it waited for
+    examples: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
+
+
+def planbench_plan(instance: dict[str, Any]) -> list[str]:
+    """PlanBench's ``extracted_llm_plan`` as actions ``(name arg ...)`` (a text of lines, or the text of a list)."""
+    text = instance.get("extracted_llm_plan") or ""
+    if isinstance(text, list):
+        text = "\n".join(str(step) for step in text)
+    return ["(" + " ".join(group.lower().split()) + ")" for group in _GROUP.findall(str(text)) if group.strip()]
+
+
+def acp_plan(item: Scored) -> list[str] | None:
+    """The steps acp read, as actions (a step it could not read as its text); None when it read none."""
+    try:
+        steps = read_steps(item.prediction.response)
+    except ParseError:
+        return None
+    return [step.action if step.name is not None else step.text for step in steps]
+
+
+def planbench_verdict(instance: dict[str, Any]) -> bool | None:
+    value = instance.get("llm_correct", instance.get("correct"))
+    return None if value is None else bool(value)
+
+
+def contains(outer: list[str], inner: list[str]) -> bool:
+    return any(outer[i : i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
+
+
+def classify(item: Scored, instance: dict[str, Any]) -> str:
+    """The class of a disagreement (see the module docstring)."""
+    ours, theirs = acp_plan(item), planbench_plan(instance)
+    details = item.verdict.details
+    if item.verdict.score == 1:
+        if ours == theirs:
+            return "pb-same"
+        if not theirs:
+            return "pb-none"
+        if ours and len(theirs) > len(ours) and contains(theirs, ours):
+            return "pb-outside"
+        return "pb-misread"
+    if item.verdict.status == PARSE_ERROR or ours is None:
+        return "acp-noplan"
+    if details.get("failure_class") == "unreadable_step":
+        return "acp-unreadable"
+    if details.get("valid") and details.get("reaches_goal"):
+        return "cost"
+    copies = len(ours) // len(theirs) if theirs else 0
+    if copies > 1 and ours == theirs * copies:
+        return "acp-repeat"
+    return "acp-other"
+
+
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and of its children that ended (the planners)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def config_of(part: Path, domain: str) -> dict[str, Any] | None:
+    path = part / "configs" / f"{domain}.yaml"
+    if not path.is_file():
+        return None
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else None
+
+
+def result_files(root: Path, only: list[str], exclude: list[str]) -> list[tuple[Path, Path]]:
+    """(part folder, result file) of every ``<part>/results/<domain>/.../*.json``, filtered by path."""
+    found = []
+    for name in PARTS:
+        part = root / name
+        for path in sorted((part / "results").glob("*/**/*.json")):
+            text = str(path.relative_to(root))
+            if (not only or any(s in text for s in only)) and not any(s in text for s in exclude):
+                found.append((part, path))
+    return found
+
+
+def score_file(
+    root: Path, part: Path, path: Path, options: ScoreOptions, examples: int, cross_check: Counter[str]
+) -> FileResult | str:
+    """The file's comparison, or why acp does not score it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        return f"unreadable JSON ({type(err).__name__})"
+    if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
+        return "not a task file"
+    task = str(data.get("task") or path.stem)
+    if task not in PLAN_TASKS:
+        return f"task {task}"
+    domain = path.relative_to(part / "results").parts[0]
+    config = config_of(part, domain)
+    if config is None:
+        return f"no config {domain}.yaml"
+    folder = config.get("generalized_instance_dir") if task.startswith(("task_5", "t5")) else config.get("instance_dir")
+    if not folder or "domain_file" not in config:
+        return f"config {domain}.yaml names no instance folder or domain file"
+    domain_file = part / "instances" / config["domain_file"]
+    start, cpu = time.perf_counter(), cpu_seconds()
+    try:
+        predictions = planbench_predictions(path, domain_file, part / "instances" / folder)
+    except DataError as err:
+        return f"acp refuses it: {str(err).split(': ', 1)[-1][:150]}"
+    scored = score_predictions(predictions, options, progress=False)
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    instances = {instance["instance_id"]: instance for instance in data["instances"]}
+    llm = any("raw_translation" in instance for instance in data["instances"])
+    name = f"{SHORT[part.name]}/{path.relative_to(part / 'results').with_suffix('')}"
+    result = FileResult(name, str(data.get("engine") or "?"), task, llm, seconds=seconds, cpu=cpu)
+    for item in scored:
+        instance = instances[item.prediction.line["instance_id"]]
+        result.n += 1
+        result.no_optimum += item.verdict.status != PARSE_ERROR and item.verdict.details.get("optimal_cost") is None
+        if item.verdict.status == UNDECIDED:
+            result.undecided += 1
+            continue
+        ours = item.verdict.score == 1
+        result.acp += ours
+        theirs = planbench_verdict(instance)
+        if theirs is None:
+            continue
+        result.judged += 1
+        result.planbench += theirs
+        if ours == theirs:
+            result.agree += 1
+            continue
+        kind = classify(item, instance)
+        result.classes[kind] += 1
+        if ours:  # the second route: unified-planning's validator on acp's plan
+            plan = acp_plan(item) or []
+            record = item.prediction.record
+            check = unified_planning_verdict(record["PDDL_domain"], record["PDDL_problem"], plan)
+            cross_check["unavailable" if check is None else str(check.executes and check.reaches_goal)] += 1
+        if len(result.examples[kind]) < examples:
+            result.examples[kind].append(
+                {
+                    "instance": instance["instance_id"],
+                    "reason": item.verdict.reason,
+                    "acp": acp_plan(item),
+                    "planbench": planbench_plan(instance),
+                    "response": item.prediction.line["llm_raw_response"],
+                }
+            )
+    return result
+
+
+def row(name: str, results: list[FileResult]) -> str:
+    n = sum(r.n for r in results)
+    judged = sum(r.judged for r in results)
+    classes = sum((r.classes for r in results), Counter())
+    seconds = sum(r.seconds for r in results)
+    cpu = sum(r.cpu for r in results)
+    cells = " ".join(f"{classes[c]:>5}" if classes[c] else f"{'.':>5}" for c in CLASSES)
+    decided = n - sum(r.undecided for r in results)
+    acp = sum(r.acp for r in results) / decided if decided else float("nan")
+    planbench = sum(r.planbench for r in results) / judged if judged else float("nan")
+    llm = "llm" if any(r.llm for r in results) else ""
+    return (
+        f"{name:<70} {llm:>3} {n:>5} {acp:>6.3f} {planbench:>6.3f} {sum(r.agree for r in results):>5} "
+        f"{judged - sum(r.agree for r in results):>5} {cells} {n / seconds if seconds else 0:>7.0f}"
+        f" {n / cpu if cpu else 0:>7.0f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("planbench", type=Path, help="a checkout of github.com/karthikv792/LLMs-Planning")
+    parser.add_argument("--only", action="append", default=[], help="score only files whose path holds this")
+    parser.add_argument("--exclude", action="append", default=[], help="leave out files whose path holds this")
+    parser.add_argument(
+        "--planner-timeout",
+        type=float,
+        default=2.0,
+        help="seconds per planner call (acp's default is 20; logistics' larger optima then take hours)",
+    )
+    parser.add_argument("--examples", type=int, default=0, help="disagreements printed per class and file")
+    parser.add_argument("--json", type=Path, default=None, help="write every file's figures and examples here")
+    args = parser.parse_args()
+    root = args.planbench
+    if not all((root / part / "results").is_dir() for part in PARTS):
+        sys.exit(f"{root}: not a PlanBench checkout (it needs {' and '.join(p + '/results' for p in PARTS)})")
+    options = ScoreOptions(limits=Limits(time=args.planner_timeout))
+    header = f"{'file':<70} {'':>3} {'n':>5} {'acp':>6} {'pb':>6} {'agree':>5} {'dis':>5} " + " ".join(
+        f"{c[:5]:>5}" for c in CLASSES
+    )
+    print(header + f" {'ans/s':>7} {'ans/cpu':>7}")
+    done: list[FileResult] = []
+    refused: dict[str, str] = {}
+    cross_check: Counter[str] = Counter()
+    for part, path in result_files(root, args.only, args.exclude):
+        result = score_file(root, part, path, options, args.examples, cross_check)
+        if isinstance(result, str):
+            refused[str(path.relative_to(root))] = result
+            continue
+        done.append(result)
+        print(row(result.path, [result]), flush=True)
+        for kind, items in result.examples.items():
+            for example in items:
+                print(f"    {kind} instance {example['instance']}: {example['reason']}")
+                print(f"      acp:       {example['acp']}\n      planbench: {example['planbench']}")
+    print()
+    for name in PARTS:
+        mine = [r for r in done if r.path.startswith(SHORT[name] + "/")]
+        if mine:
+            print(row(f"{SHORT[name]}: {name} ({len(mine)} files)", mine))
+    if done:
+        print(row(f"all ({len(done)} files)", done))
+    print(f"\nacp's valid plans that PlanBench rejects, by unified-planning's validator: {dict(cross_check)}")
+    missing = {r.path: r.no_optimum for r in done if r.no_optimum}
+    print(
+        f"optimal cost undecided within {args.planner_timeout:g} s per planner call (only the plan task's optimal "
+        f"field, not its score; optplan answers so are undecided, out of acp's accuracy): {missing or 'none'}"
+    )
+    reasons = Counter(reason.split(":")[0] if reason.startswith("acp") else reason for reason in refused.values())
+    print(f"not scored: {len(refused)} files: " + "; ".join(f"{k} ({v})" for k, v in reasons.most_common()))
+    for file, reason in refused.items():
+        if reason.startswith("acp"):
+            print(f"    {file}: {reason}")
+    if args.json is not None:
+        payload = {"files": [vars(r) | {"classes": dict(r.classes)} for r in done], "not_scored": refused}
+        args.json.write_text(json.dumps(payload, indent=1))
+
+
+if __name__ == "__main__":
+    main()
