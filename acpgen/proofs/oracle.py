@@ -324,8 +324,16 @@ class Oracle:
         state = self.state if state is None else state
         return lifted_query(self.task, state, self.task.goal_pos, self.task.goal_neg, name)
 
-    def _optimal(self, domain: str, problem: str, limits: Limits) -> PlannerResult:
-        return self.planners.optimal(domain, problem, limits, self.second_opinion)
+    def _optimal_search(self, search, encoding: Encoding) -> PlannerResult:
+        """An optimal search (``search(domain, problem, limits, check)``). A second opinion asks the second
+        configuration first with a quarter of the budget and, where it does not finish, the first one."""
+        if self.second_opinion:
+            quick = Limits(time=max(1.0, self.limits.time / 4), memory_mb=self.limits.memory_mb)
+            result = search(encoding.domain, encoding.problem, quick, True)
+            self.planner_calls += not result.cached
+            if result.status in (Status.SOLVED, Status.UNSOLVABLE):
+                return result
+        return self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
 
     def optimal_cost(self, state: int | None = None) -> CostDecision:
         """h*(state): optimal plan length from ``state`` (default: the oracle's state)."""
@@ -342,11 +350,11 @@ class Oracle:
             return CostDecision(None, True, Method.RELAXED)
         sas = self._sas.text(state, self._covered)
         if sas is not None:  # the search on acp's own grounding, without translating the PDDL again
-            result = self._ask(
-                lambda task, _, limits: self.planners.optimal_sas(task, limits, self.second_opinion), Encoding(sas, "")
+            result = self._optimal_search(
+                lambda task, _, limits, check: self.planners.optimal_sas(task, limits, check), Encoding(sas, "")
             )
         else:
-            result = self._ask(self._optimal, self._goal_query("opt", state))
+            result = self._optimal_search(self.planners.optimal, self._goal_query("opt", state))
         if result.status == Status.SOLVED:
             return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
@@ -372,7 +380,7 @@ class Oracle:
             found = self.lifted.optimal_plan()
             return CostDecision(None if found is None else len(found), True, Method.LIFTED), found
         query = self._goal_query("optplan")
-        result = self._ask(self._optimal, query)
+        result = self._optimal_search(self.planners.optimal, query)
         if result.status == Status.SOLVED and result.plans:
             plan = query.decode(result.plans[0])
             return CostDecision(len(plan), True, Method.PLANNER), plan

@@ -131,7 +131,8 @@ class ScoreOptions:
     limits: Limits = field(default_factory=lambda: Limits(time=20.0))
     retry_factor: float = 4.0  # a planner timeout is retried once with this factor (<= 1: no retry)
     #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
-    #: configuration (A* with h^max, :data:`acpgen.planners.suite.CHECK_SEARCHES`), not the one that found them
+    #: configuration (A* with CEGAR, :data:`acpgen.planners.suite.CHECK_SEARCHES`) when it finishes within a quarter
+    #: of the budget, else by the first configuration again (:meth:`acpgen.proofs.oracle.Oracle.optimal_cost`)
     second_opinion: bool = False
     #: re-proving: spaces of at most this many states are explored by the separate lifted interpreter
     #: (:mod:`acpgen.proofs.lifted_space`) before any planner is asked (0: never)

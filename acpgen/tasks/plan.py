@@ -12,7 +12,8 @@ not_executable, goal_not_reached, extra_steps; None for a plan without extra ste
 Records store an optimal plan (``answer``) and its cost (``optimal_cost``): found on the explored
 state space (descending h*) or by Fast Downward's optimal search (A* with LM-cut), and re-proven by
 the verification route: the lifted interpreter executes the plan, and the optimal cost is decided
-again by the lifted interpreter's own exploration (small spaces) or A* with h^max. `acp validate`
+again by the lifted interpreter's own exploration (small spaces), else by A* with CEGAR (or, where that
+does not finish within a quarter of the budget, A* with LM-cut again). `acp validate`
 (``external_validators``) also asks unified-planning's validator where it is installed and can read
 the domain. Costs are plan lengths: acp's domains have unit action costs.
 """

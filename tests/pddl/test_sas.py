@@ -19,7 +19,7 @@ from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.sas import sas_query
 from acpgen.pddl.semantics import relaxed_reachable
-from acpgen.planners import Limits, Planners, Status
+from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.oracle import Method, Oracle
 
 
@@ -89,3 +89,31 @@ def test_states_outside_the_grounding_and_tasks_with_rules_are_refused():
     with_rules = GroundTask.from_strings(AXIOM_DOMAIN, AXIOM_PROBLEM)
     assert with_rules.axioms is not None
     assert sas_query(with_rules, with_rules.init, with_rules.goal_pos, 0, -1) is None
+
+
+def test_a_second_opinion_asks_the_second_configuration_first_and_the_first_where_it_runs_out_of_time():
+    task = _small_task("blocksworld")
+    space = explore(task, task.init, 20000)
+    state = next(s for s in reversed(space.states) if space.optimal_cost(s))
+    asked: list[tuple[bool, float]] = []
+    planners = Planners()
+    original = planners.optimal_sas
+
+    def second_times_out(sas, limits, check=False):
+        asked.append((check, limits.time))
+        return PlannerResult(Status.TIMEOUT, message="simulated") if check else original(sas, limits, check)
+
+    planners.optimal_sas = second_times_out  # type: ignore[method-assign]
+    oracle = Oracle(task, planners, max_states=1, limits=Limits(time=8.0), second_opinion=True)
+    decision = oracle.optimal_cost(state)
+    assert (decision.cost, decision.decided) == (space.optimal_cost(state), True)
+    assert asked == [(True, 2.0), (False, 8.0)]  # a quarter of the budget for the second configuration
+    asked.clear()
+
+    def recorded(sas, limits, check=False):
+        asked.append((check, limits.time))
+        return original(sas, limits, check)
+
+    planners.optimal_sas = recorded  # type: ignore[method-assign]
+    fresh = Oracle(task, planners, max_states=1, limits=Limits(time=8.0), second_opinion=True)
+    assert fresh.optimal_cost(state).cost == space.optimal_cost(state) and asked == [(True, 2.0)]

@@ -129,7 +129,7 @@ def test_solve_and_optimal_on_ferry(planners):
 
 
 def test_the_second_optimal_configuration_is_another_search_with_the_same_costs(planners, monkeypatch):
-    # OPTIMAL_FERRY's cost 7 (above), the grounded task's 4 and the axioms task's 2 (below), by A* with h^max
+    # OPTIMAL_FERRY's cost 7 (above), the grounded task's 4 and the axioms task's 2 (below), by A* with CEGAR
     searches: list[str] = []
     run = planners._run
 
@@ -140,7 +140,7 @@ def test_the_second_optimal_configuration_is_another_search_with_the_same_costs(
     monkeypatch.setattr(planners, "_run", spy)
     opt = planners.optimal(FERRY, FERRY_P01, LIMITS, check=True)
     assert opt.status == Status.SOLVED and opt.costs == (7,) and ferry_valid(opt.plans[0])
-    assert searches == ["astar(hmax())"]
+    assert searches == ["astar(cegar())"]
     assert planners.optimal(*pddl_pair("grounded"), LIMITS, check=True).costs == (4,)
     assert planners.optimal(*pddl_pair("axioms"), LIMITS, check=True).costs == (2,)
     assert "astar(lmcut())" not in searches
