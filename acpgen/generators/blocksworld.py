@@ -18,7 +18,7 @@ import random
 from itertools import pairwise
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import BLOCKSWORLD
+from acpgen.generators.patterns import Names, Objects, Pattern
 
 
 def completions(n_blocks: int) -> list[list[int]]:
@@ -73,6 +73,103 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"bw-rand-{n_blocks}", {b: "object" for b in blocks}, tuple(init), tuple(goal))
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+def _bw_table(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    blocks = sorted(objects)
+    return frozenset([*(f"(ontable {b})" for b in blocks), *(f"(clear {b})" for b in blocks), "(handempty)"]), {}
+
+
+def _bw_table_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    return {} if facts == _bw_table(objects, random.Random(0))[0] else None
+
+
+def _bw_tower(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    order = sorted(objects)
+    rng.shuffle(order)
+    return frozenset(f"(on {upper} {lower})" for lower, upper in pairwise(order)), {}
+
+
+def _bw_tower_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    """One tower of all blocks: n-1 ``on`` facts, each block below at most one and above at most one, a chain."""
+    pairs = [f[1:-1].split()[1:] for f in facts]
+    if any(not f.startswith("(on ") for f in facts) or len(pairs) != len(objects) - 1:
+        return None
+    above = {lower: upper for upper, lower in pairs}
+    below = {upper: lower for upper, lower in pairs}
+    if len(above) != len(pairs) or len(below) != len(pairs):
+        return None
+    bottom = [b for b in objects if b not in below]
+    if len(bottom) != 1:
+        return None
+    seen, block = 1, bottom[0]
+    while block in above:
+        block, seen = above[block], seen + 1
+    return {} if seen == len(objects) else None
+
+
+def _bw_holding(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    held = rng.choice(sorted(objects))
+    return _bw_holding_facts(objects, held), {"block": held}
+
+
+def _bw_holding_facts(objects: Objects, held: str) -> frozenset[str]:
+    rest = [b for b in sorted(objects) if b != held]
+    return frozenset([f"(holding {held})", *(f"(ontable {b})" for b in rest), *(f"(clear {b})" for b in rest)])
+
+
+def _bw_holding_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    held = [f[1:-1].split()[1] for f in facts if f.startswith("(holding ")]
+    if len(held) != 1 or held[0] not in objects:
+        return None
+    return {"block": held[0]} if facts == _bw_holding_facts(objects, held[0]) else None
+
+
+def _bw_order_facts(order: list[str]) -> frozenset[str]:
+    return frozenset(
+        [f"(ontable {order[0]})", f"(clear {order[-1]})", "(handempty)"]
+        + [f"(on {upper} {lower})" for lower, upper in pairwise(order)]
+    )
+
+
+def _bw_stacked(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    order = sorted(objects)
+    rng.shuffle(order)
+    return _bw_order_facts(order), {"order": ", ".join(order)}
+
+
+def _bw_stacked_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    bottom = [f[1:-1].split()[1] for f in facts if f.startswith("(ontable ")]
+    above = {f[1:-1].split()[2]: f[1:-1].split()[1] for f in facts if f.startswith("(on ")}
+    if len(bottom) != 1:
+        return None
+    order = [bottom[0]]
+    while order[-1] in above and len(order) <= len(objects):
+        order.append(above[order[-1]])
+    if sorted(order) != sorted(objects):
+        return None
+    return {"order": ", ".join(order)} if facts == _bw_order_facts(order) else None
+
+
+PATTERNS = (
+    Pattern("table", "init", "every block is on the table and clear, and the hand is empty", _bw_table, _bw_table_read),
+    Pattern(
+        "holding",
+        "init",
+        "the hand holds block {block}, and every other block is on the table and clear",
+        _bw_holding,
+        _bw_holding_read,
+    ),
+    Pattern(
+        "stacked",
+        "init",
+        "all blocks form one tower, from the table up: {order}; the hand is empty",
+        _bw_stacked,
+        _bw_stacked_read,
+    ),
+    Pattern("tower", "goal", "all blocks are stacked in one single tower (in any order)", _bw_tower, _bw_tower_read),
+)
+
+
 GENERATOR = Generator(
     domain="blocksworld",
     parameters=("blocks",),
@@ -80,5 +177,5 @@ GENERATOR = Generator(
     check_solvable=False,
     example_sizes=({"blocks": 3}, {"blocks": 5}, {"blocks": 8}),
     typed=False,
-    patterns=BLOCKSWORLD,
+    patterns=PATTERNS,
 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import DEPOTS
+from acpgen.generators.patterns import Pattern, each, same
 
 PARAMETERS = ("depots", "distributors", "trucks", "pallets", "hoists", "crates")
 
@@ -80,6 +80,19 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(name, objects, tuple(init), goal)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "all-at",
+        "goal",
+        "every crate is at place {place}",
+        **same("at", ("crate",), ("depot", "distributor"), "place"),
+    ),
+    Pattern("all-in-truck", "goal", "every crate is in truck {truck}", **same("in", ("crate",), ("truck",), "truck")),
+    Pattern("hoists-free", "goal", "every hoist is available", **each("available", ("hoist",))),
+)
+
+
 GENERATOR = Generator(
     domain="depots",
     parameters=PARAMETERS,
@@ -90,5 +103,5 @@ GENERATOR = Generator(
         {"depots": 2, "distributors": 2, "trucks": 2, "pallets": 4, "hoists": 4, "crates": 2},
         {"depots": 3, "distributors": 2, "trucks": 2, "pallets": 6, "hoists": 5, "crates": 3},
     ),
-    patterns=DEPOTS,
+    patterns=PATTERNS,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import FERRY
+from acpgen.generators.patterns import Names, Objects, Pattern, all_at, of_type, single_value
 
 
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
@@ -27,11 +27,92 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"ferry-l{n_loc}-c{n_car}", objects, tuple(init), goal)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+def _ferry_together(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    loc = rng.choice(of_type(objects, "location"))
+    return _ferry_fixed(objects, loc), {"loc": loc}
+
+
+def _ferry_together_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    ferry = [f for f in facts if f.startswith("(at-ferry ")]
+    if len(ferry) != 1:
+        return None
+    names = {"loc": ferry[0][1:-1].split()[1]}
+    return names if facts == _ferry_fixed(objects, names["loc"]) else None
+
+
+def _ferry_fixed(objects: Objects, loc: str) -> frozenset[str]:
+    return frozenset([*(f"(at {c} {loc})" for c in of_type(objects, "car")), f"(at-ferry {loc})", "(empty-ferry)"])
+
+
+def _ferry_loaded_facts(objects: Objects, loc: str, car: str) -> frozenset[str]:
+    others = [c for c in of_type(objects, "car") if c != car]
+    return frozenset([f"(at-ferry {loc})", f"(on {car})", *(f"(at {c} {loc})" for c in others)])
+
+
+def _ferry_loaded(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    loc, car = rng.choice(of_type(objects, "location")), rng.choice(of_type(objects, "car"))
+    return _ferry_loaded_facts(objects, loc, car), {"loc": loc, "car": car}
+
+
+def _ferry_loaded_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    ferry = [f[1:-1].split()[1] for f in facts if f.startswith("(at-ferry ")]
+    aboard = [f[1:-1].split()[1] for f in facts if f.startswith("(on ")]
+    if len(ferry) != 1 or len(aboard) != 1 or objects.get(aboard[0]) != "car":
+        return None
+    names = {"loc": ferry[0], "car": aboard[0]}
+    return names if facts == _ferry_loaded_facts(objects, ferry[0], aboard[0]) else None
+
+
+def _ferry_apart_facts(objects: Objects, loc: str, dest: str) -> frozenset[str]:
+    cars = [f"(at {c} {dest})" for c in of_type(objects, "car")]
+    return frozenset([f"(at-ferry {loc})", "(empty-ferry)", *cars])
+
+
+def _ferry_apart(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    loc, dest = rng.sample(of_type(objects, "location"), 2)
+    return _ferry_apart_facts(objects, loc, dest), {"loc": loc, "dest": dest}
+
+
+def _ferry_apart_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    ferry = [f[1:-1].split()[1] for f in facts if f.startswith("(at-ferry ")]
+    dest = single_value(frozenset(f for f in facts if f.startswith("(at ")), "at", of_type(objects, "car"))
+    if len(ferry) != 1 or dest is None or dest == ferry[0]:
+        return None
+    return {"loc": ferry[0], "dest": dest} if facts == _ferry_apart_facts(objects, ferry[0], dest) else None
+
+
+PATTERNS = (
+    Pattern(
+        "loaded",
+        "init",
+        "the ferry is at location {loc} with car {car} on board, and every other car is at location {loc}",
+        _ferry_loaded,
+        _ferry_loaded_read,
+    ),
+    Pattern(
+        "apart",
+        "init",
+        "the ferry is empty at location {loc}, and every car is at location {dest}",
+        _ferry_apart,
+        _ferry_apart_read,
+    ),
+    Pattern(
+        "together",
+        "init",
+        "every car and the ferry are at location {loc}, and the ferry is empty",
+        _ferry_together,
+        _ferry_together_read,
+    ),
+    Pattern("all-at", "goal", "every car is at location {loc}", *all_at("car", "location", "loc")),
+)
+
+
 GENERATOR = Generator(
     domain="ferry",
     parameters=("locations", "cars"),
     make=make,
     check_solvable=False,
     example_sizes=({"locations": 2, "cars": 2}, {"locations": 3, "cars": 5}, {"locations": 5, "cars": 10}),
-    patterns=FERRY,
+    patterns=PATTERNS,
 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import FLOORTILE
+from acpgen.generators.patterns import Pattern, same
 
 COLORS = ("white", "black")
 
@@ -59,6 +59,17 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"floortile-{rows}-{cols}-{n_robots}", objects, tuple(init), goal)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "one-color",
+        "goal",
+        "every robot holds the color {color}",
+        **same("robot-has", ("robot",), ("color",), "color"),
+    ),
+)
+
+
 GENERATOR = Generator(
     domain="floortile",
     parameters=("rows", "columns", "robots"),
@@ -69,5 +80,5 @@ GENERATOR = Generator(
         {"rows": 2, "columns": 3, "robots": 2},
         {"rows": 3, "columns": 3, "robots": 2},
     ),
-    patterns=FLOORTILE,
+    patterns=PATTERNS,
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import GOLDMINER
+from acpgen.generators.patterns import Pattern, each
 
 
 def cell(i: int, j: int) -> str:
@@ -78,11 +78,23 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"typed-bomberman-rows{rows}-cols{cols}", objects, tuple(init), ("(holds-gold)",))
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "soft-cleared", "goal", "every location with soft rock now is clear", **each("clear", ("loc",), "soft-rock-at")
+    ),
+    Pattern(
+        "hard-cleared", "goal", "every location with hard rock now is clear", **each("clear", ("loc",), "hard-rock-at")
+    ),
+    Pattern("all-clear", "goal", "every location is clear", **each("clear", ("loc",))),
+)
+
+
 GENERATOR = Generator(
     domain="goldminer",
     parameters=("rows", "cols"),
     make=make,
     check_solvable=False,
     example_sizes=({"rows": 2, "cols": 2}, {"rows": 3, "cols": 4}, {"rows": 4, "cols": 4}),
-    patterns=GOLDMINER,
+    patterns=PATTERNS,
 )

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import GRID
+from acpgen.generators.patterns import Pattern, each, same
 
 MAX_DRAWS = 2000
 
@@ -121,6 +121,13 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(name, objects, tuple(init), goal)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern("all-at", "goal", "every key is at place {place}", **same("at", ("key",), ("place",), "place")),
+    Pattern("unlocked", "goal", "every place that is locked now is open", **each("open", ("place",), "locked")),
+)
+
+
 GENERATOR = Generator(
     domain="grid",
     parameters=("x", "y", "shapes", "keys", "locks", "goal_percent"),
@@ -131,5 +138,5 @@ GENERATOR = Generator(
         {"x": 5, "y": 5, "shapes": 1, "keys": 3, "locks": 3, "goal_percent": 100},
         {"x": 5, "y": 5, "shapes": 2, "keys": 11, "locks": 12, "goal_percent": 100},
     ),
-    patterns=GRID,
+    patterns=PATTERNS,
 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import GRIPPERS
+from acpgen.generators.patterns import Names, Objects, Pattern, all_at, of_type
 
 
 def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
@@ -48,6 +48,42 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"gripper-{n_robot}-{n_room}-{n_ball}", objects, tuple(init), goal_atoms)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+def _grippers_start_facts(objects: Objects, room: str) -> frozenset[str] | None:
+    robots = of_type(objects, "robot")
+    if len(robots) != 1:
+        return None
+    hands = [f"(free {robots[0]} {g})" for g in of_type(objects, "gripper")]
+    return frozenset(
+        [f"(at-robby {robots[0]} {room})", *hands, *(f"(at {b} {room})" for b in of_type(objects, "ball"))]
+    )
+
+
+def _grippers_start(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names] | None:
+    room = rng.choice(of_type(objects, "room"))
+    facts = _grippers_start_facts(objects, room)
+    return None if facts is None else (facts, {"room": room})
+
+
+def _grippers_start_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    at = [f[1:-1].split()[2] for f in facts if f.startswith("(at-robby ")]
+    if len(at) != 1:
+        return None
+    return {"room": at[0]} if facts == _grippers_start_facts(objects, at[0]) else None
+
+
+PATTERNS = (
+    Pattern(
+        "all-in-start",
+        "init",
+        "the robot is in room {room} with every gripper free, and every ball is in room {room}",
+        _grippers_start,
+        _grippers_start_read,
+    ),
+    Pattern("all-in", "goal", "every ball is in room {room}", *all_at("ball", "room", "room")),
+)
+
+
 GENERATOR = Generator(
     domain="grippers",
     parameters=("robots", "rooms", "balls"),
@@ -58,5 +94,5 @@ GENERATOR = Generator(
         {"robots": 1, "rooms": 5, "balls": 4},
         {"robots": 2, "rooms": 3, "balls": 5},
     ),
-    patterns=GRIPPERS,
+    patterns=PATTERNS,
 )

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import LOGISTICS
+from acpgen.generators.patterns import Pattern, same
 
 
 def _check(n_city: int, city_size: int, n_pkg: int, n_plane: int) -> None:
@@ -72,6 +72,26 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(name, objects, tuple(init), goal_atoms)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "all-at",
+        "goal",
+        "every package is at location {loc}",
+        **same("at", ("package",), ("location", "airport"), "loc"),
+    ),
+    Pattern(
+        "all-in-truck", "goal", "every package is in truck {truck}", **same("in", ("package",), ("truck",), "truck")
+    ),
+    Pattern(
+        "all-in-airplane",
+        "goal",
+        "every package is in airplane {plane}",
+        **same("in", ("package",), ("airplane",), "plane"),
+    ),
+)
+
+
 GENERATOR = Generator(
     domain="logistics",
     parameters=("cities", "city_size", "packages", "airplanes"),
@@ -82,5 +102,5 @@ GENERATOR = Generator(
         {"cities": 2, "city_size": 3, "packages": 4, "airplanes": 1},
         {"cities": 3, "city_size": 3, "packages": 4, "airplanes": 1},
     ),
-    patterns=LOGISTICS,
+    patterns=PATTERNS,
 )

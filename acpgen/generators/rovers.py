@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import ROVERS
+from acpgen.generators.patterns import Pattern, each, same
 
 MODES = ("colour", "high_res", "low_res")
 KINDS = ("soil", "rock", "imaging")
@@ -233,6 +233,26 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"prob-{n_rov}-{n_wp}-{n_obj}-{n_cam}-{n_goal}-{tag}", objects, tuple(init), goals)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "soil-sent",
+        "goal",
+        "the soil sample of every waypoint that has one has been analysed and communicated",
+        **each("communicated_soil_data", ("waypoint",), "at_soil_sample"),
+    ),
+    Pattern(
+        "rock-sent",
+        "goal",
+        "the rock sample of every waypoint that has one has been analysed and communicated",
+        **each("communicated_rock_data", ("waypoint",), "at_rock_sample"),
+    ),
+    Pattern(
+        "all-at", "goal", "every rover is at waypoint {waypoint}", **same("at", ("rover",), ("waypoint",), "waypoint")
+    ),
+)
+
+
 GENERATOR = Generator(
     domain="rovers",
     parameters=("rovers", "waypoints", "objectives", "cameras", "goals"),
@@ -243,5 +263,5 @@ GENERATOR = Generator(
         {"rovers": 2, "waypoints": 3, "objectives": 2, "cameras": 2, "goals": 3},
         {"rovers": 2, "waypoints": 5, "objectives": 3, "cameras": 2, "goals": 4},
     ),
-    patterns=ROVERS,
+    patterns=PATTERNS,
 )

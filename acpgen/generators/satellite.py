@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import SATELLITE
+from acpgen.generators.patterns import Pattern, each, same
 
 PARAMETERS = ("satellites", "instruments", "modes", "targets", "observations")
 MODE_KINDS = ("infrared", "image", "spectrograph", "thermograph")
@@ -83,6 +83,24 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(name, objects, tuple(init), tuple(goal))
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "all-pointing",
+        "goal",
+        "every satellite points at direction {direction}",
+        **same("pointing", ("satellite",), ("direction",), "direction"),
+    ),
+    Pattern("all-calibrated", "goal", "every instrument is calibrated", **each("calibrated", ("instrument",))),
+    Pattern(
+        "all-imaged",
+        "goal",
+        "there is an image of every direction in mode {mode}",
+        **same("have_image", ("direction",), ("mode",), "mode"),
+    ),
+)
+
+
 GENERATOR = Generator(
     domain="satellite",
     parameters=PARAMETERS,
@@ -93,5 +111,5 @@ GENERATOR = Generator(
         {"satellites": 1, "instruments": 3, "modes": 3, "targets": 5, "observations": 2},
         {"satellites": 3, "instruments": 3, "modes": 3, "targets": 5, "observations": 2},
     ),
-    patterns=SATELLITE,
+    patterns=PATTERNS,
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import SWAP
+from acpgen.generators.patterns import Pattern, passed
 
 AGENT_NAMES = (
     "alice",
@@ -152,11 +152,34 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"swap-{n}-{index}", objects, init, tuple(f"(assigned {a} {r})" for a, r in zip(agents, goal)))
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+PATTERNS = (
+    Pattern(
+        "rotate",
+        "goal",
+        "each agent, in alphabetical order, holds the role the next agent holds now (the last agent the first one's)",
+        **passed("rotate"),
+    ),
+    Pattern(
+        "reverse",
+        "goal",
+        "the agents, in alphabetical order, hold the roles they hold now in reverse order",
+        **passed("reverse"),
+    ),
+    Pattern(
+        "pairs",
+        "goal",
+        "the agents, two by two in alphabetical order, swap the roles they hold now (an odd last one keeps its role)",
+        **passed("pairs"),
+    ),
+)
+
+
 GENERATOR = Generator(
     domain="swap",
     parameters=("agents", "index"),
     make=make,
     check_solvable=False,
     example_sizes=({"agents": 2, "index": 0}, {"agents": 4, "index": 12}, {"agents": 8, "index": 36}),
-    patterns=SWAP,
+    patterns=PATTERNS,
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import VISITALL
+from acpgen.generators.patterns import Names, Objects, Pattern, of_type
 
 
 def neighbours(cell: tuple[int, int], cells: set):
@@ -69,11 +69,45 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"grid-{width}-{height}-{n_holes}-{tag}", objects, tuple(init), goal)
 
 
+# ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+def _visitall_start(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    place = rng.choice(of_type(objects, "place"))
+    return frozenset([f"(at-robot {place})", f"(visited {place})"]), {"place": place}
+
+
+def _visitall_start_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    robot = [f for f in facts if f.startswith("(at-robot ")]
+    if len(robot) != 1:
+        return None
+    place = robot[0][1:-1].split()[1]
+    return {"place": place} if facts == {f"(at-robot {place})", f"(visited {place})"} else None
+
+
+def _visitall_all(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    return frozenset(f"(visited {p})" for p in of_type(objects, "place")), {}
+
+
+def _visitall_all_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    return {} if facts == _visitall_all(objects, random.Random(0))[0] else None
+
+
+PATTERNS = (
+    Pattern(
+        "start",
+        "init",
+        "the robot is at place {place}, and no place other than {place} has been visited",
+        _visitall_start,
+        _visitall_start_read,
+    ),
+    Pattern("all-visited", "goal", "every place has been visited", _visitall_all, _visitall_all_read),
+)
+
+
 GENERATOR = Generator(
     domain="visitall",
     parameters=("x", "y", "holes"),
     make=make,
     check_solvable=False,
     example_sizes=({"x": 3, "y": 3, "holes": 1}, {"x": 4, "y": 4, "holes": 2}, {"x": 4, "y": 5, "holes": 3}),
-    patterns=VISITALL,
+    patterns=PATTERNS,
 )

@@ -10,7 +10,10 @@ import pytest
 
 from acpgen.evaluation.scoring import Scored
 from acpgen.generators import get_generator
-from acpgen.generators.patterns import BLOCKSWORLD, FERRY, GRIPPERS, VISITALL
+from acpgen.generators.blocksworld import PATTERNS as BLOCKSWORLD
+from acpgen.generators.ferry import PATTERNS as FERRY
+from acpgen.generators.grippers import PATTERNS as GRIPPERS
+from acpgen.generators.visitall import PATTERNS as VISITALL
 from acpgen.nl.answers import ParseError
 from acpgen.nl.describe import Describer
 from acpgen.nl.template import load_template
