@@ -45,6 +45,9 @@ class Pattern:
     build: Callable[..., tuple[frozenset[str], Names] | None]
     read: Callable[..., Names | None]
     uses_facts: bool = False  # build and read take the problem's facts as a third argument
+    # a goal relative to the initial state ("every tower of the start turned upside down"): its text names
+    # no object, yet only the objects the initial state picks out are correct, so it is no placeholder
+    relative: bool = False
 
     def make(
         self, objects: Objects, rng: random.Random, given: frozenset[str] = frozenset()
@@ -59,7 +62,7 @@ class Pattern:
     @property
     def placeholder(self) -> bool:
         """The text names no object: any objects fitting the description are correct."""
-        return _PLACEHOLDER.search(self.text) is None
+        return not self.relative and _PLACEHOLDER.search(self.text) is None
 
     def fill(self, names: Names) -> str:
         return _PLACEHOLDER.sub(lambda m: names[m.group(1)], self.text)
@@ -67,6 +70,11 @@ class Pattern:
 
 def of_type(objects: Objects, type_name: str) -> list[str]:
     return sorted(o for o, t in objects.items() if t == type_name)
+
+
+def by_number(names: list[str]) -> list[str]:
+    """Names in the order of the numbers in them (``ball2`` before ``ball10``), then alphabetically."""
+    return sorted(names, key=lambda n: ([int(d) for d in re.findall(r"\d+", n)], n))
 
 
 def single_value(facts: frozenset[str], head: str, subjects: list[str]) -> str | None:
