@@ -150,6 +150,76 @@ def _bw_stacked_read(objects: Objects, facts: frozenset[str]) -> Names | None:
     return {"order": ", ".join(order)} if facts == _bw_order_facts(order) else None
 
 
+def _bw_towers(objects: Objects, facts: frozenset[str]) -> list[list[str]] | None:
+    """The towers (each from the table up) when ``facts`` are exactly ``on`` facts and the ``ontable`` facts of
+    the bottom blocks, and every block is in one tower; else None."""
+    above: dict[str, str] = {}
+    bottoms = []
+    for fact in sorted(facts):
+        head, *args = fact[1:-1].split()
+        if head == "on" and len(args) == 2 and args[1] not in above:
+            above[args[1]] = args[0]
+        elif head == "ontable" and len(args) == 1:
+            bottoms.append(args[0])
+        else:
+            return None
+    towers = []
+    for block in bottoms:
+        towers.append([block])
+        while towers[-1][-1] in above and len(towers[-1]) <= len(objects):
+            towers[-1].append(above[towers[-1][-1]])
+    placed = [b for tower in towers for b in tower]
+    if sorted(placed) != sorted(objects) or len(above) != len(objects) - len(bottoms):
+        return None
+    return towers
+
+
+def _bw_towers_facts(towers: list[list[str]]) -> frozenset[str]:
+    return frozenset(
+        [f"(ontable {t[0]})" for t in towers] + [f"(on {up} {lo})" for t in towers for lo, up in pairwise(t)]
+    )
+
+
+def _bw_on_table(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names]:
+    return frozenset(f"(ontable {b})" for b in sorted(objects)), {}
+
+
+def _bw_on_table_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    towers = _bw_towers(objects, facts)
+    return {} if towers is not None and all(len(t) == 1 for t in towers) else None
+
+
+def _bw_two_towers(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names] | None:
+    order = sorted(objects)
+    if len(order) < 3:
+        return None
+    rng.shuffle(order)
+    half = (len(order) + rng.randrange(2)) // 2  # an odd number of blocks: either tower may be the taller
+    return _bw_towers_facts([order[:half], order[half:]]), {}
+
+
+def _bw_two_towers_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    towers = _bw_towers(objects, facts)
+    if towers is None or len(towers) != 2 or len(objects) < 3:
+        return None
+    return {} if abs(len(towers[0]) - len(towers[1])) <= 1 else None
+
+
+def _bw_inverted_facts(given: frozenset[str]) -> frozenset[str]:
+    """Every block with a block on it in ``given`` is on that block: each tower turned upside down."""
+    pairs = [f[1:-1].split()[1:] for f in given if f.startswith("(on ")]
+    return frozenset(f"(on {lower} {upper})" for upper, lower in pairs)
+
+
+def _bw_inverted(objects: Objects, rng: random.Random, given: frozenset[str]) -> tuple[frozenset[str], Names] | None:
+    facts = _bw_inverted_facts(given)
+    return (facts, {}) if facts else None
+
+
+def _bw_inverted_read(objects: Objects, facts: frozenset[str], given: frozenset[str]) -> Names | None:
+    return {} if facts and facts == _bw_inverted_facts(given) else None
+
+
 PATTERNS = (
     Pattern("table", "init", "every block is on the table and clear, and the hand is empty", _bw_table, _bw_table_read),
     Pattern(
@@ -167,6 +237,23 @@ PATTERNS = (
         _bw_stacked_read,
     ),
     Pattern("tower", "goal", "all blocks are stacked in one single tower (in any order)", _bw_tower, _bw_tower_read),
+    Pattern("on-table", "goal", "every block is on the table", _bw_on_table, _bw_on_table_read),
+    Pattern(
+        "two-towers",
+        "goal",
+        "all blocks are stacked in two towers on the table whose heights differ by at most one (in any order)",
+        _bw_two_towers,
+        _bw_two_towers_read,
+    ),
+    Pattern(
+        "inverted",
+        "goal",
+        "every tower of the initial state is turned upside down: each block with a block on it now is on that block",
+        _bw_inverted,
+        _bw_inverted_read,
+        uses_facts=True,
+        relative=True,
+    ),
 )
 
 
