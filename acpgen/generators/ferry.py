@@ -8,6 +8,7 @@ location and carry every car), so no planner check is needed.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from acpgen.generators.base import Generator, ProblemSpec
 from acpgen.generators.patterns import Names, Objects, Pattern, all_at, of_type, single_value
@@ -82,6 +83,49 @@ def _ferry_apart_read(objects: Objects, facts: frozenset[str]) -> Names | None:
     return {"loc": ferry[0], "dest": dest} if facts == _ferry_apart_facts(objects, ferry[0], dest) else None
 
 
+def _ferry_cars_at(given: frozenset[str]) -> dict[str, str]:
+    """Each car's location in the given facts (a car on board has none)."""
+    return dict(f[1:-1].split()[1:] for f in given if f.startswith("(at "))
+
+
+def _ferry_place(given: frozenset[str]) -> str | None:
+    """The ferry's location in the given facts."""
+    return next((f[1:-1].split()[1] for f in given if f.startswith("(at-ferry ")), None)
+
+
+def _ferry_gather(objects: Objects, rng: random.Random, given: frozenset[str]) -> tuple[frozenset[str], Names] | None:
+    loc = _ferry_place(given)
+    cars = of_type(objects, "car")
+    return None if loc is None or not cars else (frozenset(f"(at {c} {loc})" for c in cars), {"loc": loc})
+
+
+def _ferry_gather_read(objects: Objects, facts: frozenset[str], given: frozenset[str]) -> Names | None:
+    made = _ferry_gather(objects, random.Random(0), given)
+    return made[1] if made is not None and facts == made[0] else None
+
+
+def _ferry_swap_facts(given: frozenset[str], a: str, b: str) -> frozenset[str]:
+    """The cars at ``a`` now at ``b``, and those at ``b`` at ``a``."""
+    other = {a: b, b: a}
+    return frozenset(f"(at {c} {other[x]})" for c, x in _ferry_cars_at(given).items() if x in other)
+
+
+def _ferry_swapped(objects: Objects, rng: random.Random, given: frozenset[str]) -> tuple[frozenset[str], Names] | None:
+    held = set(_ferry_cars_at(given).values())
+    pairs = [(a, b) for a, b in combinations(of_type(objects, "location"), 2) if a in held or b in held]
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    return _ferry_swap_facts(given, a, b), {"a": a, "b": b}
+
+
+def _ferry_swapped_read(objects: Objects, facts: frozenset[str], given: frozenset[str]) -> Names | None:
+    for a, b in combinations(of_type(objects, "location"), 2):
+        if facts and facts == _ferry_swap_facts(given, a, b):
+            return {"a": a, "b": b}
+    return None
+
+
 PATTERNS = (
     Pattern(
         "loaded",
@@ -105,6 +149,22 @@ PATTERNS = (
         _ferry_together_read,
     ),
     Pattern("all-at", "goal", "every car is at location {loc}", *all_at("car", "location", "loc")),
+    Pattern(
+        "to-ferry",
+        "goal",
+        "every car is at location {loc}, where the ferry is now",
+        _ferry_gather,
+        _ferry_gather_read,
+        uses_facts=True,
+    ),
+    Pattern(
+        "swapped",
+        "goal",
+        "every car now at location {a} is at location {b}, and every car now at location {b} is at location {a}",
+        _ferry_swapped,
+        _ferry_swapped_read,
+        uses_facts=True,
+    ),
 )
 
 
