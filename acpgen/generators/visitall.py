@@ -17,6 +17,8 @@ most one of them the centre), so the robot can reach, and visit, every place.
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import dataclass
 
 from acpgen.generators.base import Generator, ProblemSpec
 from acpgen.generators.patterns import Names, Objects, Pattern, of_type
@@ -91,6 +93,74 @@ def _visitall_all_read(objects: Objects, facts: frozenset[str]) -> Names | None:
     return {} if facts == _visitall_all(objects, random.Random(0))[0] else None
 
 
+def _visitall_cell(name: str) -> tuple[int, int] | None:
+    """The column and row of a place ``loc-xI-yJ`` (the template's layout sentence gives them), else None."""
+    found = re.fullmatch(r"loc-x(\d+)-y(\d+)", name)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+@dataclass(frozen=True)
+class _Line:
+    """The places of one column (``axis`` 0) or one row (``axis`` 1), named by its number ``{line}``: visited in
+    the goal, or (``part="init"``) the places visited so far, with the robot at one of them."""
+
+    axis: int
+    part: str
+
+    def places(self, objects: Objects, line: int) -> list[str]:
+        cells = {p: _visitall_cell(p) for p in of_type(objects, "place")}
+        return [p for p, cell in cells.items() if cell is not None and cell[self.axis] == line]
+
+    def facts(self, objects: Objects, line: int, robot: str | None) -> frozenset[str]:
+        visited = {f"(visited {p})" for p in self.places(objects, line)}
+        return frozenset(visited | ({f"(at-robot {robot})"} if robot is not None else set()))
+
+    def build(self, objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names] | None:
+        lines = sorted({cell[self.axis] for cell in map(_visitall_cell, of_type(objects, "place")) if cell})
+        if len(lines) < 2:
+            return None
+        line = rng.choice(lines)
+        if self.part == "goal":
+            return self.facts(objects, line, None), {"line": str(line)}
+        robot = rng.choice(self.places(objects, line))
+        return self.facts(objects, line, robot), {"line": str(line), "place": robot}
+
+    def read(self, objects: Objects, facts: frozenset[str]) -> Names | None:
+        cells = [_visitall_cell(f[1:-1].split()[1]) for f in facts if f.startswith("(visited ")]
+        lines = {cell[self.axis] for cell in cells if cell is not None}
+        robots = [f[1:-1].split()[1] for f in facts if f.startswith("(at-robot ")]
+        if len(lines) != 1 or len(robots) != (1 if self.part == "init" else 0):
+            return None
+        line = lines.pop()
+        robot = robots[0] if robots else None
+        if robot is not None and robot not in self.places(objects, line):
+            return None
+        names = {"line": str(line)} | ({"place": robot} if robot is not None else {})
+        return names if facts == self.facts(objects, line, robot) else None
+
+
+def _visitall_tour_facts(objects: Objects, place: str) -> frozenset[str]:
+    return frozenset([*(f"(visited {p})" for p in of_type(objects, "place")), f"(at-robot {place})"])
+
+
+def _visitall_tour(objects: Objects, rng: random.Random, given: frozenset[str]) -> tuple[frozenset[str], Names] | None:
+    robot = [f[1:-1].split()[1] for f in given if f.startswith("(at-robot ")]
+    return (_visitall_tour_facts(objects, robot[0]), {"place": robot[0]}) if len(robot) == 1 else None
+
+
+def _visitall_tour_read(objects: Objects, facts: frozenset[str], given: frozenset[str]) -> Names | None:
+    made = _visitall_tour(objects, random.Random(0), given)
+    return made[1] if made is not None and facts == made[0] else None
+
+
+_COLUMN_INIT, _ROW_INIT, _COLUMN_GOAL, _ROW_GOAL = (
+    _Line(0, "init"),
+    _Line(1, "init"),
+    _Line(0, "goal"),
+    _Line(1, "goal"),
+)
+
+
 PATTERNS = (
     Pattern(
         "start",
@@ -99,7 +169,31 @@ PATTERNS = (
         _visitall_start,
         _visitall_start_read,
     ),
+    Pattern(
+        "column-visited",
+        "init",
+        "the robot is at place {place}, and the places visited so far are exactly those of column {line}",
+        _COLUMN_INIT.build,
+        _COLUMN_INIT.read,
+    ),
+    Pattern(
+        "row-visited",
+        "init",
+        "the robot is at place {place}, and the places visited so far are exactly those of row {line}",
+        _ROW_INIT.build,
+        _ROW_INIT.read,
+    ),
     Pattern("all-visited", "goal", "every place has been visited", _visitall_all, _visitall_all_read),
+    Pattern("column", "goal", "every place of column {line} has been visited", _COLUMN_GOAL.build, _COLUMN_GOAL.read),
+    Pattern("row", "goal", "every place of row {line} has been visited", _ROW_GOAL.build, _ROW_GOAL.read),
+    Pattern(
+        "tour",
+        "goal",
+        "every place has been visited and the robot is back at place {place}, where it is now",
+        _visitall_tour,
+        _visitall_tour_read,
+        uses_facts=True,
+    ),
 )
 
 
