@@ -22,9 +22,10 @@ fail this test, and draws whose goal already holds initially, are redrawn.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, each, same
+from acpgen.generators.patterns import Names, Objects, Pattern, each, of_type, same
 
 MAX_DRAWS = 2000
 
@@ -122,9 +123,135 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+def _lock_places(given: frozenset[str]) -> set[str]:
+    """The places with a lock (a ``lock-shape`` fact among the static facts)."""
+    return {f[1:-1].split()[1] for f in given if f.startswith("(lock-shape ")}
+
+
+@dataclass(frozen=True)
+class _Start:
+    """An initial state: the robot at ``{place}``, holding key ``{key}`` (``holding``) or with an empty arm, every
+    other key at ``{keys}`` (the robot's place unless ``apart``), and every place with a lock locked (every place
+    open, with ``opened``); the robot starts on a place without a lock."""
+
+    holding: bool = False
+    apart: bool = False
+    opened: bool = False
+
+    def facts(self, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str]:
+        locks = _lock_places(given)
+        places = of_type(objects, "place")
+        held = names.get("key")
+        lying = names["keys"] if self.apart else names["place"]
+        facts = {f"(at-robot {names['place']})", f"(holding {held})" if held else "(arm-empty)"}
+        facts |= {f"(at {k} {lying})" for k in of_type(objects, "key") if k != held}
+        facts |= {f"(open {p})" for p in places if self.opened or p not in locks}
+        facts |= {f"(locked {p})" for p in places if not self.opened and p in locks}
+        return frozenset(facts)
+
+    def build(self, objects: Objects, rng: random.Random, given: frozenset[str]) -> tuple[frozenset[str], Names] | None:
+        keys, places = of_type(objects, "key"), of_type(objects, "place")
+        free = [p for p in places if p not in _lock_places(given)]
+        if not keys or not free or (self.apart and len(places) < 2):
+            return None
+        names = {"place": rng.choice(free)}
+        if self.holding:
+            names["key"] = rng.choice(keys)
+        if self.apart:
+            names["keys"] = rng.choice([p for p in places if p != names["place"]])
+        return self.facts(objects, given, names), names
+
+    def read(self, objects: Objects, facts: frozenset[str], given: frozenset[str]) -> Names | None:
+        robot = [f[1:-1].split()[1] for f in facts if f.startswith("(at-robot ")]
+        held = [f[1:-1].split()[1] for f in facts if f.startswith("(holding ")]
+        lying = {f[1:-1].split()[2] for f in facts if f.startswith("(at ")}
+        if len(robot) != 1 or len(held) != self.holding or robot[0] in _lock_places(given):
+            return None
+        names = {"place": robot[0]} | ({"key": held[0]} if held else {})
+        if self.apart:
+            if len(lying) != 1 or lying == {robot[0]}:
+                return None
+            names["keys"] = lying.pop()
+        if held and objects.get(held[0]) != "key":
+            return None
+        return names if facts == self.facts(objects, given, names) else None
+
+
+def _grid_holding_facts(objects: Objects, key: str, place: str) -> frozenset[str]:
+    return frozenset([f"(holding {key})", *(f"(at {k} {place})" for k in of_type(objects, "key") if k != key)])
+
+
+def _grid_holding(objects: Objects, rng: random.Random) -> tuple[frozenset[str], Names] | None:
+    keys, places = of_type(objects, "key"), of_type(objects, "place")
+    if len(keys) < 2 or not places:  # with one key the text's place would name nothing
+        return None
+    key, place = rng.choice(keys), rng.choice(places)
+    return _grid_holding_facts(objects, key, place), {"key": key, "place": place}
+
+
+def _grid_holding_read(objects: Objects, facts: frozenset[str]) -> Names | None:
+    held = [f[1:-1].split()[1] for f in facts if f.startswith("(holding ")]
+    lying = {f[1:-1].split()[2] for f in facts if f.startswith("(at ")}
+    if len(held) != 1 or objects.get(held[0]) != "key" or len(lying) != 1:
+        return None
+    names = {"key": held[0], "place": lying.pop()}
+    return names if facts == _grid_holding_facts(objects, names["key"], names["place"]) else None
+
+
+_LOCKED, _HOLDING, _APART, _OPENED = _Start(), _Start(holding=True), _Start(apart=True), _Start(opened=True, apart=True)
+
 PATTERNS = (
+    Pattern(
+        "keys-with-robot",
+        "init",
+        "the robot is at place {place} with an empty arm, every key is at place {place} too, and every place with"
+        " a lock is locked",
+        _LOCKED.build,
+        _LOCKED.read,
+        uses_facts=True,
+    ),
+    Pattern(
+        "holding",
+        "init",
+        "the robot is at place {place} holding key {key}, every other key is at place {place} too, and every place"
+        " with a lock is locked",
+        _HOLDING.build,
+        _HOLDING.read,
+        uses_facts=True,
+    ),
+    Pattern(
+        "keys-apart",
+        "init",
+        "the robot is at place {place} with an empty arm, every key is at place {keys}, and every place with a lock"
+        " is locked",
+        _APART.build,
+        _APART.read,
+        uses_facts=True,
+    ),
+    Pattern(
+        "all-open",
+        "init",
+        "every place is open (every lock has been unlocked), the robot is at place {place} with an empty arm, and"
+        " every key is at place {keys}",
+        _OPENED.build,
+        _OPENED.read,
+        uses_facts=True,
+    ),
     Pattern("all-at", "goal", "every key is at place {place}", **same("at", ("key",), ("place",), "place")),
-    Pattern("unlocked", "goal", "every place that is locked now is open", **each("open", ("place",), "locked")),
+    Pattern(
+        "unlocked",
+        "goal",
+        "every place that is locked now is open",
+        **each("open", ("place",), "locked"),
+        relative=True,
+    ),
+    Pattern(
+        "key-held",
+        "goal",
+        "the robot holds key {key}, and every other key is at place {place}",
+        _grid_holding,
+        _grid_holding_read,
+    ),
 )
 
 
