@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 
 from acpgen.generators.base import Generator, ProblemSpec
+from acpgen.generators.patterns import Pattern, each
 
 GOALS = ("pickandplace", "picktwoandplace", "heatandplace", "coolandplace", "cleanandplace", "examineinlight")
 APPLIANCE = {"heatandplace": "microwave", "coolandplace": "fridge", "cleanandplace": "sinkbasin"}
@@ -465,6 +466,29 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
     return ProblemSpec(f"plan_trial_t{stamp}", objects, tuple(init), (goal_atom,))
 
 
+# ----- abstract descriptions of goals (text to PDDL) -----------------------------------------------
+# Goals only: an initial state would have to place every object in its receptacle (dozens of facts
+# no summary fixes), so alfworld's initial states are always described fact by fact.
+PATTERNS = (
+    Pattern(
+        "all-opened",
+        "goal",
+        "every receptacle that can be opened is open",
+        **each("opened", ("receptacle",), "openable"),
+    ),
+    Pattern(
+        "lights-on",
+        "goal",
+        "every object that can be toggled is switched on",
+        **each("ison", ("object",), "toggleable"),
+    ),
+    Pattern(
+        "all-clean", "goal", "every object that can be cleaned is clean", **each("isclean", ("object",), "cleanable")
+    ),
+    Pattern("all-hot", "goal", "every object that can be heated is hot", **each("ishot", ("object",), "heatable")),
+)
+
+
 GENERATOR = Generator(
     domain="alfworld",
     parameters=("receptacles", "objects", "goal"),
@@ -476,4 +500,5 @@ GENERATOR = Generator(
         {"receptacles": 6, "objects": 8, "goal": 4},
         {"receptacles": 7, "objects": 10, "goal": 5},
     ),
+    patterns=PATTERNS,
 )
