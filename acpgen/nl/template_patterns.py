@@ -138,7 +138,7 @@ def pattern_from(entry: Any, where: str) -> PatternDecl:
     if used != expected:
         fix = f"write '{{{decl.key}}}' for the value, and no other placeholder" if decl.key else "name no object"
         raise PatternDeclError(
-            f"{where}: the text uses placeholder(s) {sorted(used)}; a '{kind}' pattern's text must {fix}"
+            f"{where}: the text uses placeholder(s) {sorted(used)}; the text of a pattern of kind '{kind}' must {fix}"
         )
     return decl
 

@@ -90,7 +90,8 @@ def test_each_needs_a_one_argument_predicate_and_a_text_naming_nothing(tmp_path)
     each = {"name": "x", "part": "goal", "kind": "each", "predicate": "holding", "types": ["hand"], "text": "t"}
     with pytest.raises(TemplateError, match=r"kind 'each' needs a predicate with 1 argument\(s\); 'holding' has 2"):
         _checked(_template(tmp_path, [each]))
-    with pytest.raises(TemplateError, match=r"placeholder\(s\) \['h'\]; the text of a pattern of kind 'each' must name no object"):
+    message = r"placeholder\(s\) \['h'\]; the text of a pattern of kind 'each' must name no object"
+    with pytest.raises(TemplateError, match=message):
         load_template_file(_template(tmp_path, [{**each, "text": "hand {h} is free"}]), "ball-porter")
 
 
