@@ -31,6 +31,7 @@ from acpgen.nl.template import (
     load_template_file,
     templates_dir,
 )
+from acpgen.nl.template_patterns import PatternDecl
 from acpgen.pddl import obfuscate
 from acpgen.pddl.model import LiftedTask, declared_requirements
 from acpgen.pddl.tarski_io import empty_problem, read_domain, read_domain_text
@@ -141,6 +142,13 @@ class DomainSource:
         if self.generator is not None:
             return load_template(self.name, tasks=task_texts())
         return load_template_file(self.template_file, self.name, tasks=task_texts())
+
+    @property
+    def declared_patterns(self) -> tuple[PatternDecl, ...]:
+        """The abstract patterns (t2p) the template declares; none without a template or when obfuscated
+        (the patterns' words are the domain's own)."""
+        template = self.template()
+        return template.patterns if template is not None and self.obfuscation == "none" else ()
 
     @property
     def wrong_actions(self) -> tuple[WrongAction, ...]:

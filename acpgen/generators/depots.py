@@ -18,9 +18,11 @@ in a truck and restacked in goal order on any pallet.
 from __future__ import annotations
 
 import random
+from functools import partial
+from itertools import pairwise
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, each, same
+from acpgen.generators.patterns import Names, Objects, Pattern, each, fixed, of_type, same
 
 PARAMETERS = ("depots", "distributors", "trucks", "pallets", "hoists", "crates")
 
@@ -81,7 +83,55 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+_GATHERED = "every truck, hoist and pallet is at place {place} and every hoist is available"
+_CRATES = {
+    "in-truck": "every crate is in truck {truck} and every pallet is clear",
+    "one-stack": "the crates form one stack on pallet {pallet}, in alphabetical order from the bottom, "
+    "and every other pallet is clear",
+    "own-pallet": "the crates, in alphabetical order, stand each on its own pallet, the pallets taken in "
+    "alphabetical order (every crate clear; every pallet left over clear)",
+}
+_CRATE_KEYS = {"in-truck": (("truck", ("truck",)),), "one-stack": (("pallet", ("pallet",)),), "own-pallet": ()}
+
+
+def _crates(how: str, objects: Objects, names: Names) -> set[str] | None:
+    """Where the crates are (``how``: one of _CRATES), with the clear surfaces; None when it cannot be."""
+    crates, pallets = of_type(objects, "crate"), of_type(objects, "pallet")
+    if how == "in-truck":
+        return {f"(in {c} {names['truck']})" for c in crates} | {f"(clear {p})" for p in pallets}
+    if how == "one-stack":
+        stack = [names["pallet"], *crates]
+        facts = {f"(on {upper} {lower})" for lower, upper in pairwise(stack)} | {f"(clear {stack[-1]})"}
+        return facts | {f"(clear {p})" for p in pallets if p != names["pallet"]}
+    if len(crates) > len(pallets):
+        return None
+    facts = {f"(on {c} {p})" for c, p in zip(crates, pallets)} | {f"(clear {c})" for c in crates}
+    return facts | {f"(clear {p})" for p in pallets[len(crates) :]}
+
+
+def _gathered_facts(how: str, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str] | None:
+    """Every truck, hoist and pallet at one place, every hoist available, the crates as ``how`` says (a crate
+    on a surface is at the place too)."""
+    crates = _crates(how, objects, names)
+    if crates is None:
+        return None
+    place = names["place"]
+    facts = {f"(at {x} {place})" for t in ("truck", "hoist", "pallet") for x in of_type(objects, t)}
+    facts |= {f"(available {h})" for h in of_type(objects, "hoist")}
+    if how != "in-truck":
+        facts |= {f"(at {c} {place})" for c in of_type(objects, "crate")}
+    return frozenset(facts | crates)
+
+
+def _gathered(name: str, how: str) -> Pattern:
+    keys = (("place", ("depot", "distributor")), *_CRATE_KEYS[how])
+    return Pattern(name, "init", f"{_GATHERED}; {_CRATES[how]}", **fixed(keys, partial(_gathered_facts, how)))
+
+
 PATTERNS = (
+    _gathered("crates-in-truck", "in-truck"),
+    _gathered("one-stack", "one-stack"),
+    _gathered("own-pallet", "own-pallet"),
     Pattern(
         "all-at",
         "goal",

@@ -15,9 +15,10 @@ gold cell, then step onto it and pick the gold with an empty arm.
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, each
+from acpgen.generators.patterns import Names, Objects, Pattern, args_of, each, fixed, of_type
 
 
 def cell(i: int, j: int) -> str:
@@ -79,7 +80,40 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+_AT_SUPPLY = "the robot stands with an empty arm at the bomb supply, whose location is clear and holds the laser"
+_GROUND = {
+    "soft-rock": "the gold is at location {gold}; every other location has soft rock",
+    "hard-rock": "the gold is at location {gold}, under soft rock; every other location has hard rock",
+    "cleared": "the gold is at location {gold}; every location is clear",
+}
+
+
+def _mine_facts(how: str, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str] | None:
+    """The robot and the laser at the one bomb supply (``bomb-at`` among the static facts), the gold on
+    another location, and the rest of the ground as ``how`` says; None without a single supply, or with
+    the gold on it."""
+    supply = args_of(given, "bomb-at")
+    gold = names["gold"]
+    if len(supply) != 1 or supply[0][0] == gold:
+        return None
+    here = supply[0][0]
+    facts = {"(arm-empty)", f"(robot-at {here})", f"(laser-at {here})", f"(clear {here})", f"(gold-at {gold})"}
+    rest = [loc for loc in of_type(objects, "loc") if loc != here]
+    if how == "cleared":
+        return frozenset(facts | {f"(clear {loc})" for loc in rest})
+    rock = {loc: "soft" if how == "soft-rock" or loc == gold else "hard" for loc in rest}
+    return frozenset(facts | {f"({kind}-rock-at {loc})" for loc, kind in rock.items()})
+
+
+def _mine(name: str) -> Pattern:
+    text = f"{_AT_SUPPLY}; {_GROUND[name]}"
+    return Pattern(name, "init", text, **fixed((("gold", ("loc",)),), partial(_mine_facts, name)))
+
+
 PATTERNS = (
+    _mine("soft-rock"),
+    _mine("hard-rock"),
+    _mine("cleared"),
     Pattern(
         "soft-cleared", "goal", "every location with soft rock now is clear", **each("clear", ("loc",), "soft-rock-at")
     ),

@@ -19,9 +19,10 @@ plan is useless for the questions), which needs at least two locations in all (C
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, same
+from acpgen.generators.patterns import Names, Objects, Pattern, args_of, fixed, of_type, same
 
 
 def _check(n_city: int, city_size: int, n_pkg: int, n_plane: int) -> None:
@@ -73,7 +74,42 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+_TRUCKS_AT_AIRPORTS = "the trucks, in alphabetical order, stand at the airports of the cities in alphabetical order"
+_PACKAGES = {"at": "is at location {loc}", "airplane": "is in airplane {plane}", "truck": "is in truck {truck}"}
+_KEYS = {"at": ("loc", ("location", "airport")), "airplane": ("plane", ("airplane",)), "truck": ("truck", ("truck",))}
+
+
+def _hub_facts(packages: str, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str] | None:
+    """The hub state: truck i at the one airport of city i (both in alphabetical order), every airplane at
+    airport ``names["airport"]``, every package at a location, in an airplane or in a truck (``packages``).
+    None unless every city has exactly one airport, there are as many trucks as cities and an airplane."""
+    cities, trucks = of_type(objects, "city"), of_type(objects, "truck")
+    airports = set(of_type(objects, "airport"))
+    port = {c: [loc for loc, city in args_of(given, "in-city") if city == c and loc in airports] for c in cities}
+    planes = of_type(objects, "airplane")
+    if not planes or len(trucks) != len(cities) or any(len(found) != 1 for found in port.values()):
+        return None
+    facts = {f"(at {t} {port[c][0]})" for t, c in zip(trucks, cities)}
+    facts |= {f"(at {a} {names['airport']})" for a in planes}
+    relation = "at" if packages == "at" else "in"
+    facts |= {f"({relation} {p} {names[_KEYS[packages][0]]})" for p in of_type(objects, "package")}
+    return frozenset(facts)
+
+
+def _hub(name: str, packages: str) -> Pattern:
+    return Pattern(
+        name,
+        "init",
+        f"{_TRUCKS_AT_AIRPORTS} (one truck per city), every airplane is at airport {{airport}}, "
+        f"and every package {_PACKAGES[packages]}",
+        **fixed((("airport", ("airport",)), _KEYS[packages]), partial(_hub_facts, packages)),
+    )
+
+
 PATTERNS = (
+    _hub("trucks-home", "at"),
+    _hub("loaded-airplane", "airplane"),
+    _hub("loaded-truck", "truck"),
     Pattern(
         "all-at",
         "goal",

@@ -27,6 +27,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import product
 
 Objects = Mapping[str, str]  # object -> declared type
 Names = dict[str, str]  # placeholder -> object name
@@ -209,3 +210,48 @@ def each(pred: str, types: tuple[str, ...], when: str = "") -> dict:
 def passed(how: str) -> dict:
     rule = Passed(how)
     return {"build": rule.build, "read": rule.read, "uses_facts": True}
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """An instance fully determined by the objects its placeholders name: ``keys`` pairs each placeholder with
+    the types of its candidate objects, and ``facts(objects, given, names)`` gives the instance's facts, or
+    None when those names give none (a gold cell on the bomb supply). ``fits(objects, given, names)``, when
+    set, narrows what ``build`` draws (the waypoints every rover can reach) without changing what the text
+    means, so ``read`` accepts every instance the text describes. Build draws uniformly among the name
+    choices that give facts; read tries every choice (the candidates are few: a problem's airports, places,
+    waypoints or cells)."""
+
+    keys: tuple[tuple[str, tuple[str, ...]], ...]
+    facts: Callable[[Objects, frozenset[str], Names], frozenset[str] | None]
+    fits: Callable[[Objects, frozenset[str], Names], bool] | None = None
+
+    def _choices(self, objects: Objects) -> list[Names]:
+        pools = [objects_of(objects, types) for _, types in self.keys]
+        return [dict(zip((k for k, _ in self.keys), combo)) for combo in product(*pools)]
+
+    def build(self, objects: Objects, rng: random.Random, given: frozenset[str]) -> tuple[frozenset[str], Names] | None:
+        made = [
+            (facts, names)
+            for names in self._choices(objects)
+            if (facts := self.facts(objects, given, names)) is not None
+        ]
+        preferred = [(f, n) for f, n in made if self.fits is None or self.fits(objects, given, n)]
+        return rng.choice(preferred or made) if made else None
+
+    def read(self, objects: Objects, facts: frozenset[str], given: frozenset[str]) -> Names | None:
+        return next((n for n in self._choices(objects) if self.facts(objects, given, n) == facts), None)
+
+
+def fixed(
+    keys: tuple[tuple[str, tuple[str, ...]], ...],
+    facts: Callable[[Objects, frozenset[str], Names], frozenset[str] | None],
+    fits: Callable[[Objects, frozenset[str], Names], bool] | None = None,
+) -> dict:
+    rule = Fixed(keys, facts, fits)
+    return {"build": rule.build, "read": rule.read, "uses_facts": True}
+
+
+def args_of(given: frozenset[str], head: str) -> list[tuple[str, ...]]:
+    """The arguments of the facts of predicate ``head``, sorted."""
+    return sorted(tuple(f[1:-1].split()[1:]) for f in given if f.startswith(f"({head} ") or f == f"({head})")

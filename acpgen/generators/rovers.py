@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import partial
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, each, same
+from acpgen.generators.patterns import Names, Objects, Pattern, args_of, each, fixed, of_type, same
 
 MODES = ("colour", "high_res", "low_res")
 KINDS = ("soil", "rock", "imaging")
@@ -234,7 +235,52 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+_STORES = {"ready": "empty", "calibrated": "empty", "stores-full": "full"}
+_CAMERAS = {
+    "ready": "no camera is calibrated",
+    "calibrated": "every camera is calibrated for the rover it is on",
+    "stores-full": "no camera is calibrated",
+}
+
+
+def _fresh_facts(how: str, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str]:
+    """Every rover available at one waypoint, every store empty or full, every waypoint with a soil and a
+    rock sample, every lander's channel free, no data gathered or sent; with ``how="calibrated"`` every
+    camera calibrated for the rover it is on (``on_board`` among the static facts)."""
+    facts = {f"(at {r} {names['waypoint']})" for r in of_type(objects, "rover")}
+    facts |= {f"(available {r})" for r in of_type(objects, "rover")}
+    facts |= {f"({_STORES[how]} {s})" for s in of_type(objects, "store")}
+    facts |= {f"(at_{kind}_sample {w})" for kind in ("soil", "rock") for w in of_type(objects, "waypoint")}
+    facts |= {f"(channel_free {lander})" for lander in of_type(objects, "lander")}
+    if how == "calibrated":
+        facts |= {f"(calibrated {camera} {rover})" for camera, rover in args_of(given, "on_board")}
+    return frozenset(facts)
+
+
+def _reachable_by_all(objects: Objects, given: frozenset[str], names: Names) -> bool:
+    """Every rover can drive from the waypoint (it lies on the rover's ``can_traverse`` links): the
+    rovers keep the reach they had, so the problem's goals stay within it."""
+    links = args_of(given, "can_traverse")
+    return all(
+        any(r == rover and names["waypoint"] in (a, b) for r, a, b in links) for rover in of_type(objects, "rover")
+    )
+
+
+def _fresh(name: str) -> Pattern:
+    text = (
+        f"every rover is available at waypoint {{waypoint}} with its store {_STORES[name]}, every waypoint has a "
+        f"soil sample and a rock sample, every lander's channel is free, {_CAMERAS[name]}, and no soil, rock or "
+        "image data has been gathered or communicated"
+    )
+    return Pattern(
+        name, "init", text, **fixed((("waypoint", ("waypoint",)),), partial(_fresh_facts, name), _reachable_by_all)
+    )
+
+
 PATTERNS = (
+    _fresh("ready"),
+    _fresh("calibrated"),
+    _fresh("stores-full"),
     Pattern(
         "soil-sent",
         "goal",

@@ -19,9 +19,10 @@ instrument has a calibration target, and satellites can turn to any direction.
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, each, same
+from acpgen.generators.patterns import Names, Objects, Pattern, args_of, each, fixed, of_type, same
 
 PARAMETERS = ("satellites", "instruments", "modes", "targets", "observations")
 MODE_KINDS = ("infrared", "image", "spectrograph", "thermograph")
@@ -84,7 +85,42 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+_POWER = {
+    "idle": "has its power available, no instrument is on or calibrated",
+    "first-on": "has its alphabetically first instrument switched on but not calibrated, no other instrument is on "
+    "or calibrated",
+    "first-calibrated": "has its alphabetically first instrument switched on and calibrated, no other instrument is "
+    "on or calibrated",
+}
+
+
+def _pointing_facts(how: str, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str] | None:
+    """Every satellite pointing at one direction, with its power available (``idle``) or given to its
+    alphabetically first instrument (``on_board`` among the static facts), calibrated or not; no image.
+    None when a satellite has no instrument and one must be on."""
+    facts = {f"(pointing {s} {names['direction']})" for s in of_type(objects, "satellite")}
+    if how == "idle":
+        return frozenset(facts | {f"(power_avail {s})" for s in of_type(objects, "satellite")})
+    on_board = args_of(given, "on_board")
+    for satellite in of_type(objects, "satellite"):
+        instruments = sorted(i for i, s in on_board if s == satellite)
+        if not instruments:
+            return None
+        facts.add(f"(power_on {instruments[0]})")
+        if how == "first-calibrated":
+            facts.add(f"(calibrated {instruments[0]})")
+    return frozenset(facts)
+
+
+def _pointing(name: str) -> Pattern:
+    text = f"every satellite points at direction {{direction}} and {_POWER[name]}, and no image has been taken"
+    return Pattern(name, "init", text, **fixed((("direction", ("direction",)),), partial(_pointing_facts, name)))
+
+
 PATTERNS = (
+    _pointing("idle"),
+    _pointing("first-on"),
+    _pointing("first-calibrated"),
     Pattern(
         "all-pointing",
         "goal",

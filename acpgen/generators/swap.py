@@ -20,9 +20,10 @@ swap action.
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from acpgen.generators.base import Generator, ProblemSpec
-from acpgen.generators.patterns import Pattern, passed
+from acpgen.generators.patterns import Names, Objects, Pattern, fixed, of_type, passed
 
 AGENT_NAMES = (
     "alice",
@@ -153,7 +154,31 @@ def make(size: dict[str, int], rng: random.Random) -> ProblemSpec:
 
 
 # ----- abstract descriptions of initial states and goals (text to PDDL) --------------------------
+def _ordered_facts(how: str, objects: Objects, given: frozenset[str], names: Names) -> frozenset[str] | None:
+    """The agents, in alphabetical order, holding the roles in alphabetical order (``sorted``), in reverse
+    order (``reversed``) or shifted by one (``shifted``: the first agent the second role, ..., the last agent
+    the first role); None unless there are as many roles as agents (at least two)."""
+    agents, roles = of_type(objects, "agent"), of_type(objects, "role")
+    if len(agents) != len(roles) or len(agents) < 2:
+        return None
+    order = {"sorted": roles, "reversed": roles[::-1], "shifted": roles[1:] + roles[:1]}[how]
+    return frozenset(f"(assigned {a} {r})" for a, r in zip(agents, order))
+
+
+_ORDERS = {
+    "sorted": "the agents, in alphabetical order, hold the roles in alphabetical order (the first agent the first "
+    "role, and so on)",
+    "reversed": "the agents, in alphabetical order, hold the roles in reverse alphabetical order (the first agent "
+    "the last role, and so on)",
+    "shifted": "the agents, in alphabetical order, hold the roles in alphabetical order shifted by one (the first "
+    "agent the second role, and so on, the last agent the first role)",
+}
+
 PATTERNS = (
+    *(
+        Pattern(f"roles-{how}", "init", text, **fixed((), partial(_ordered_facts, how)))
+        for how, text in _ORDERS.items()
+    ),
     Pattern(
         "rotate",
         "goal",

@@ -23,6 +23,7 @@ import yaml
 
 from acpgen.data import TEMPLATES_DIR, load_yaml
 from acpgen.errors import AcpError
+from acpgen.nl.template_patterns import PatternDecl, PatternDeclError, parse_patterns
 from acpgen.pddl.model import LiftedTask
 
 TEMPLATES_ENV = "ACP_TEMPLATES_DIR"  # another templates folder (a copy to edit, user templates)
@@ -123,6 +124,7 @@ class DomainTemplate:
     wrong_actions: tuple[WrongAction, ...] = ()
     fluent_types: dict[str, str] = field(default_factory=dict)  # predicate -> fluent type (acpgen.pddl.fluents)
     ramifications: tuple[dict[str, Any], ...] = ()  # rules of the ramification variant (acpgen.pddl.ramifications)
+    patterns: tuple[PatternDecl, ...] = ()  # abstract descriptions for t2p (acpgen.nl.template_patterns)
 
     def check(self, lifted: LiftedTask) -> None:
         """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
@@ -148,6 +150,11 @@ class DomainTemplate:
         self._check_action_entries(lifted)
         self._check_action_texts()
         self._check_action_names(lifted)
+        for number, decl in enumerate(self.patterns):
+            try:
+                decl.check(f"{where}: patterns[{number}] ({decl.name})", lifted)
+            except PatternDeclError as err:
+                raise TemplateError(str(err)) from None
         for match in PLACEHOLDER.finditer(self.size):
             kind, type_name = match.group(1), (match.group(2) or "").split("|")[0]
             if kind not in SIZE_KINDS or not type_name:
@@ -355,6 +362,7 @@ def _parse_template(
         "wrong_actions",
         "fluent_types",
         "ramifications",
+        "patterns",
     }
     if unknown:
         raise TemplateError(f"{path}: unknown key(s) {sorted(unknown)}")
@@ -385,6 +393,10 @@ def _parse_template(
         raise TemplateError(
             f"{path}: ramifications must be a list of rules (mappings); see {TEMPLATES_DIR / 'README.md'}"
         )
+    try:
+        patterns = parse_patterns(path, data.get("patterns"))
+    except PatternDeclError as err:
+        raise TemplateError(str(err)) from None
     merged_questions = {**questions, **(data.get("questions") or {})}
     flat = tasks.merged(_flatten(merged_questions), directory / QUESTIONS_FILE)
     return DomainTemplate(
@@ -400,6 +412,7 @@ def _parse_template(
         wrong_actions=tuple(wrong_actions),
         fluent_types={str(k).lower(): str(v) for k, v in fluent_types.items()},
         ramifications=tuple(ramifications),
+        patterns=patterns,
     )
 
 

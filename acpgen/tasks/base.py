@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 from acpgen.config import QAConfig
 from acpgen.enums import StrEnum
 from acpgen.errors import DataError
+from acpgen.nl.template_patterns import PatternDecl
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.planners import Limits, Planners
@@ -303,6 +304,8 @@ class QAItem:
     #: the PDDL texts of all the domain's problems (for what is a property of the domain, not of one state:
     #: the fluent types of the reasoning-about-actions tasks)
     domain_problems: tuple[str, ...] = ()
+    #: the abstract patterns the domain's template declares (t2p; ``acpgen.nl.template_patterns``)
+    patterns: tuple[PatternDecl, ...] = ()
 
 
 class ActionCase(Protocol):

@@ -24,11 +24,12 @@ from typing import Any
 from acpgen.config import QAConfig
 from acpgen.errors import PddlError
 from acpgen.generators import DOMAINS, get_generator
-from acpgen.generators.patterns import Pattern
+from acpgen.generators.patterns import Pattern, each, same
 from acpgen.nl.answer_reader import Reader
 from acpgen.nl.answers import ParseError
 from acpgen.nl.describe import Describer
 from acpgen.nl.pddl_words import pddl_template
+from acpgen.nl.template_patterns import PatternDecl, PatternDeclError, pattern_from
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import LiftedTask, canonical
 from acpgen.pddl.render import problem_text
@@ -51,18 +52,36 @@ from acpgen.tasks.sequences import template_of
 EXPLICIT, ABSTRACT = "explicit", "abstract"
 CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))
 NO_PATTERN = {"name": "", "text": ""}
+RULE = "rule"  # a template-declared pattern's declaration, in the record's pattern field
 #: Planetarium's size bands: the number of true propositions of the truth (initial facts plus goal literals)
 SIZE_BANDS = ((1, 20), (21, 40), (41, 60), (61, 80))
 _PROBLEM_START = re.compile(r"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
 
 
-def patterns_of(domain: str) -> tuple[Pattern, ...]:
-    """The abstract patterns a built-in domain's generator declares (none for a user's domain)."""
-    return get_generator(domain).patterns if domain in DOMAINS else ()
+def patterns_of(domain: str, declared: tuple[PatternDecl, ...] = ()) -> tuple[Pattern, ...]:
+    """The abstract patterns of a domain: those a built-in domain's generator declares, then those its
+    template declares (``declared``: a user's domain has only these)."""
+    builtin = get_generator(domain).patterns if domain in DOMAINS else ()
+    return (*builtin, *(declared_pattern(d) for d in declared))
 
 
-def _pattern(domain: str, part: str, name: str | None) -> Pattern | None:
-    return next((p for p in patterns_of(domain) if p.part == part and p.name == name), None)
+def declared_pattern(decl: PatternDecl) -> Pattern:
+    """A template's declaration as a pattern, with the generators' building blocks."""
+    if decl.kind == "same":
+        return Pattern(decl.name, decl.part, decl.text, **same(decl.predicate, decl.subjects, decl.values, decl.key))
+    return Pattern(decl.name, decl.part, decl.text, **each(decl.predicate, decl.types, decl.when))
+
+
+def _pattern(domain: str, part: str, stored: dict[str, Any]) -> Pattern | None:
+    """The pattern a record's ``<part>_pattern`` field names: its stored ``rule`` (a template's declaration,
+    kept in the record so that validation needs no template), else the built-in domain's pattern."""
+    if stored.get(RULE):
+        try:
+            decl = pattern_from(stored[RULE], f"the record's {part}_pattern rule")
+        except PatternDeclError:
+            return None
+        return declared_pattern(decl) if (decl.part, decl.name) == (part, stored.get("name")) else None
+    return next((p for p in patterns_of(domain) if p.part == part and p.name == stored.get("name")), None)
 
 
 def size_band(size: int) -> str:
@@ -124,7 +143,9 @@ class TextToPddl(Task):
         domain = str(ctx.record.get("domain", ""))
         objects = {o: t for o, t in lifted.objects.items() if o not in lifted.constants}
         # the patterns' words are the domain's own: an obfuscated record is described explicitly
-        patterns = [] if ctx.record.get("obfuscation") else patterns_of(domain)
+        obfuscated = bool(ctx.record.get("obfuscation"))
+        patterns = [] if obfuscated else patterns_of(domain, item.patterns)
+        rules = {} if obfuscated else {(d.part, d.name): d.as_dict() for d in item.patterns}
         choices = [
             (init, goal)
             for init in [None, *(p for p in patterns if p.part == "init")]
@@ -139,19 +160,21 @@ class TextToPddl(Task):
         ]
         # Both pattern fields on every record (empty when the part is explicit): one shape per column
         # for the JSON readers of the harnesses.
-        fields: dict[str, Any] = {"init_pattern": NO_PATTERN, "goal_pattern": NO_PATTERN}
+        # A domain whose template declares patterns stores each one's rule (empty for an explicit part).
+        empty = {**NO_PATTERN, RULE: {}} if rules else NO_PATTERN
+        fields: dict[str, Any] = {"init_pattern": empty, "goal_pattern": empty}
         # A pattern the problem's objects cannot instantiate (too few blocks for two towers) leaves its part
         # explicit, as if it had not been drawn: the state still gives its question.
         made = init_pattern.make(objects, rng, frozenset(static)) if init_pattern is not None else None
         if init_pattern is not None and made is not None:
             fluent = sorted(made[0])
-            fields["init_pattern"] = {"name": init_pattern.name, "text": init_pattern.fill(made[1])}
+            fields["init_pattern"] = _field(init_pattern, made[1], rules)
         else:
             init_pattern = None
         made = goal_pattern.make(objects, rng, frozenset(static) | frozenset(fluent)) if goal_pattern else None
         if goal_pattern is not None and made is not None:
             goal = sorted(made[0])
-            fields["goal_pattern"] = {"name": goal_pattern.name, "text": goal_pattern.fill(made[1])}
+            fields["goal_pattern"] = _field(goal_pattern, made[1], rules)
         else:
             goal_pattern = None
         truth = problem_text(
@@ -236,7 +259,7 @@ class TextToPddl(Task):
             stored = record.get(f"{part}_pattern") or NO_PATTERN
             if not stored.get("name"):
                 continue
-            pattern = _pattern(str(record.get("domain", "")), part, stored.get("name"))
+            pattern = _pattern(str(record.get("domain", "")), part, stored)
             if pattern is None:
                 return Check(WRONG, f"unknown {part} pattern {stored.get('name')}")
             names = pattern.recognise(objects, facts, given[part])
@@ -327,6 +350,12 @@ class TextToPddl(Task):
                 by_type.setdefault(type_name, []).append(obj)
         parts = [f"{', '.join(names)} ({type_name})" for type_name, names in sorted(by_type.items())]
         return f"The objects are: {'; '.join(parts)}." if parts else "The problem has no objects of its own."
+
+
+def _field(pattern: Pattern, names: dict[str, str], rules: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """A record's pattern field: the pattern's name and text, and its rule when a template declares it."""
+    field = {"name": pattern.name, "text": pattern.fill(names)}
+    return {**field, RULE: rules.get((pattern.part, pattern.name), {})} if rules else field
 
 
 def _labels_differ(record: dict[str, Any], size: int) -> str:

@@ -31,6 +31,7 @@ from acpgen.config import PipelineConfig, QAConfig
 from acpgen.errors import ConfigError, PddlError
 from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.generation.stamps import digest_of, input_digests
+from acpgen.nl.template_patterns import PatternDecl
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
@@ -87,7 +88,12 @@ class QASource:
         suffix = None
         if state.get("source") == "plan":
             suffix = self.plans[state["problem"]][state["plan"]][state["step"] :]
-        return QAItem(state, suffix, self.wrong_actions, self.problem_texts)
+        return QAItem(state, suffix, self.wrong_actions, self.problem_texts, self.patterns)
+
+    @cached_property
+    def patterns(self) -> tuple[PatternDecl, ...]:
+        """The abstract patterns the domain's template declares (t2p); none in an obfuscated run."""
+        return self.ctx.source.declared_patterns
 
     @cached_property
     def problem_texts(self) -> tuple[str, ...]:
@@ -313,6 +319,8 @@ def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
         "inputs": digest_of(input_digests(ctx.root, inputs)),
         "wrong_actions": digest_of([list(w.types.values()) for w in ctx.source.wrong_actions]),
     }
+    if ctx.source.declared_patterns:  # only then: the stamps of every other domain stay as they were
+        shared["patterns"] = digest_of([d.as_dict() for d in ctx.source.declared_patterns])
     return {
         fmt: {**shared, "config": digest_of(config if fmt == "gen" else {**config, "domain_position": position})}
         for fmt in formats
