@@ -238,13 +238,7 @@ PATTERNS = (
         uses_facts=True,
     ),
     Pattern("all-at", "goal", "every key is at place {place}", **same("at", ("key",), ("place",), "place")),
-    Pattern(
-        "unlocked",
-        "goal",
-        "every place that is locked now is open",
-        **each("open", ("place",), "locked"),
-        relative=True,
-    ),
+    Pattern("unlocked", "goal", "every place that is locked now is open", **each("open", ("place",), "locked")),
     Pattern(
         "key-held",
         "goal",

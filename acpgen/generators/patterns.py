@@ -203,13 +203,16 @@ def same(pred: str, subjects: tuple[str, ...], values: tuple[str, ...], key: str
 
 
 def each(pred: str, types: tuple[str, ...], when: str = "") -> dict:
+    """Pattern arguments of an `Each`; with ``when``, a goal about the objects the initial state picks out
+    ("every location with soft rock now"): relative, no placeholder."""
     rule = Each(pred, types, when)
-    return {"build": rule.build, "read": rule.read, "uses_facts": True}
+    return {"build": rule.build, "read": rule.read, "uses_facts": True, "relative": bool(when)}
 
 
 def passed(how: str) -> dict:
+    """Pattern arguments of a `Passed` (the roles held now, passed on): relative, no placeholder."""
     rule = Passed(how)
-    return {"build": rule.build, "read": rule.read, "uses_facts": True}
+    return {"build": rule.build, "read": rule.read, "uses_facts": True, "relative": True}
 
 
 @dataclass(frozen=True)

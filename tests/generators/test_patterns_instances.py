@@ -188,6 +188,11 @@ def test_relative_goals_are_no_placeholders():
     with the initial state's bijection, not a free one."""
     assert not _pattern("blocksworld", "goal", "inverted").placeholder
     assert not _pattern("grid", "goal", "unlocked").placeholder
+    # "every location with soft rock now", "every waypoint with a soil sample", the roles held now
+    assert not _pattern("goldminer", "goal", "soft-cleared").placeholder
+    assert not _pattern("rovers", "goal", "soil-sent").placeholder
+    assert not any(_pattern("swap", "goal", name).placeholder for name in ("rotate", "reverse", "pairs"))
+    assert _pattern("goldminer", "goal", "all-clear").placeholder
     assert _pattern("grippers", "goal", "evenly").placeholder
     assert _pattern("blocksworld", "goal", "on-table").placeholder
 
