@@ -486,6 +486,12 @@ class SequenceTask(Task):
         self.instruction = instruction  # type: ignore[misc]
         self.choice = SequenceChoice(category, groups)  # type: ignore[misc]
 
+    def accepts(self, state: dict[str, Any]) -> bool:
+        """A state where some action applies: every question here is about a sequence of one or more
+        actions from it (in alfworld, about half of the sampled states come after the goal's validation,
+        where nothing applies)."""
+        return bool(state.get("applicable", 1))
+
     # ----- generation ---------------------------------------------------------------------------
     def generate(
         self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig

@@ -13,10 +13,19 @@ LENGTHS = (1, 5, 10, 15, 19)
 
 
 def walk(task: GroundTask, state: int, rng: random.Random, length: int) -> list[str] | None:
-    """A random walk of exactly ``length`` actions from ``state``; None when it reaches a dead end."""
+    """A random walk of exactly ``length`` actions from ``state``. A walk that reaches a dead end is
+    walked again, this time choosing only among actions after which some action is applicable (an
+    alfworld walk that validates its goal early ends in a state where nothing applies); None when that
+    walk too gets stuck. Where the first walk succeeds, as in most domains, the second never runs."""
+    return _walk(task, state, rng, length, look_ahead=False) or _walk(task, state, rng, length, look_ahead=True)
+
+
+def _walk(task: GroundTask, state: int, rng: random.Random, length: int, look_ahead: bool) -> list[str] | None:
     names: list[str] = []
-    for _ in range(length):
+    for step in range(length):
         options = task.applicable(state)
+        if look_ahead and step < length - 1:
+            options = [a for a in options if task.applicable(a.apply(state))]
         if not options:
             return None
         action = rng.choice(options)
