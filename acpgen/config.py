@@ -105,13 +105,15 @@ class DatasetConfig:
 
 @dataclass(frozen=True)
 class DomainConfig:
-    """Per-domain problem counts and sizes (each size dict names the generator's parameters), and the
-    tasks the domain is left out of (``skip_tasks``: its states cannot give their questions)."""
+    """Per-domain problem counts and sizes (each size dict names the generator's parameters), the
+    tasks the domain is left out of (``skip_tasks``: its states cannot give their questions), and the
+    states tried per task in this domain where ``qa.candidates_per_task`` is too few for it."""
 
     problems: int
     sizes: tuple[dict[str, int], ...]
     max_attempts: int = 20
     skip_tasks: tuple[str, ...] = ()
+    candidates_per_task: int | None = None
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,9 @@ def load_config(path: Path | None = None) -> PipelineConfig:
         skip = entry.skip_tasks
         if not isinstance(skip, (list, tuple)) or not all(isinstance(t, str) for t in skip):
             raise ConfigError(f"{path}: domains.{name}.skip_tasks must be a list of task names (see `acp tasks`)")
+        limit = entry.candidates_per_task
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+            raise ConfigError(f"{path}: domains.{name}.candidates_per_task must be a positive number of states")
         domains[name] = dataclasses.replace(entry, sizes=tuple(dict(s) for s in sizes), skip_tasks=tuple(skip))
     raw["domains"] = domains
     if raw.get("obfuscate", "none") not in OBFUSCATIONS:

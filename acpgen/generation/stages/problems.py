@@ -61,7 +61,8 @@ def make_problem(ctx: StageContext, index: int) -> str:
 def stamp(ctx: StageContext) -> dict:
     """What every problem file is made from (the number of problems only decides which files exist)."""
     settings = dataclasses.asdict(ctx.config.domain(ctx.domain))
-    del settings["problems"], settings["skip_tasks"]  # which files exist; which tasks ask about them
+    # which files exist; which tasks ask about them, and how far
+    del settings["problems"], settings["skip_tasks"], settings["candidates_per_task"]
     config = {"seed": ctx.config.seed, "domain": settings, "planner": dataclasses.asdict(ctx.config.planner)}
     return {**ctx.base_stamp(), "config": digest_of(config)}
 

@@ -134,9 +134,17 @@ class QASource:
         }
 
 
+def qa_settings(ctx: StageContext) -> QAConfig:
+    """The qa settings of the stage's domain: the config's, with the domain's own candidate limit."""
+    domain = ctx.config.domains.get(ctx.domain)
+    if domain is None or domain.candidates_per_task is None:
+        return ctx.config.qa
+    return dataclasses.replace(ctx.config.qa, candidates_per_task=domain.candidates_per_task)
+
+
 def _budgets(ctx: StageContext):
     """Planners, and the options to generate with and to verify with."""
-    settings = ctx.config.qa
+    settings = qa_settings(ctx)
     planners = ctx.require_planners()
     limits = Limits(time=settings.planner_time_limit, memory_mb=ctx.config.planner.memory_mb)
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
@@ -168,7 +176,7 @@ def _collect(
     (None: skip the state); ``check(ctx)`` re-proves the finished record with the verification
     budget (a fresh grounding of the record as written).
     """
-    settings = ctx.config.qa
+    settings = qa_settings(ctx)
     planners, generate_options, verify_options = _budgets(ctx)
     source = QASource(ctx)
     candidates = source.candidates(task_name, fmt)
@@ -205,7 +213,7 @@ def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
         ctx,
         task_name,
         "gen",
-        lambda c, item, rng, records: task.generate(c, item, rng, ctx.config.qa),
+        lambda c, item, rng, records: task.generate(c, item, rng, qa_settings(ctx)),
         task.validate,
     )
 
@@ -219,7 +227,7 @@ def generate_choice(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[d
     offset = domains.index(ctx.domain) if ctx.domain in domains else 0
 
     def propose(c: RecordContext, item, rng, records) -> dict | None:
-        claims = spec.claims(c, item, rng, ctx.config.qa)
+        claims = spec.claims(c, item, rng, qa_settings(ctx))
         if claims is None:
             return None
         # The wanted answer first; another one when this state cannot give it (balance is kept
@@ -349,7 +357,7 @@ def shortfall(counts: dict, got: int, settings) -> str | None:
     if counts["tried"] < counts["candidates"]:
         return (
             f"{got} of {wanted} questions from the first {counts['tried']} of {counts['candidates']} candidate "
-            f"states ({detail}); raise qa.candidates_per_task"
+            f"states ({detail}); raise qa.candidates_per_task (or the domain's own candidates_per_task)"
         )
     return (
         f"{got} of {wanted} questions: all {counts['candidates']} candidate states tried ({detail}); the states "
@@ -361,7 +369,7 @@ def prepare(ctx: StageContext) -> StageWork:
     """One unit per (task, format) file that is missing, stale or not settled for the budgets."""
     work = StageWork(StageReport("qa", ctx.domain))
     report = work.report
-    settings = ctx.config.qa
+    settings = qa_settings(ctx)
     wanted = domain_qa_files(ctx.config, ctx.domain)
     book = ctx.stamp_book("qa")
     made_from = stamps(ctx, {f for _, f in wanted})
