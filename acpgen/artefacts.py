@@ -69,6 +69,18 @@ def write_jsonl(path: Path, items) -> None:
     atomic_write_text(path, jsonl_text(items))
 
 
+def write_splits(out: Path, rows_by_split: dict[str, list[dict]]) -> list[Path]:
+    """``OUT/<split>.jsonl`` for each split (rows in their own key order, as a peer's schema lists them),
+    creating ``out``; returns the files in split order."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for split, rows in sorted(rows_by_split.items()):
+        path = out / f"{split}.jsonl"
+        atomic_write_text(path, jsonl_text(rows, sort_keys=False))
+        written.append(path)
+    return written
+
+
 def remove_stale_temporaries(folder: Path) -> int:
     """Delete temporary files a killed run left in ``folder``; returns how many were removed."""
     folder = Path(folder)

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.artefacts import write_splits
 from acpgen.errors import DataError
 from acpgen.evaluation.records import dataset_files, numbered_json_items, record_task
 from acpgen.proofs.change.literals import literal_atom
@@ -182,10 +182,4 @@ def write_rows(dataset: Path, out: Path) -> list[Path]:
             by_split.setdefault(split, []).append(row_of(record))
     if not by_split:
         raise DataError(f"{dataset}: no open-ended or yes/no reasoning-about-actions records")
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for split, rows in sorted(by_split.items()):
-        path = out / f"{split}.jsonl"
-        atomic_write_text(path, jsonl_text(rows, sort_keys=False))
-        written.append(path)
-    return written
+    return write_splits(out, by_split)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from acpgen.artefacts import atomic_write_text, jsonl_text
+from acpgen.artefacts import atomic_write_text, jsonl_text, write_splits
 from acpgen.errors import DataError, PddlError
 from acpgen.evaluation.records import dataset_files, numbered_json_items, record_task
 from acpgen.generators import DOMAINS, domain_file
@@ -112,14 +112,9 @@ def write_rows(dataset: Path, out: Path, parquet: bool = True) -> list[Path]:
             domains.setdefault(row["domain"], str(record["PDDL_domain"]))
     if not by_split:
         raise DataError(f"{dataset}: no t2p records (Planetarium rows are text-to-PDDL pairs)")
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for split, rows in sorted(by_split.items()):
-        path = out / f"{split}.jsonl"
-        atomic_write_text(path, jsonl_text(rows, sort_keys=False))
-        written.append(path)
-        if parquet:
-            written.append(_write_parquet(rows, out / f"{split}.parquet"))
+    written = write_splits(out, by_split)
+    if parquet:
+        written += [_write_parquet(rows, out / f"{split}.parquet") for split, rows in sorted(by_split.items())]
     table = [{"name": name, "domain_pddl": text} for name, text in sorted(domains.items())]
     atomic_write_text(out / DOMAINS_FILE, jsonl_text(table, sort_keys=False))
     return [*written, out / DOMAINS_FILE]

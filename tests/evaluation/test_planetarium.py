@@ -192,6 +192,8 @@ def _moved_goal(problem: str) -> str:
     swapped = (
         goal.replace("(at c0 l0)", "(at c0 #)").replace("(at c0 l1)", "(at c0 l0)").replace("(at c0 #)", "(at c0 l1)")
     )
-    if swapped == goal:  # c0's place is not in the goal: ask for c0 on the ferry instead
-        swapped = goal.replace("(and", "(and (on c0)", 1)
+    if swapped == goal:  # c0's place is not in the goal: ask for c0 on the ferry as well
+        formula = goal.strip()[:-1].rstrip()[:-1].strip()  # the problem ends with "(:goal FORMULA)\n)"
+        conjuncts = formula[len("(and") : -1].strip() if formula.startswith("(and") else formula
+        return f"{head}(:goal (and (on c0) {conjuncts}))\n)"
     return head + "(:goal" + swapped
