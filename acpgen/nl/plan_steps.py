@@ -31,17 +31,21 @@ _SEPARATORS = re.compile(r"[\s,]+")
 _NUMBERING = re.compile(r"^\s*(?:[-*\u2022>]\s*)?(?:(?:step\s*)?\d+\s*[.):\-]?\s*)?(?:[-*\u2022]\s*)?", re.IGNORECASE)
 _TRAILING = re.compile(r"[\s.;]+$")
 _CALLER = re.compile(r"([a-z][a-z0-9_-]*)\Z", re.IGNORECASE)
+_ALL_NAMES = re.compile(r"\??[a-z][a-z0-9_-]*(?: \??[a-z][a-z0-9_-]*)*")  # words joined by single blanks
+_PARENS = re.compile(r"[()]")
 
 
 def _words(text: str) -> Step:
     """A step from the words of a group or a line: the first is the action, the rest its arguments."""
     words = [w for w in _SEPARATORS.split(text.lower()) if w]
-    names = [_NAME.fullmatch(w) for w in words]
-    shown = "(" + " ".join(words) + ")" if words else text
-    if not words or any(n is None for n in names):
-        return Step(shown, None)
-    first, *rest = (n.group(1) for n in names if n is not None)
-    return Step(shown, first, tuple(rest))
+    if not words:
+        return Step(text, None)
+    joined = " ".join(words)
+    if _ALL_NAMES.fullmatch(joined) is None:
+        return Step(f"({joined})", None)
+    if "?" in joined:
+        words = [w.lstrip("?") for w in words]
+    return Step(f"({joined})", words[0], tuple(words[1:]))
 
 
 def _bare_line(line: str) -> Step | None:
@@ -59,6 +63,8 @@ def _line_form(section: str) -> list[Step]:
 
 def _between(text: str) -> list[Step]:
     """Steps on the whole lines between two groups (the first and last pieces share a group's line)."""
+    if text.count("\n") < 2:  # no whole line between them (the common case: one step a line)
+        return []
     pieces = text.split("\n")
     return [step for line in pieces[1:-1] if (step := _bare_line(line)) is not None]
 
@@ -68,7 +74,8 @@ def _parenthesised(section: str) -> list[Step]:
     # first step or after the last one ("(6 steps)", "(i.e. optimal)"), and only there
     found: list[tuple[Step, bool]] = []
     depth, start, nested, last_end = 0, 0, False, -1
-    for at, char in enumerate(section):
+    for match in _PARENS.finditer(section):
+        at, char = match.start(), match.group()
         if char == "(":
             if depth == 0:
                 start, nested = at, False
@@ -97,7 +104,9 @@ def _group(section: str, start: int, end: int, nested: bool) -> Step:
     if nested:
         return Step(section[start : end + 1][:80], None)
     inner = section[start + 1 : end]
-    caller = _CALLER.search(section[max(0, start - 64) : start])  # name(arg, ...): the name right before
+    # name(arg, ...): the name right before the parenthesis (looked for only when a name character is there)
+    before = section[start - 1] if start > 0 else " "
+    caller = _CALLER.search(section[max(0, start - 64) : start]) if before.isalnum() or before in "_-" else None
     return _words(caller.group(1) + " " + inner if caller is not None else inner)
 
 
