@@ -197,22 +197,24 @@ class Passed:
         return {} if facts and facts == self.facts(given) else None
 
 
+def _arguments(rule: SameValue | Each | Passed | Fixed, relative: bool = False) -> dict:
+    """A rule's build and read as a `Pattern`'s keyword arguments (rules that read the problem's facts)."""
+    return {"build": rule.build, "read": rule.read, "uses_facts": True, "relative": relative}
+
+
 def same(pred: str, subjects: tuple[str, ...], values: tuple[str, ...], key: str) -> dict:
-    rule = SameValue(pred, subjects, values, key)
-    return {"build": rule.build, "read": rule.read, "uses_facts": True}
+    return _arguments(SameValue(pred, subjects, values, key))
 
 
 def each(pred: str, types: tuple[str, ...], when: str = "") -> dict:
     """Pattern arguments of an `Each`; with ``when``, a goal about the objects the initial state picks out
     ("every location with soft rock now"): relative, no placeholder."""
-    rule = Each(pred, types, when)
-    return {"build": rule.build, "read": rule.read, "uses_facts": True, "relative": bool(when)}
+    return _arguments(Each(pred, types, when), relative=bool(when))
 
 
 def passed(how: str) -> dict:
     """Pattern arguments of a `Passed` (the roles held now, passed on): relative, no placeholder."""
-    rule = Passed(how)
-    return {"build": rule.build, "read": rule.read, "uses_facts": True, "relative": True}
+    return _arguments(Passed(how), relative=True)
 
 
 @dataclass(frozen=True)
@@ -251,8 +253,7 @@ def fixed(
     facts: Callable[[Objects, frozenset[str], Names], frozenset[str] | None],
     fits: Callable[[Objects, frozenset[str], Names], bool] | None = None,
 ) -> dict:
-    rule = Fixed(keys, facts, fits)
-    return {"build": rule.build, "read": rule.read, "uses_facts": True}
+    return _arguments(Fixed(keys, facts, fits))
 
 
 def args_of(given: frozenset[str], head: str) -> list[tuple[str, ...]]:

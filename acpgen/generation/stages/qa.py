@@ -208,13 +208,9 @@ def _collect(
 
 def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
     """Verified open-ended question records of one task, and counts (tried, skipped, rejected)."""
-    task = TASKS[task_name]
+    task, settings = TASKS[task_name], qa_settings(ctx)
     return _collect(
-        ctx,
-        task_name,
-        "gen",
-        lambda c, item, rng, records: task.generate(c, item, rng, qa_settings(ctx)),
-        task.validate,
+        ctx, task_name, "gen", lambda c, item, rng, records: task.generate(c, item, rng, settings), task.validate
     )
 
 
@@ -225,9 +221,10 @@ def generate_choice(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[d
     spec = TASKS[task_name].choice_formats()
     domains = list(ctx.config.domains)
     offset = domains.index(ctx.domain) if ctx.domain in domains else 0
+    settings = qa_settings(ctx)
 
     def propose(c: RecordContext, item, rng, records) -> dict | None:
-        claims = spec.claims(c, item, rng, qa_settings(ctx))
+        claims = spec.claims(c, item, rng, settings)
         if claims is None:
             return None
         # The wanted answer first; another one when this state cannot give it (balance is kept
