@@ -255,39 +255,32 @@ class LiftedWorld(World):
 
         return self.derive(frozenset((set(facts) - ground(schema.delete)) | ground(schema.add)))
 
-    @staticmethod
-    def _index(facts: Facts) -> dict[str, list[tuple[str, ...]]]:
-        """The state's atoms by predicate."""
-        by_predicate: dict[str, list[tuple[str, ...]]] = {}
-        for atom in facts:
-            name, args = split_canonical(atom)
-            by_predicate.setdefault(name, []).append(args)
-        return by_predicate
-
     def _matches(
         self,
         params: tuple[tuple[str, str], ...],
         conj: tuple[Literal, ...],
         facts: Facts,
-        by_predicate: dict[str, list[tuple[str, ...]]] | None = None,
+        index: _FactIndex | None = None,
     ) -> Iterator[dict[str, str]]:
-        """Bindings of the typed parameters under which the conjunction holds (``by_predicate``: the
-        state's :meth:`_index`, when the caller has it)."""
-        if by_predicate is None:
-            by_predicate = self._index(facts)
+        """Bindings of the typed parameters under which the conjunction holds: its positive literals joined
+        one at a time, each next one the literal with the fewest candidate facts given what is bound (found
+        through ``index``, the state's :class:`_FactIndex`, made here when the caller has none); then the
+        remaining parameters over their objects, every literal checked."""
+        index = _FactIndex(facts) if index is None else index
         positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
 
-        def extend(index: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
-            if index == len(positive):
+        def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
+            if not rest:
                 yield binding
                 return
-            literal = positive[index]
-            for args in by_predicate.get(literal.predicate, ()):
+            pool, lit = min(((index.candidates(x, binding), x) for x in rest), key=lambda c: len(c[0]))
+            others = [x for x in rest if x is not lit]
+            for args in pool:
                 new = dict(binding)
-                if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(literal.args, args)):
-                    yield from extend(index + 1, new)
+                if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(lit.args, args)):
+                    yield from extend(others, new)
 
-        for partial in extend(0, {}):
+        for partial in extend(positive, {}):
             free = [(v, t) for v, t in params if v not in partial]
             for values in itertools.product(*(self.lifted.objects_of(t) for _, t in free)):
                 binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
@@ -306,7 +299,7 @@ class LiftedWorld(World):
     def _executable(self, facts: Facts) -> list[tuple[str, Schema, dict[str, str]]]:
         """The executable actions of the state, sorted by name, with their schema and binding (the
         state's atoms are indexed once for every schema)."""
-        index = self._index(facts)
+        index = _FactIndex(facts)
         found: dict[str, tuple[Schema, dict[str, str]]] = {}
         for schema in self.lifted.schemas.values():
             for conj in schema.precondition:
@@ -314,6 +307,35 @@ class LiftedWorld(World):
                     name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
                     found.setdefault(name, (schema, binding))
         return [(name, *found[name]) for name in sorted(found)]
+
+
+class _FactIndex:
+    """A state's atoms by predicate and, built when first asked for, by predicate, argument position and value."""
+
+    def __init__(self, facts: Facts):
+        self.by_predicate: dict[str, list[tuple[str, ...]]] = {}
+        for atom in facts:
+            name, args = split_canonical(atom)
+            self.by_predicate.setdefault(name, []).append(args)
+        self._at: dict[tuple[str, int], dict[str, list[tuple[str, ...]]]] = {}
+
+    def candidates(self, literal: Literal, binding: dict[str, str]) -> list[tuple[str, ...]]:
+        """The arguments of the atoms of the literal's predicate that agree with its bound arguments at one
+        position (the position that leaves the fewest)."""
+        best = self.by_predicate.get(literal.predicate, [])
+        for position, arg in enumerate(literal.args):
+            value = binding.get(arg) if arg.startswith("?") else arg
+            if value is None:
+                continue
+            key = (literal.predicate, position)
+            if key not in self._at:
+                table: dict[str, list[tuple[str, ...]]] = {}
+                for args in self.by_predicate.get(literal.predicate, ()):
+                    table.setdefault(args[position], []).append(args)
+                self._at[key] = table
+            found = self._at[key].get(value, [])
+            best = found if len(found) < len(best) else best
+        return best
 
 
 def _relaxed(conj: tuple[Literal, ...], static: frozenset[str], statics: frozenset[str]) -> tuple[Literal, ...] | None:
@@ -347,7 +369,7 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
             for conj in axiom.body:
                 kept = _relaxed(conj, static, frozenset())
                 if kept is not None:
-                    for binding in _join(world, axiom.params, kept, facts):
+                    for binding in world._matches(axiom.params, kept, frozenset(facts)):
                         facts.add(canonical(axiom.predicate, tuple(binding[v] for v in axiom.head)))
         counts = Counter(split_canonical(f)[0] for f in facts)
         for schema in lifted.schemas.values():
@@ -357,7 +379,7 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
                 if kept is None or joined.get((schema.name, c)) == sizes:
                     continue  # no new fact of its predicates: the join finds nothing new
                 joined[(schema.name, c)] = sizes
-                for binding in _join(world, schema.params, kept, facts):
+                for binding in world._matches(schema.params, kept, frozenset(facts)):
                     name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
                     if name in found:
                         continue
@@ -367,53 +389,6 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
             actions = [found[name] for name in sorted(found)]
             changing = {a for _, add, delete in actions for a in add | delete}
             return [(tuple(d & changing for d in pre), add, delete) for pre, add, delete in actions], facts
-
-
-def _join(
-    world: LiftedWorld, params: tuple[tuple[str, str], ...], conj: tuple[Literal, ...], facts: set[str]
-) -> Iterator[dict[str, str]]:
-    """The bindings of the typed parameters under which ``conj`` holds in ``facts``: its positive literals
-    joined one at a time, each next one the literal with the most arguments bound, its candidates found
-    through an index of the facts by predicate, argument position and value; then the remaining parameters
-    over their objects, every literal checked."""
-    index: dict[tuple[str, int, str], list[tuple[str, ...]]] = {}
-    by_predicate: dict[str, list[tuple[str, ...]]] = {}
-    for fact in facts:
-        name, args = split_canonical(fact)
-        by_predicate.setdefault(name, []).append(args)
-        for position, value in enumerate(args):
-            index.setdefault((name, position, value), []).append(args)
-    positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
-    frozen = frozenset(facts)
-
-    def candidates(lit: Literal, binding: dict[str, str]) -> list[tuple[str, ...]]:
-        best = by_predicate.get(lit.predicate, [])
-        for position, arg in enumerate(lit.args):
-            value = binding.get(arg) if arg.startswith("?") else arg
-            if value is not None:
-                found = index.get((lit.predicate, position, value), [])
-                best = found if len(found) < len(best) else best
-        return best
-
-    def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
-        if not rest:
-            yield binding
-            return
-        lit = min(rest, key=lambda x: len(candidates(x, binding)))
-        others = [x for x in rest if x is not lit]
-        for args in candidates(lit, binding):
-            new = dict(binding)
-            if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(lit.args, args)):
-                yield from extend(others, new)
-
-    for partial in extend(positive, {}):
-        free = [(v, t) for v, t in params if v not in partial]
-        for values in itertools.product(*(world.lifted.objects_of(t) for _, t in free)):
-            binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
-            if all(binding[v] in world.lifted.objects_of(t) for v, t in params) and all(
-                world._holds(lit, binding, frozen) for lit in conj
-            ):
-                yield binding
 
 
 def _ground(schema: Schema, binding: dict[str, str], static: frozenset[str], init: Facts) -> Relaxed:
