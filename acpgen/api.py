@@ -194,6 +194,12 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_GROUNDED.after_fork_in_child)
 
 
+def ground_task(record: dict) -> GroundTask:
+    """The record's ground task, kept for the process with the tasks :func:`score` grounds (keyed by its PDDL
+    texts): a training loop that starts many episodes from the same records grounds each once."""
+    return _GROUNDED.get(record)
+
+
 class _Context(RecordContext):
     """A record's scoring context with its ground task (and its oracle for these options, once made)
     kept from earlier scores of records with the same PDDL."""

@@ -134,14 +134,12 @@ def reward_calls(records: list[dict]) -> dict[str, list[Callable[[], object]]]:
 
 def episode_players(records: list[dict]) -> dict[str, Callable[[dict, list[str]], float]]:
     """Per adapter: play one record's episode with the given turns, returning its reward."""
-    from acpgen.adapters.openenv import AcpAction, AcpEnvironment
+    from acpgen.adapters.openenv import AcpEnvironment
     from acpgen.adapters.trl import RECORD_COLUMN, AcpPlanningEnv
 
     def bare(record, turns):
         episode = Episode(record)
-        for text in turns:
-            if episode.step(text).done:
-                break
+        episode.play(turns)
         return episode.reward
 
     def trl_env(record, turns):
@@ -151,18 +149,23 @@ def episode_players(records: list[dict]) -> dict[str, Callable[[dict, list[str]]
             env.act(text)
         return env.get_reward()
 
-    openenv = AcpEnvironment(records)
+    return {"episode": bare, "trl env": trl_env, "openenv (in process)": stepped(AcpEnvironment(records))}
 
-    def openenv_local(record, turns):
-        openenv.reset(record=record)
+
+def stepped(env) -> Callable[[dict, list[str]], float]:
+    """A player over an OpenEnv environment, in process or its HTTP client (both give done and reward)."""
+    from acpgen.adapters.openenv import AcpAction
+
+    def player(record, turns):
+        env.reset(record=record)
         result = None
         for text in turns:
-            result = openenv.step(AcpAction(text=text))
+            result = env.step(AcpAction(text=text))
             if result.done:
                 break
         return result.reward
 
-    return {"episode": bare, "trl env": trl_env, "openenv (in process)": openenv_local}
+    return player
 
 
 def rate(records: list[dict], player: Callable[[dict, list[str]], float]) -> tuple[float, float, int]:
@@ -180,20 +183,10 @@ def rate(records: list[dict], player: Callable[[dict, list[str]], float]) -> tup
 
 
 def http_rate(records: list[dict]) -> tuple[float, float, int]:
-    from acpgen.adapters.openenv import AcpAction, AcpEnvClient, LocalServer, make_app
+    from acpgen.adapters.openenv import AcpEnvClient, LocalServer, make_app
 
     with LocalServer(make_app(records)) as url, AcpEnvClient(base_url=url).sync() as env:
-
-        def remote(record, turns):
-            env.reset(record=record)
-            result = None
-            for text in turns:
-                result = env.step(AcpAction(text=text))
-                if result.done:
-                    break
-            return result.reward
-
-        return rate(records, remote)
+        return rate(records, stepped(env))
 
 
 def verifiers_rate(records: list[dict]) -> tuple[float, float, int]:

@@ -58,10 +58,7 @@ class AcpEpisodeData(vf.TaskData):
 def replay(data: AcpEpisodeData, replies: list[str]) -> Episode:
     """A fresh episode of ``data`` with ``replies`` applied in turn (those after it ended change nothing)."""
     episode = Episode(data.record, data.settings())
-    for text in replies:
-        if episode.done:
-            break
-        episode.step(text)
+    episode.play(replies)
     return episode
 
 
@@ -104,7 +101,8 @@ class AcpEpisodeTask(vf.Task[AcpEpisodeData]):
     async def validate(self, runtime: Any = None) -> bool | None:
         """The stored optimal plan, one action per turn, reaches the goal with reward 1."""
         episode = Episode(self.data.record, self.data.settings())
-        return replay(self.data, optimal_turns(episode)).reward == 1.0
+        episode.play(optimal_turns(episode))
+        return episode.reward == 1.0
 
 
 class AcpEpisodeTasksetConfig(vf.TasksetConfig):

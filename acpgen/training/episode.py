@@ -23,15 +23,16 @@ noise: text that is not an action is an invalid step, and long texts are read in
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from acpgen.api import ground_task
 from acpgen.errors import ConfigError, DataError
 from acpgen.evaluation.scoring import shared_planners
 from acpgen.nl.answers import ParseError
 from acpgen.nl.describe import PDDL_INTRO, Describer
 from acpgen.nl.plan_steps import read_steps
-from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import split_canonical
 from acpgen.proofs.oracle import Oracle
 from acpgen.proofs.plans import Step, execute, goal_fraction
@@ -101,7 +102,7 @@ class Episode:
             raise DataError("an episode starts from a record with PDDL_domain and PDDL_problem (an open-ended record)")
         self.record = record
         self.settings = settings or EpisodeSettings()
-        self.task = GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"], f"record {record.get('id')}")
+        self.task = ground_task(record)
         template = template_of(record, self.task.lifted)
         self._describer = Describer(template, self.task.lifted) if template is not None else None
         self.optimal_cost = self._optimal_cost()
@@ -166,6 +167,15 @@ class Episode:
                     lines.append(f"The {len(steps) - index - 1} action(s) after it were not applied.")
                 break
         return Feedback(self._answer(applied, failure, lines), self.done, self.reward, tuple(applied), failure)
+
+    def play(self, turns: Iterable[str | None]) -> list[Feedback]:
+        """Apply the turns in order until the episode is over; the feedback of each turn applied."""
+        feedback = []
+        for text in turns:
+            if self.done:
+                break
+            feedback.append(self.step(text))
+        return feedback
 
     def _apply(self, step: Step, applied: list[str]) -> str | None:
         progress = self._progress

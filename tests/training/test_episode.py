@@ -17,15 +17,6 @@ from acpgen.training.episode import Episode, EpisodeSettings
 from acpgen.training.policies import NO_ACTION, UNKNOWN_ACTION, mistaken_turns, optimal_turns
 
 
-def play(episode: Episode, turns: list[str]) -> list:
-    feedback = []
-    for text in turns:
-        if episode.done:
-            break
-        feedback.append(episode.step(text))
-    return feedback
-
-
 def init_atoms(record: dict) -> set[str]:
     """The atoms of the problem's :init, read from its text (ferry's init has no nested groups)."""
     init = record["PDDL_problem"].split("(:init", 1)[1].split("(:goal", 1)[0]
@@ -35,7 +26,7 @@ def init_atoms(record: dict) -> set[str]:
 def test_the_optimal_policy_reaches_the_goal_at_the_stored_optimal_cost(rl_records):
     for record in rl_records["plan"]:
         episode = Episode(record)
-        feedback = play(episode, optimal_turns(episode))
+        feedback = episode.play(optimal_turns(episode))
         assert len(feedback) == len(record["answer"]) == record["optimal_cost"]
         assert [f.applied for f in feedback] == [(a.lower(),) for a in record["answer"]]
         assert episode.done and episode.goal_reached and episode.reward == 1.0
@@ -52,7 +43,7 @@ def test_known_mistakes_are_named_cost_the_penalty_and_change_nothing(rl_records
     record = rl_records["plan"][0]
     episode = Episode(record)
     turns = mistaken_turns(episode)
-    feedback = play(episode, turns)
+    feedback = episode.play(turns)
     first, unknown, unread = feedback[:3]
     # 1. an action of the task whose precondition is false: the named atom is not in the problem's :init
     name = turns[0].strip("()").split()[0]
@@ -89,7 +80,7 @@ def test_a_detour_costs_its_actions(rl_records):
     ferry_at = next(a for a in init_atoms(record) if a.startswith("(at-ferry "))[1:-1].split()[1]
     other = next(o for o in ("l0", "l1", "l2") if o != ferry_at and f" {o} " in record["PDDL_problem"])
     episode = Episode(record)
-    play(episode, [f"(sail {ferry_at} {other})", f"(sail {other} {ferry_at})", "\n".join(record["answer"])])
+    episode.play([f"(sail {ferry_at} {other})", f"(sail {other} {ferry_at})", "\n".join(record["answer"])])
     assert episode.goal_reached and episode.summary()["cost"] == record["optimal_cost"] + 2
     assert episode.reward == pytest.approx(record["optimal_cost"] / (record["optimal_cost"] + 2))
 
@@ -116,7 +107,7 @@ def test_a_turn_without_an_action(rl_records):
 def test_the_budget_ends_an_episode_without_reward(rl_records):
     record = rl_records["plan"][0]
     episode = Episode(record, EpisodeSettings(max_steps=3))
-    feedback = play(episode, ["(fly)"] * 5)
+    feedback = episode.play(["(fly)"] * 5)
     assert len(feedback) == 3 and feedback[-1].done and episode.steps_left == 0 and episode.reward == 0.0
     assert "No actions left: the goal does not hold." in feedback[-1].text
     # actions beyond the budget in one turn are not applied
@@ -130,7 +121,7 @@ def test_the_default_budget_and_penalty(rl_records):
     record = rl_records["plan"][0]
     assert Episode(record).max_steps == max(4, 2 * record["optimal_cost"] + 2)
     episode = Episode(record, EpisodeSettings(invalid_penalty=0.6))
-    play(episode, ["nothing", "nothing"] + record["answer"])
+    episode.play(["nothing", "nothing"] + record["answer"])
     assert episode.goal_reached and episode.reward == 0.0  # 1 - 2 * 0.6, floored at 0
     with pytest.raises(ConfigError):
         EpisodeSettings(representation="yaml")
@@ -165,11 +156,11 @@ def test_every_domain_at_levels_1_and_2_plays_the_scripted_policies(sweep_record
     for record in sweep_records:
         seen[(record["domain"], record["level"])] += 1
         episode = Episode(record)
-        play(episode, optimal_turns(episode))
+        episode.play(optimal_turns(episode))
         assert episode.goal_reached and episode.reward == 1.0, record["uid"]
         assert episode.summary()["cost"] == record["optimal_cost"]
         episode = Episode(record)
-        feedback = play(episode, mistaken_turns(episode))
+        feedback = episode.play(mistaken_turns(episode))
         assert [f.failure.split()[:2] for f in feedback[:3]] == [["step", "1"], ["step", "2"], ["step", "3"]]
         assert "precondition" in feedback[0].failure or "no disjunct" in feedback[0].failure
         assert episode.goal_reached and episode.reward == pytest.approx(0.7), record["uid"]
