@@ -504,8 +504,8 @@ def generate(
     """
     config = run_config(config_path, out, seed, representation, formats, task_names).with_overrides(obfuscate=obfuscate)
     source = own_domain(domains, domain_file, problems_dir, template_file, domain_name)
-    if source is not None and config.obfuscate != source.obfuscation:
-        source = dataclasses.replace(source, obfuscation=config.obfuscate, seed=config.seed)
+    if source is not None:
+        source = source.obfuscated_as(config.obfuscate, config.seed)
     if level is not None and source is not None:
         raise click.UsageError("--level goes with --domain (it chooses among the generator's sizes)")
     if source is not None and "export" in stages_up_to(stage):

@@ -43,7 +43,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import chosen_domains
+from common import chosen_domains, percentile
 
 import acpgen
 from acpgen.config import load_config
@@ -209,11 +209,6 @@ def score_record(record: dict, args: argparse.Namespace, tally: Tally) -> None:
 
 
 # ----- tables -------------------------------------------------------------------------------------------
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def timing(values: list[Clocked]) -> list[str]:
     """n, then the median and the p99 of the wall-clock and of the CPU times (ms)."""
     if not values:

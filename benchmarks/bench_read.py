@@ -21,6 +21,8 @@ import statistics
 import time
 from pathlib import Path
 
+from common import percentile
+
 import acpgen
 from acpgen.tasks import TASKS
 
@@ -45,11 +47,6 @@ def shapes(record: dict) -> dict[str, str]:
 
 def stretched(seed: str, length: int) -> str:
     return (seed * (length // max(1, len(seed)) + 1))[:length]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def records_of(config: str, domain: str, cache: Path) -> list[dict]:

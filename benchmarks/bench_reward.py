@@ -18,6 +18,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from common import percentile
+
 import acpgen
 from acpgen.evaluation.records import record_task
 
@@ -33,11 +35,6 @@ def generated(config: str, domains: list[str], per_task: int, cache: Path, forma
         for domain in domains:
             records += acpgen.generate(domain, task, n=per_task, format=fmt, config=config, cache_dir=cache)
     return records
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -30,6 +30,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from common import percentile
+
 import acpgen
 from acpgen.config import load_config
 from acpgen.training.episode import Episode
@@ -37,11 +39,6 @@ from acpgen.training.policies import mistaken_turns, optimal_turns
 from acpgen.training.rewards import reward
 
 WRONG = "(no-such-action x)"
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def timed(calls: list[Callable[[], object]], repeat: int) -> list[float]:

@@ -14,3 +14,9 @@ def chosen_domains(config: PipelineConfig, text: str) -> list[str]:
     if unknown:
         sys.exit(f"--domains: {', '.join(unknown)} not in the config; configured: {', '.join(config.domains)}")
     return names
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]

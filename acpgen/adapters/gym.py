@@ -96,7 +96,8 @@ class AcpDatasetConfig:
             if self.level is not None and self.level not in LEVELS:
                 raise ConfigError(f"acp dataset: level {self.level!r}; choose 1 to 5 or None")
             return [self.level]
-        low, high = self.min_level or LEVELS[0], self.max_level or LEVELS[-1]
+        low = LEVELS[0] if self.min_level is None else self.min_level
+        high = LEVELS[-1] if self.max_level is None else self.max_level
         if self.level is not None or low not in LEVELS or high not in LEVELS or low > high:
             raise ConfigError(
                 f"acp dataset: min_level {self.min_level!r}, max_level {self.max_level!r}: levels 1 to 5 with "

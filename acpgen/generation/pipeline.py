@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -111,8 +110,8 @@ def _context(
     temporary files."""
     if source is None:
         source = DomainSource.builtin(domain, config.obfuscate, config.seed)
-    elif config.obfuscate != source.obfuscation:
-        source = dataclasses.replace(source, obfuscation=config.obfuscate, seed=config.seed)
+    else:
+        source = source.obfuscated_as(config.obfuscate, config.seed)
     if source.generator is not None:
         config.domain(domain)  # an unknown domain fails here, before any work
     ctx = StageContext(

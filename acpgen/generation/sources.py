@@ -10,6 +10,7 @@ files, copied by the problems stage). Built-in domains come from the registry
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
@@ -64,6 +65,12 @@ class DomainSource:
     def folder(self) -> str:
         """The folder of the artefacts under OUT/."""
         return folder_name(self.name, self.obfuscation)
+
+    def obfuscated_as(self, obfuscation: str, seed: int) -> DomainSource:
+        """This source under a run's obfuscation (its seed sets the random renaming); itself when unchanged."""
+        if obfuscation == self.obfuscation:
+            return self
+        return dataclasses.replace(self, obfuscation=obfuscation, seed=seed)
 
     @classmethod
     def builtin(cls, name: str, obfuscation: str = "none", seed: int = 0) -> DomainSource:

@@ -26,12 +26,12 @@ import re
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.proofs.plans import Step
 
-_NAME = re.compile(r"\??([a-z][a-z0-9_-]*)")
+_NAME = r"\??[a-z][a-z0-9_-]*"  # a PDDL name, a variable's ? allowed
 _SEPARATORS = re.compile(r"[\s,]+")
 _NUMBERING = re.compile(r"^\s*(?:[-*\u2022>]\s*)?(?:(?:step\s*)?\d+\s*[.):\-]?\s*)?(?:[-*\u2022]\s*)?", re.IGNORECASE)
 _TRAILING = re.compile(r"[\s.;]+$")
 _CALLER = re.compile(r"([a-z][a-z0-9_-]*)\Z", re.IGNORECASE)
-_ALL_NAMES = re.compile(r"\??[a-z][a-z0-9_-]*(?: \??[a-z][a-z0-9_-]*)*")  # words joined by single blanks
+_ALL_NAMES = re.compile(f"{_NAME}(?: {_NAME})*")  # names joined by single blanks
 _PARENS = re.compile(r"[()]")
 
 

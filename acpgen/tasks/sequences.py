@@ -57,7 +57,7 @@ MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable f
 _GROUPS_CACHE: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
 # The fluent types of a domain (or its variant) from the mutex groups of a set of its problems, by what they
 # depend on: the asked domain's PDDL, its name and obfuscation (the template), the problems' domain and texts.
-_TYPES_CACHE: dict[tuple[str, str, bool, str, tuple[str, ...]], dict[str, str] | None] = {}
+_TYPES_CACHE: dict[tuple[str, str, bool, str, tuple[str, ...]], dict[str, str]] = {}
 
 
 def _mutex_groups(ctx: RecordContext, domain_text: str, problems: tuple[str, ...]) -> list[list[str]]:
@@ -156,11 +156,9 @@ def item_fluent_types(base: RecordContext, asked: RecordContext, item: QAItem) -
     )
     if key not in _TYPES_CACHE:
         try:
-            types: dict[str, str] | None = domain_fluent_types(
-                asked, _mutex_groups(base, base.record["PDDL_domain"], problems)
-            )
+            types = domain_fluent_types(asked, _mutex_groups(base, base.record["PDDL_domain"], problems))
         except DataError:
-            types = None
+            return None  # not kept: a translator that timed out may answer next time
         if len(_TYPES_CACHE) > 64:
             _TYPES_CACHE.clear()
         _TYPES_CACHE[key] = types

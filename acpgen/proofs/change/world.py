@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import cached_property
 
@@ -313,6 +312,7 @@ class _FactIndex:
     """A state's atoms by predicate and, built when first asked for, by predicate, argument position and value."""
 
     def __init__(self, facts: Facts):
+        self.facts = facts
         self.by_predicate: dict[str, list[tuple[str, ...]]] = {}
         for atom in facts:
             name, args = split_canonical(atom)
@@ -371,15 +371,17 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
                 if kept is not None:
                     for binding in world._matches(axiom.params, kept, frozenset(facts)):
                         facts.add(canonical(axiom.predicate, tuple(binding[v] for v in axiom.head)))
-        counts = Counter(split_canonical(f)[0] for f in facts)
+        # one index per pass (facts this pass adds are joined in the next one, until none is new)
+        index = _FactIndex(frozenset(facts))
+        counts = {predicate: len(args) for predicate, args in index.by_predicate.items()}
         for schema in lifted.schemas.values():
             for c, conj in enumerate(schema.precondition):
                 kept = _relaxed(conj, static, frozenset())
-                sizes = tuple(counts[lit.predicate] for lit in conj if lit.positive)
+                sizes = tuple(counts.get(lit.predicate, 0) for lit in conj if lit.positive)
                 if kept is None or joined.get((schema.name, c)) == sizes:
                     continue  # no new fact of its predicates: the join finds nothing new
                 joined[(schema.name, c)] = sizes
-                for binding in world._matches(schema.params, kept, frozenset(facts)):
+                for binding in world._matches(schema.params, kept, index.facts, index):
                     name = canonical(schema.name, tuple(binding[v] for v, _ in schema.params))
                     if name in found:
                         continue
