@@ -6,6 +6,7 @@ import random
 from acpgen.pddl.grounding import GroundTask
 from acpgen.proofs.change.sequences import walk
 from acpgen.tasks import TASKS
+from acpgen.tasks.sequences import SequenceTask
 
 # From (free), "stay" keeps the state and "fall" leads to (stuck), where no action applies.
 TRAP_DOMAIN = """(define (domain trap)
@@ -32,6 +33,8 @@ def test_no_walk_from_a_state_where_nothing_applies():
 
 def test_sequence_questions_skip_states_where_nothing_applies():
     """States record how many actions apply in them; a sequence question needs at least one."""
-    for name in ("rac_state", "rac_fluent", "rac_exec", "rac_effects", "rac_num", "rac_comp"):
+    sequence_tasks = [name for name, task in TASKS.items() if isinstance(task, SequenceTask)]
+    assert len(sequence_tasks) == 6
+    for name in sequence_tasks:
         assert not TASKS[name].accepts({"applicable": 0, "atoms": ["(stuck)"]})
         assert TASKS[name].accepts({"applicable": 2, "atoms": ["(free)"]})

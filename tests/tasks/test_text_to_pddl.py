@@ -9,7 +9,7 @@ import random
 import pytest
 
 from acpgen.evaluation.scoring import Scored
-from acpgen.generators import get_generator
+from acpgen.generators import DOMAINS, get_generator
 from acpgen.generators.blocksworld import PATTERNS as BLOCKSWORLD
 from acpgen.generators.ferry import PATTERNS as FERRY
 from acpgen.generators.grippers import PATTERNS as GRIPPERS
@@ -127,25 +127,7 @@ def _generated_problem(domain: str, seed: int, size: int = 1):
     return objects, static, atoms
 
 
-GENERATED = [
-    (d, p)
-    for d in (
-        "blocksworld",
-        "ferry",
-        "grippers",
-        "visitall",
-        "logistics",
-        "depots",
-        "grid",
-        "floortile",
-        "rovers",
-        "goldminer",
-        "satellite",
-        "swap",
-        "alfworld",
-    )
-    for p in get_generator(d).patterns
-]
+GENERATED = [(d, p) for d in DOMAINS for p in get_generator(d).patterns]
 
 
 @pytest.mark.parametrize("domain,pattern", GENERATED, ids=lambda x: getattr(x, "name", x))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 import acpgen
+from acpgen.pddl.grounding import GroundTask
+from acpgen.proofs.change.world import LiftedWorld
 from acpgen.training.rewards import SIGNALS, reward, text_of
 
 
@@ -40,6 +42,15 @@ def test_a_plan_prefix(rl_records):
     expected = acpgen.score(record, "\n".join(reversed(record["answer"])), strict=True)
     assert backwards.value == expected.score == 0.0
     assert backwards.signals["plan_prefix"] == expected.details["prefix"] / len(record["answer"])
+    # the executable prefix by the separate lifted interpreter (no grounding, none of the scorer's code)
+    world = LiftedWorld(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]).lifted, {})
+    state, executable = world.init, 0
+    for action in reversed(record["answer"]):
+        state = world.step(state, action.lower())
+        if state is None:
+            break
+        executable += 1
+    assert backwards.signals["plan_prefix"] == executable / len(record["answer"])
 
 
 def test_strict_and_lenient_readings(rl_records):
