@@ -50,6 +50,7 @@ from acpgen.config import load_config
 from acpgen.evaluation.scoring import score_one
 from acpgen.generation.levels import LEVELS
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import execute
 from acpgen.proofs.plans import lifted_verdict
 from acpgen.tasks import TASKS, RecordContext
 from acpgen.tasks.base import lowered
@@ -126,12 +127,10 @@ def as_task(record: dict, name: str) -> dict:
 def extra_step(task: GroundTask, plan: list[str], rng: random.Random) -> list[str] | None:
     """The plan and one more step applicable after it (one that keeps the goal where one does); None if none
     applies, or if the plan does not execute (its own score says so)."""
-    state = task.init
-    for step in plan:
-        action = task.action(step)
-        if action is None or not action.applicable(state):
-            return None
-        state = action.apply(state)
+    run = execute(task, task.init, plan)
+    if not run.applicable:
+        return None
+    state = run.state
     applicable = sorted(task.applicable(state), key=lambda a: a.name)
     keeping = [a for a in applicable if task.is_goal(a.apply(state))]
     pool = keeping or applicable
@@ -149,11 +148,9 @@ def candidates(task: GroundTask, plan: list[str], rng: random.Random) -> list[tu
     return out
 
 
-def expected(task: GroundTask, steps: list[str], optimal: int, name: str) -> float:
-    """The score by acp's lifted interpreter: 1 for a plan (``optplan``: of the optimal cost)."""
-    verdict = lifted_verdict(task.lifted, lowered(steps))
-    is_plan = verdict.executes and verdict.reaches_goal
-    return float(is_plan and (name == "plan" or len(steps) == optimal))
+def expected(is_plan: bool, length: int, optimal: int, name: str) -> float:
+    """The score of a sequence the lifted interpreter judged: 1 for a plan (``optplan``: of the optimal cost)."""
+    return float(is_plan and (name == "plan" or length == optimal))
 
 
 # ----- scoring ------------------------------------------------------------------------------------------
@@ -196,11 +193,13 @@ def score_record(record: dict, args: argparse.Namespace, tally: Tally) -> None:
     optimal = int(record["optimal_cost"])
     task = RecordContext(record).task
     perturbed = candidates(task, plan, rng)
+    verdicts = [lifted_verdict(task.lifted, lowered(steps)) for _, steps in perturbed]  # the same for both tasks
+    judged = [(kind, steps, v.executes and v.reaches_goal) for (kind, steps), v in zip(perturbed, verdicts)]
     for name in PLAN_TASKS:
         variant = as_task(record, name)
         acpgen.score(variant, stored)  # warm-up: the ground task is kept from here on
         answers = [("stored", stored, 1.0)] + [
-            (kind, "\n".join(steps), expected(task, steps, optimal, name)) for kind, steps in perturbed
+            (kind, "\n".join(steps), expected(is_plan, len(steps), optimal, name)) for kind, steps, is_plan in judged
         ]
         timed_cold = set(rng.sample(range(len(answers)), min(args.cold, len(answers))))
         ctx = RecordContext(variant)
