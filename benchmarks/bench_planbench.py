@@ -53,7 +53,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections import Counter, defaultdict
@@ -64,7 +63,7 @@ from typing import Any
 import yaml
 
 from acpgen.errors import DataError
-from acpgen.evaluation.planbench import PLAN_TASKS, planbench_predictions
+from acpgen.evaluation.planbench import ACTION_GROUP, PLAN_TASKS, planbench_predictions
 from acpgen.evaluation.scoring import Scored, score_predictions
 from acpgen.nl.answers import ParseError
 from acpgen.nl.plan_steps import read_steps
@@ -85,7 +84,6 @@ CLASSES = (
     "acp-other",
     "cost",
 )
-_GROUP = re.compile(r"\(([^()]*)\)")
 
 
 @dataclass
@@ -112,7 +110,7 @@ def planbench_plan(instance: dict[str, Any]) -> list[str]:
     text = instance.get("extracted_llm_plan") or ""
     if isinstance(text, list):
         text = "\n".join(str(step) for step in text)
-    return ["(" + " ".join(group.lower().split()) + ")" for group in _GROUP.findall(str(text)) if group.strip()]
+    return ["(" + " ".join(group.lower().split()) + ")" for group in ACTION_GROUP.findall(str(text)) if group.strip()]
 
 
 def acp_plan(item: Scored) -> list[str] | None:
@@ -184,7 +182,7 @@ def result_files(root: Path, only: list[str], exclude: list[str]) -> list[tuple[
 
 
 def score_file(
-    root: Path, part: Path, path: Path, options: ScoreOptions, examples: int, cross_check: Counter[str]
+    part: Path, path: Path, options: ScoreOptions, examples: int, cross_check: Counter[str]
 ) -> FileResult | str:
     """The file's comparison, or why acp does not score it."""
     try:
@@ -296,7 +294,7 @@ def main() -> None:
     refused: dict[str, str] = {}
     cross_check: Counter[str] = Counter()
     for part, path in result_files(root, args.only, args.exclude):
-        result = score_file(root, part, path, options, args.examples, cross_check)
+        result = score_file(part, path, options, args.examples, cross_check)
         if isinstance(result, str):
             refused[str(path.relative_to(root))] = result
             continue

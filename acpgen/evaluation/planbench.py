@@ -103,7 +103,7 @@ _BLOCK = re.compile(r"\s+block$", re.IGNORECASE)
 _LEADING = re.compile(r"^\s*(?:#+\s*)?(?:[-*\u2022>]\s*)?(?:step\s*\d+\s*[.):-]?\s*|\d+\s*[.):-]\s*)?", re.IGNORECASE)
 _TRAILING = " \t\r\f\v.;,:"  # stripped after a step (str.rstrip: linear where a regex would backtrack)
 _EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")  # markdown's _object a_, not the _ inside a name
-_GROUP = re.compile(r"\(([^()]*)\)")
+ACTION_GROUP = re.compile(r"\(([^()]*)\)")  # a parenthesised group with nothing nested: an action
 _FINAL_PLAN = re.compile(r"^[ \t#>-]*final\s+plan[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -114,7 +114,7 @@ def _body(line: str) -> str:
 
 def _pddl_line(body: str) -> bool:
     """Whether a line's body is PDDL actions only: one or more groups ``( ... )`` and nothing else."""
-    return bool(_GROUP.search(body)) and not _GROUP.sub("", body).strip()
+    return bool(ACTION_GROUP.search(body)) and not ACTION_GROUP.sub("", body).strip()
 
 
 def _without_remark(text: str) -> str:
@@ -224,7 +224,7 @@ class Wording:
                 return match.group(0)
             return canonical(words[0], [self.names[arg] for arg in args])
 
-        return _GROUP.sub(one, line)
+        return ACTION_GROUP.sub(one, line)
 
 
 def _wording(
@@ -342,16 +342,6 @@ def plan_block(response: str) -> str:
     return block
 
 
-def _one_step(line: str) -> list[str]:
-    """A line of an answer in words that is no action's wording, as lines of acp's line form (one
-    step a line): a line of PDDL actions gives one line each, without parentheses; in any other line
-    the parentheses become blanks, so that the line stays one step (an unreadable one)."""
-    body = _body(line)
-    if _pddl_line(body):
-        return [group.strip() for group in _GROUP.findall(body)]
-    return [line.replace("(", " ").replace(")", " ")]
-
-
 def translate(response: str, wording: Wording | None, objects: Collection[str] = ()) -> str:
     """A PlanBench answer as acp's plan reader takes it (see the module docstring): the plan block,
     and with a wording, object names in PDDL actions replaced by the objects (``objects``: the
@@ -368,8 +358,10 @@ def translate(response: str, wording: Wording | None, objects: Collection[str] =
     for line, action in zip(lines, actions):
         if action is not None:
             out.append(action[1:-1])
-        elif _pddl_line(_body(line)) or wording.holds_action(line):
-            out += _one_step(line)
+        elif _pddl_line(body := _body(line)):  # a line of PDDL actions: one step a line, without parentheses
+            out += [group.strip() for group in ACTION_GROUP.findall(body)]
+        elif wording.holds_action(line):  # words naming an action: one step (an unreadable one) of the line
+            out.append(line.replace("(", " ").replace(")", " "))
         # any other line names no action: a heading, a remark, a precondition or effect written out
     return "\n".join(out)
 
