@@ -50,6 +50,7 @@ from acpgen.proofs.equivalence import Pair, check_pairs, pair_line
 from acpgen.proofs.features import MAX_STATES, state_features
 from acpgen.proofs.oracle import Oracle
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, Verdict, get_task, missing_fields, split_kind
+from acpgen.tasks.base import oracle_options
 from acpgen.tasks.choice import to_response
 
 # A one-action toy domain for the examples of this module's docstrings (tests/test_api.py passes them
@@ -149,7 +150,7 @@ class _Grounded:
     what it explored and decided; they hold this process's planners)."""
 
     task: GroundTask
-    oracles: dict[ScoreOptions, Oracle] = field(default_factory=dict)
+    oracles: dict[tuple, Oracle] = field(default_factory=dict)  # by _oracle_key
 
 
 class _GroundedTasks:
@@ -207,8 +208,9 @@ class _Context(RecordContext):
     def __init__(self, record: dict, options: ScoreOptions, planners: Planners, grounded: _Grounded):
         super().__init__(record, options, planners)
         self.__dict__["task"] = grounded.task  # RecordContext.task is a cached property: this is its value
-        if _oracle_key(options) in grounded.oracles:
-            self.__dict__["oracle"] = grounded.oracles[_oracle_key(options)]
+        key = _oracle_key(options)
+        if key in grounded.oracles:
+            self.__dict__["oracle"] = grounded.oracles[key]
 
     def keep_oracle(self, grounded: _Grounded) -> None:
         """Keep the oracle this context made (if it made one) for the next score with these options."""
@@ -216,9 +218,9 @@ class _Context(RecordContext):
             grounded.oracles.setdefault(_oracle_key(self.options), self.__dict__["oracle"])
 
 
-def _oracle_key(options: ScoreOptions) -> ScoreOptions:
-    """The options an oracle depends on (how answers are read does not change what it proves)."""
-    return dataclasses.replace(options, strict_reading=False, strict_just=False)
+def _oracle_key(options: ScoreOptions) -> tuple:
+    """The options an oracle depends on (``acpgen.tasks.base.oracle_options``), as a key."""
+    return tuple(oracle_options(options).items())
 
 
 def _as_score(verdict: Verdict) -> Score:

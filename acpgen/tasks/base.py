@@ -176,15 +176,7 @@ class RecordContext:
 
     @cached_property
     def oracle(self) -> Oracle:
-        return Oracle(
-            self.task,
-            self.planners,
-            max_states=self.options.max_states,
-            limits=self.options.limits,
-            retry_factor=self.options.retry_factor,
-            second_opinion=self.options.second_opinion,
-            lifted_states=self.options.lifted_states,
-        )
+        return Oracle(self.task, self.planners, **oracle_options(self.options))
 
     @property
     def answer(self) -> Any:
@@ -283,6 +275,18 @@ def record_plan(record: dict[str, Any]) -> list[str]:
 def on_plan_before_goal(state: dict[str, Any]) -> bool:
     """A state on a stored plan, not yet a goal state (val and just need the rest of the plan)."""
     return state.get("source") == "plan" and not state.get("goal")
+
+
+def oracle_options(options: ScoreOptions) -> dict[str, Any]:
+    """The options a record's oracle is made with: what it may explore and ask the planners (how answers
+    are read does not change what it proves)."""
+    return {
+        "max_states": options.max_states,
+        "limits": options.limits,
+        "retry_factor": options.retry_factor,
+        "second_opinion": options.second_opinion,
+        "lifted_states": options.lifted_states,
+    }
 
 
 def goal_ahead(state: dict[str, Any]) -> bool:
