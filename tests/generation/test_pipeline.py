@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -65,5 +66,16 @@ def test_a_killed_run_resumes_to_the_same_artefacts(reference_run, tmp_path):
     for problem in (root / "problems").glob("*.pddl"):
         GroundTask.from_strings(domain, problem.read_text())
     assert all(json.loads(p.read_text())["plans"] for p in (root / "plans").glob("*.json"))
+    generate(out)
+    assert snapshot(out) == snapshot(reference_run)
+
+
+def test_a_resumed_run_removes_what_a_kill_left_half_written_in_every_stage_folder(reference_run, tmp_path):
+    """A SIGKILL during the qa stage leaves a temporary file in qa/ (CI saw one); the next run removes it,
+    as it does in the other stage folders, and the artefacts are those of an uninterrupted run."""
+    out = tmp_path / "resumed"
+    shutil.copytree(reference_run, out)
+    for folder in ("qa", "plans", "stamps"):
+        (out / "ferry" / folder / ".half.jsonl.abc123.tmp").write_text('{"PDDL_domain": "; ferry')
     generate(out)
     assert snapshot(out) == snapshot(reference_run)

@@ -16,7 +16,7 @@ from acpgen.artefacts import atomic_write_text, remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.executors import Executor
 from acpgen.generation.sources import DomainSource
-from acpgen.generation.stamps import STAMPS_DIR, StampBook, code_version, sha256_bytes
+from acpgen.generation.stamps import StampBook, code_version, sha256_bytes
 from acpgen.planners import Planners, PlannerSetup
 
 
@@ -77,8 +77,10 @@ class StageContext:
         return self.source.text
 
     def clean(self) -> None:
-        """Remove temporary files left by a killed run (completed files are never touched)."""
-        for folder in (self.root, self.problems_dir, self.plans_dir, self.states_dir, self.root / STAMPS_DIR):
+        """Remove temporary files left by a killed run in the domain's folder and every stage folder under it
+        (qa/ included; completed files are never touched)."""
+        folders = [self.root, *(p for p in self.root.iterdir() if p.is_dir())] if self.root.is_dir() else []
+        for folder in folders:
             remove_stale_temporaries(folder)
 
     def stamp_book(self, stage: str) -> StampBook:
