@@ -229,7 +229,11 @@ class Reader:
         return best[-1]
 
     def _read(self, response: str, atoms: bool) -> Reading:
-        text = answer_section(response).lower()
+        return self.read_section(answer_section(response), atoms)
+
+    def read_section(self, section: str, atoms: bool) -> Reading:
+        """The literals (``atoms``) or actions of an answer section (:func:`acpgen.nl.answers.answer_section`)."""
+        text = section.lower()
         reading = Reading()
         pddl = list(_PDDL.finditer(text))
         if pddl:
@@ -240,7 +244,7 @@ class Reader:
                     continue
                 if atoms and match.group(1) is None:
                     before = text[max(0, match.start() - _NEGATION_REACH) : match.start()]
-                    item = negated(item) if _NEGATED_BEFORE.search(before) else item
+                    item = negated(item) if "not" in before and _NEGATED_BEFORE.search(before) else item
                 reading.add(item)
             # words outside the groups (a negation of the next group aside) are read as nothing
             words = _BETWEEN_GROUPS.sub(" ", _NEGATION_WORDS.sub(" ", _PDDL.sub(" ", text))).strip()
@@ -267,28 +271,41 @@ class Reader:
         commas of its own, so each piece is joined with a bounded number of earlier ones: reading
         takes time in proportion to the number of pieces. (A list that names an object more often than
         the task has objects, or an object named "and", is not read as one fact.)"""
-        cuts = [(0, 0)] + [(m.start(), m.end()) for m in _SPLIT.finditer(part)] + [(len(part), len(part))]
-        pieces = [(cuts[i][1], cuts[i + 1][0]) for i in range(len(cuts) - 1)]
-        n = len(pieces)
-        single = [not _BLANK.search(part[a:b].strip()) for a, b in pieces]  # a name, or nothing
+        starts, ends = [0], []
+        for m in _SPLIT.finditer(part):
+            ends.append(m.start())
+            starts.append(m.end())
+        ends.append(len(part))
+        n = len(starts)
+        # worded[k]: how many of the first k pieces are not a single name (nor empty)
+        worded = [0] * (n + 1)
+        for k in range(n):
+            worded[k + 1] = worded[k] + (_BLANK.search(part[starts[k] : ends[k]].strip()) is not None)
         span = self._fact_span if atoms else self._action_span
+        limit = self._worded_pieces
+        read_as = self._read_as
         # best[j] = (unread pieces of parts[:j], start i of the last run, its items (empty: unread))
         none: list[str] = []
         best: list[tuple[int, int, list[str]]] = [(0, 0, none)] + [(n + 1, 0, none)] * n
         for j in range(1, n + 1):
-            best[j] = (best[j - 1][0] + 1, j - 1, [])
-            candidates, worded = [], 0
-            for i in range(j - 1, max(-1, j - 1 - span), -1):
-                worded += not single[i]
-                if i < j - 1 and worded > self._worded_pieces:
-                    break
-                candidates.append(i)
-            for i in reversed(candidates):  # earliest start first, as the reading prefers
-                if best[i][0] >= best[j][0]:
+            here = (best[j - 1][0] + 1, j - 1, none)
+            # the earliest start of a run ending at piece j - 1: at most `span` pieces, and (beyond one
+            # piece) at most `limit` pieces that are not single names
+            first = j - 1
+            while first > 0 and first > j - span and worded[j] - worded[first - 1] <= limit:
+                first -= 1
+            end = ends[j - 1]
+            for i in range(first, j):  # earliest start first, as the reading prefers
+                unread = best[i][0]
+                if unread >= here[0]:
                     continue
-                found = self._items(part[pieces[i][0] : pieces[j - 1][1]].strip(), atoms)
+                text = part[starts[i] : end].strip()
+                found = read_as.get((text, atoms))
+                if found is None:
+                    found = self._items(text, atoms)
                 if found:
-                    best[j] = (best[i][0], i, found)
+                    here = (unread, i, found)
+            best[j] = here
         runs: list[tuple[int, int, list[str]]] = []
         j = n
         while j > 0:
@@ -300,7 +317,7 @@ class Reader:
                 for item in found:
                     reading.add(item)
             else:
-                piece = part[pieces[i][0] : pieces[j - 1][1]].strip()
+                piece = part[starts[i] : ends[j - 1]].strip()
                 if _NONE.match(piece):
                     reading.none = True
                 elif piece:
@@ -339,9 +356,9 @@ class Reader:
         return []
 
 
-def read_number(response: str) -> int | None:
-    """The first whole number of the answer section (digits, or a number word up to twenty)."""
-    text = answer_section(response).lower()
+def number_in(section: str) -> int | None:
+    """The first whole number of an answer section (digits, or a number word up to twenty)."""
+    text = section.lower()
     match = re.search(r"(?<![a-z0-9_-])-?\d+(?![a-z0-9_-])|\b(" + "|".join(NUMBER_WORDS) + r")\b", text)
     if match is None:
         return None

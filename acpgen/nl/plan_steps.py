@@ -32,7 +32,9 @@ _NUMBERING = re.compile(r"^\s*(?:[-*\u2022>]\s*)?(?:(?:step\s*)?\d+\s*[.):\-]?\s
 _TRAILING = re.compile(r"[\s.;]+$")
 _CALLER = re.compile(r"([a-z][a-z0-9_-]*)\Z", re.IGNORECASE)
 _ALL_NAMES = re.compile(f"{_NAME}(?: {_NAME})*")  # names joined by single blanks
-_PARENS = re.compile(r"[()]")
+# a run of "(" (group 1), the last of them opening a group with no parenthesis inside when its text and
+# ")" follow (group 2); or a ")" of a nested or broken group
+_TOKEN = re.compile(r"(\(+)([^()]*\))?|\)")
 
 
 def _words(text: str) -> Step:
@@ -63,8 +65,6 @@ def _line_form(section: str) -> list[Step]:
 
 def _between(text: str) -> list[Step]:
     """Steps on the whole lines between two groups (the first and last pieces share a group's line)."""
-    if text.count("\n") < 2:  # no whole line between them (the common case: one step a line)
-        return []
     pieces = text.split("\n")
     return [step for line in pieces[1:-1] if (step := _bare_line(line)) is not None]
 
@@ -74,25 +74,38 @@ def _parenthesised(section: str) -> list[Step]:
     # first step or after the last one ("(6 steps)", "(i.e. optimal)"), and only there
     found: list[tuple[Step, bool]] = []
     depth, start, nested, last_end = 0, 0, False, -1
-    for match in _PARENS.finditer(section):
-        at, char = match.start(), match.group()
-        if char == "(":
-            if depth == 0:
-                start, nested = at, False
-            else:
+    read: dict[str, Step] = {}  # a group's text as read: a long answer repeats its steps
+    for match in _TOKEN.finditer(section):
+        opens = match.group(1)
+        if opens is not None:
+            at, flat = match.start(), match.group(2) is not None
+            unmatched = len(opens) - flat  # the opening parentheses whose group stays open
+            if unmatched:
+                if depth == 0:
+                    start, nested = at, unmatched > 1 or flat
+                else:
+                    nested = True
+                depth += unmatched
+            if not flat:
+                continue
+            if depth > 0:  # a whole group inside an outer one
                 nested = True
-            depth += 1
-        elif char == ")":
+                continue
+            start, end = at + len(opens) - 1, match.end() - 1
+        else:
+            end = match.start()
             if depth == 0:  # a stray closing parenthesis
                 found.append((Step(")", None), False))
                 continue
             depth -= 1
-            if depth == 0:
-                if last_end >= 0:
-                    found += [(step, False) for step in _between(section[last_end:start])]
-                last_end = at + 1
-                step = _group(section, start, at, nested)
-                found.append((step, step.name is None and not nested))
+            if depth > 0:
+                continue
+        if last_end >= 0 and section.count("\n", last_end, start) >= 2:  # whole lines between two groups
+            found += [(step, False) for step in _between(section[last_end:start])]
+        last_end = end + 1
+        step = _group(section, start, end, nested, read)
+        found.append((step, step.name is None and not nested))
+        nested = False
     if depth > 0:  # the text ends inside a group
         found.append((Step(section[start:].strip()[:80], None), False))
     first = next((i for i, (_, prose) in enumerate(found) if not prose), len(found))
@@ -100,14 +113,18 @@ def _parenthesised(section: str) -> list[Step]:
     return [step for step, _ in found[first : last + 1]]
 
 
-def _group(section: str, start: int, end: int, nested: bool) -> Step:
+def _group(section: str, start: int, end: int, nested: bool, read: dict[str, Step]) -> Step:
     if nested:
         return Step(section[start : end + 1][:80], None)
     inner = section[start + 1 : end]
     # name(arg, ...): the name right before the parenthesis (looked for only when a name character is there)
     before = section[start - 1] if start > 0 else " "
     caller = _CALLER.search(section[max(0, start - 64) : start]) if before.isalnum() or before in "_-" else None
-    return _words(caller.group(1) + " " + inner if caller is not None else inner)
+    words = caller.group(1) + " " + inner if caller is not None else inner
+    step = read.get(words)
+    if step is None:
+        step = read[words] = _words(words)
+    return step
 
 
 def read_steps(response: str) -> list[Step]:

@@ -22,7 +22,7 @@ from typing import Any
 from acpgen.config import QAConfig
 from acpgen.errors import DataError, PddlError
 from acpgen.generators import DOMAINS, domain_file
-from acpgen.nl.answer_reader import Reader, read_number
+from acpgen.nl.answer_reader import Reader, number_in
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.nl.asked import Asked, NotRead, differences, property_words, read_asked
 from acpgen.nl.describe import Describer
@@ -518,9 +518,11 @@ class SequenceTask(Task):
 
     # ----- scoring ----------------------------------------------------------------------------
     def parse(self, response: str) -> str:
-        if not answer_section(response).strip():
+        """The answer section of the response (read once, here)."""
+        section = answer_section(response)
+        if not section.strip():
             raise ParseError("empty answer")
-        return response
+        return section
 
     def expected(self, ctx: RecordContext) -> Any:
         if ctx.recheck:
@@ -530,12 +532,12 @@ class SequenceTask(Task):
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
         kind, expected = self.kind(ctx.record), self.expected(ctx)
         if kind == rq.NUMBER:
-            number = read_number(answer)
+            number = number_in(answer)
             if number is None:
                 return Verdict.parse_error("no number in the answer")
             return Verdict.correct() if number == int(expected) else Verdict.wrong(f"expected {expected}, got {number}")
         reader = Reader(ctx.task.lifted, template_of(ctx.record, ctx.task.lifted))
-        reading = reader.literals(answer) if kind == rq.LITERALS else reader.actions(answer)
+        reading = reader.read_section(answer, atoms=kind == rq.LITERALS)
         if not reading.items and not reading.none:
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")

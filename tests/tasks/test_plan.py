@@ -68,6 +68,23 @@ def test_a_line_between_steps_is_a_step_never_skipped():
     assert [s.action for s in steps] == ["(board c0 l0)", "(then the ferry sails over)", "(sail l0 l1)"]
 
 
+# Runs of "(" and groups inside groups: each top-level group is one step, unreadable when it holds another
+# group; a group still open at the end is an unreadable step; a stray ")" is one. (Read by hand.)
+@pytest.mark.parametrize(
+    ("response", "steps"),
+    [
+        ("((board c0 l0))\n(sail l0 l1)", [None, "(sail l0 l1)"]),
+        ("(board c0 l0)\n(((sail l0 l1)", ["(board c0 l0)", None]),
+        ("(board c0 l0)\n(sail (l0) l1)\n(debark c0 l1)", ["(board c0 l0)", None, "(debark c0 l1)"]),
+        ("(board c0 l0) ) (sail l0 l1)", ["(board c0 l0)", None, "(sail l0 l1)"]),
+        ("(board c0 l0)\n((\n(sail l0 l1)", ["(board c0 l0)", None]),
+        ("(board c0 l0)\n" * 3, ["(board c0 l0)"] * 3),
+    ],
+)
+def test_runs_of_parentheses_and_nested_groups(response, steps):
+    assert [step.action if step.name is not None else None for step in read_steps(response)] == steps
+
+
 @pytest.mark.parametrize("response", ["", "  \n\n", "Final answer:", "<think>(sail l0 l1)</think>"])
 def test_an_answer_without_steps_is_a_parse_error(response):
     with pytest.raises(ParseError):
