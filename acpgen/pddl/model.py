@@ -62,7 +62,7 @@ def derived_rules_text(domain_text: str) -> list[str]:
 
 def canonical(name: str, args: tuple[str, ...] | list[str] = ()) -> str:
     """Canonical text of an atom or action: ``(name a b)`` in lower case."""
-    return "(" + " ".join([name.lower(), *(a.lower() for a in args)]) + ")"
+    return "(" + " ".join((name, *args)).lower() + ")"  # one lower() for the whole text
 
 
 def split_canonical(text: str) -> tuple[str, tuple[str, ...]]:

@@ -102,6 +102,9 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
         for action in task.actions
         for pos, _ in action.precondition
     ]
+    # the atoms of each disjunct's precondition and of its add list, listed once (the fixpoint visits
+    # every disjunct on every pass)
+    listed = [(tuple(bits(pre)), tuple(bits(add))) for pre, add, _ in disjuncts]
     init = task.init & changing
     reachable = init
     rows = dict.fromkeys(bits(init), init)
@@ -112,8 +115,9 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
         for k, (pre, add, delete) in enumerate(disjuncts):
             if pre & reachable != pre:
                 continue
+            pre_atoms, add_atoms = listed[k]
             compatible = reachable
-            for i in bits(pre):
+            for i in pre_atoms:
                 compatible &= rows[i]
             if compatible & pre != pre:
                 continue
@@ -125,7 +129,7 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
             progress = True
             reachable |= add
             together = compatible | add
-            for i in bits(add):
+            for i in add_atoms:
                 rows[i] = rows.get(i, 0) | together
             for i in bits(new & ~add):
                 rows[i] |= add
