@@ -15,22 +15,27 @@ class Execution:
     state: int  # state after the last applied action
     failed_at: int | None  # 0-based index of the first inapplicable step, None if all applied
     unknown_at: int | None = None  # index of the first name that is no ground action of the task
+    states: tuple[int, ...] = ()  # with ``trace``: the states passed through, the start first
 
     @property
     def applicable(self) -> bool:
         return self.failed_at is None and self.unknown_at is None
 
 
-def execute(task: GroundTask, state: int, names: list[str]) -> Execution:
-    """Execute named actions from ``state``; stop at the first unknown or inapplicable one."""
+def execute(task: GroundTask, state: int, names: list[str], trace: bool = False) -> Execution:
+    """Execute named actions from ``state``; stop at the first unknown or inapplicable one (``trace``:
+    keep the states passed through)."""
+    states = [state] if trace else None
     for i, name in enumerate(names):
         action = task.action(name)
         if action is None:
-            return Execution(state, i, unknown_at=i)
+            return Execution(state, i, unknown_at=i, states=tuple(states or ()))
         if not action.applicable(state):
-            return Execution(state, i)
+            return Execution(state, i, states=tuple(states or ()))
         state = action.apply(state)
-    return Execution(state, None)
+        if states is not None:
+            states.append(state)
+    return Execution(state, None, states=tuple(states or ()))
 
 
 def is_plan(task: GroundTask, state: int, names: list[str]) -> bool:

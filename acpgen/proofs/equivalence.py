@@ -15,13 +15,17 @@ graphs stay small; otherwise both polarities are closed.
 The closure ranges over the atoms some action adds or deletes (the others keep their initial value in
 every reachable state, and the graphs carry the initial state). It is bounded first without searching
 the whole state space: reachable goal states refute candidates (the plan of the solvability test,
-greedy searches (``SEARCH_STATES`` states each) for a goal state without each remaining candidate, and
-a sweep from every goal state found over the goal states one action away), and invariants prove
+greedy searches (``SEARCH_STATES`` states each) for a goal state without each remaining candidate,
+started near the goal states found and guided toward an action that changes the candidate, and a
+sweep from every goal state found over the goal states one action away), and invariants prove
 candidates in (:mod:`acpgen.pddl.mutexes`: h² mutexes and at-least-one sets, e.g. "every hoist is
-free when every crate sits on a pallet"). That gives bounds (the sure literals, and the unrefuted
-candidates that may be in), and bounds that already differ in the number of goal literals of some
-predicate decide non-equivalence. Only the candidates still open are settled: by the whole state
-space when it has at most ``max_states`` states, else by the planner, one query each bounded by the
+free when every crate sits on a pallet"; atoms implied by a goal atom, by induction over the actions;
+atoms every action achieving a goal atom needs and that nothing can change after it, as when
+alfworld's validation ends the episode with the objects where it found them). That gives bounds (the
+sure literals, and the unrefuted candidates that may be in), and bounds that already differ in the
+number of goal literals of some predicate decide non-equivalence. Only the candidates still open are
+settled: by the whole state space when it has at most ``max_states`` states, else by the planner (a
+portfolio of greedy searches, :meth:`acpgen.planners.Planners.solve`), one query each bounded by the
 planner time limit, sound both ways: "is there a reachable goal state where p is false?" — a plan
 removes p (and every other candidate its end state lacks), a proof of unsolvability puts p in the
 closure, and any other planner outcome makes the whole answer undecided (never a silent "no").
@@ -61,7 +65,7 @@ from acpgen.executors import Executor
 from acpgen.pddl.encode import lifted_query
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import bits, declared_domain_name, split_canonical, without_comments
+from acpgen.pddl.model import GroundAction, bits, declared_domain_name, split_canonical, without_comments
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.semantics import execute
 from acpgen.planners import Limits, Planners, PlannerSetup, Status
@@ -71,6 +75,9 @@ from acpgen.proofs.oracle import Oracle
 SEARCH_STATES = 2000
 #: states of a state space explored in full before a planner is asked whether a problem is solvable
 SMALL_SPACE = 2000
+#: the most changing atoms of a task whose h² mutexes the closure uses (0.2 s at 780 atoms on alfworld,
+#: 1.4 s at 1,800; a planner's proof that a candidate is in the closure takes longer, or never comes)
+H2_ATOMS = 1000
 _PROBLEM_DOMAIN = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.IGNORECASE)
 
 
@@ -174,7 +181,7 @@ class _Parsed:
     oracle: Oracle
     closures: dict[bool, Closure] = field(default_factory=dict)
     bounds: dict[bool, Closure] = field(default_factory=dict)
-    witness: int | None = None  # a reachable goal state, when the greedy search found one
+    witness: tuple[int, ...] = ()  # the states from the initial state to a reachable goal state (a search's)
     solvable: bool | None = None
     mutexes: Mutexes | None = None  # the task's h² pairs (None: not computed, or the task is too large)
     mutexes_done: bool = False
@@ -248,13 +255,13 @@ class EquivalenceChecker:
         changing = _changing(task)
         # Goal states found by searches refute candidates (exact: each is a reachable goal state).
         witnesses = _GoalStates(task, self.search_states)
-        if parsed.witness is not None:
-            witnesses.add(parsed.witness)
-        else:
+        if not parsed.witness:
             first = self._goal_state(task, task.goal_pos, task.goal_neg)
             if first is None or isinstance(first, str):
                 return Closure(undecided=first or "the planner found no goal state of a solvable problem")
-            witnesses.add(first)
+            parsed.witness = first
+        witnesses.add(parsed.witness[-1])
+        on_the_way = list(parsed.witness[:-1])  # reachable states a refuting search may start from
         pos, neg = task.goal_pos & changing, task.goal_neg & changing
         open_pos = changing & ~pos & witnesses.always
         open_neg = (changing & ~neg & ~witnesses.ever) if negatives else 0
@@ -265,23 +272,46 @@ class EquivalenceChecker:
             pos, open_pos = pos | proven, open_pos & ~proven
             ruled_out = found.excluded(task.goal_pos | pos, task.goal_neg) & open_neg
             neg, open_neg = neg | ruled_out, open_neg & ~ruled_out
+        kept, gone = _kept_after_goal(task, open_pos)
+        kept |= _implied(task, task.goal_pos, open_pos & ~kept)  # true wherever a goal atom is
+        pos, open_pos = pos | (open_pos & kept), open_pos & ~kept
+        neg, open_neg = neg | (open_neg & gone), open_neg & ~gone
+        # a search for a goal state without each candidate starts on the way to the goal states found so
+        # far, guided toward an action that changes the candidate
         for bit in bits(open_pos):
             if witnesses.always >> bit & 1:
-                state = _greedy_search(task, task.goal_pos, task.goal_neg | 1 << bit, self.search_states)
-                if state is not None:
-                    witnesses.add(state)
+                path = self._refutation(task, task.goal_pos, task.goal_neg | 1 << bit, 1 << bit, witnesses, on_the_way)
+                if path is not None:
+                    witnesses.add(path[-1])
+                    on_the_way += path[:-1]
         open_pos &= witnesses.always
         for bit in bits(open_neg):
             if not witnesses.ever >> bit & 1:
-                state = _greedy_search(task, task.goal_pos | 1 << bit, task.goal_neg, self.search_states)
-                if state is not None:
-                    witnesses.add(state)
+                path = self._refutation(task, task.goal_pos | 1 << bit, task.goal_neg, 1 << bit, witnesses, on_the_way)
+                if path is not None:
+                    witnesses.add(path[-1])
+                    on_the_way += path[:-1]
         open_neg &= ~witnesses.ever
         return Closure(pos, neg, open_pos=open_pos, open_neg=open_neg)
 
+    def _refutation(
+        self, task: GroundTask, pos: int, neg: int, focus: int, witnesses: _GoalStates, on_the_way: list[int]
+    ) -> list[int] | None:
+        """A path to a reachable state with ``pos`` and without ``neg`` (a goal state without a closure
+        candidate, ``focus``), or None if none was found: first short searches from the goal states found
+        last and from the last states on the way to them (where little but the candidate is unmet; one
+        search from all of them would stay on the plateau of the earliest), then one from the initial
+        state and every state on the way."""
+        near = [*witnesses.found[-2:][::-1], *on_the_way[-4:][::-1]]
+        for start in near:
+            path = _greedy_search(task, pos, neg, self.search_states // 8, (start,), focus)
+            if path is not None:
+                return path
+        return _greedy_search(task, pos, neg, self.search_states // 2, (task.init, *on_the_way), focus)
+
     def _mutexes(self, parsed: _Parsed) -> Mutexes | None:
         if not parsed.mutexes_done:
-            parsed.mutexes, parsed.mutexes_done = mutexes(parsed.task), True
+            parsed.mutexes, parsed.mutexes_done = mutexes(parsed.task, max_atoms=H2_ATOMS), True
         return parsed.mutexes
 
     def _settle(self, parsed: _Parsed, bounds: Closure, negatives: bool) -> Closure:
@@ -309,8 +339,8 @@ class EquivalenceChecker:
             if found is None:
                 pos |= 1 << bit
             else:
-                open_pos &= found
-                open_neg &= ~found
+                open_pos &= found[-1]
+                open_neg &= ~found[-1]
         for bit in bits(open_neg):
             if not open_neg >> bit & 1:
                 continue
@@ -320,26 +350,26 @@ class EquivalenceChecker:
             if found is None:
                 neg |= 1 << bit
             else:
-                open_neg &= ~found
+                open_neg &= ~found[-1]
         return Closure(pos, neg)
 
-    def _goal_state(self, task: GroundTask, pos: int, neg: int) -> int | str | None:
-        """A reachable state with all of ``pos`` and none of ``neg`` (from a plan); None when the
-        planner proved there is none; a reason string when it could not decide (a call that times out
-        or fails is asked once more with ``retry_factor`` times the budget)."""
+    def _goal_state(self, task: GroundTask, pos: int, neg: int) -> tuple[int, ...] | str | None:
+        """The states of a plan from the initial state to a reachable state with all of ``pos`` and none of
+        ``neg``; None when the planner proved there is none; a reason string when it could not decide (a
+        call that times out or fails is asked once more with ``retry_factor`` times the budget)."""
         encoding = lifted_query(task, task.init, pos, neg, "closure")
-        result = self.planners.solve(self.domain_text, encoding.problem, self.limits)
+        result = self.planners.solve(self.domain_text, encoding.problem, self.limits, portfolio=True)
         if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
-            result = self.planners.solve(self.domain_text, encoding.problem, bigger)
+            result = self.planners.solve(self.domain_text, encoding.problem, bigger, portfolio=True)
         if result.status == Status.UNSOLVABLE:
             return None
         if result.status != Status.SOLVED or not result.plans:
             return f"planner {result.status.value} on a goal-closure query: {result.message}"
-        run = execute(task, task.init, encoding.decode(result.plans[0]))
+        run = execute(task, task.init, encoding.decode(result.plans[0]), trace=True)
         if not run.applicable or run.state & pos != pos or run.state & neg:
             return "planner returned a plan that does not reach the queried state"
-        return run.state
+        return run.states
 
     def solvable(self, problem_text: str) -> bool | None:
         """Whether a problem's goal is reachable (None: undecided); PddlError if it does not parse."""
@@ -352,14 +382,14 @@ class EquivalenceChecker:
         if parsed.solvable is None:
             task = parsed.task
             for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
-                parsed.witness = _greedy_search(task, task.goal_pos, task.goal_neg, budget)
-                if not task.goal_satisfiable or parsed.witness is not None:
+                parsed.witness = tuple(_greedy_search(task, task.goal_pos, task.goal_neg, budget) or ())
+                if not task.goal_satisfiable or parsed.witness:
                     break
                 found = self._mutexes(parsed)
                 if found is not None and not found.together(task.goal_pos, task.goal_neg):
                     parsed.solvable = False
                     return False
-            if task.goal_satisfiable and parsed.witness is not None:
+            if task.goal_satisfiable and parsed.witness:
                 parsed.solvable = True
             else:
                 parsed.solvable = self._solvable_beyond_search(parsed)
@@ -475,26 +505,103 @@ def _changing(task: GroundTask) -> int:
     return found
 
 
-def _greedy_search(task: GroundTask, pos: int, neg: int, max_states: int) -> int | None:
-    """Greedy best-first search from the initial state on the number of unmet literals of ``pos`` /
-    ``not neg``: a reachable state meeting them, or None when none was found within ``max_states``
-    generated states (None proves nothing)."""
+def _kept_after_goal(task: GroundTask, open_pos: int) -> tuple[int, int]:
+    """Atoms true (first) and atoms false (second) in every reachable goal state, proven from the actions
+    that achieve a goal atom G false initially: if every such action needs atom X (or adds it, or needs
+    an atom Y that implies X in every reachable state, among ``open_pos``) and keeps it, and deletes for
+    good an atom (one no action adds) that every action deleting X needs, then X holds right after the
+    last achievement of G and nothing can delete it after that; likewise for an atom every achiever needs
+    false (or deletes) and every action adding it needs a deleted atom. (The validation actions of
+    alfworld end the episode this way: the objects they need stay where they are.) Tasks with derived
+    atoms are left out."""
+    if task.axioms is not None or not task.goal_satisfiable:
+        return 0, 0
+    added = 0
+    for action in task.actions:
+        added |= action.add
+    kept, gone = 0, 0
+    for goal in bits(task.goal_pos & ~task.init):
+        achievers = [a for a in task.actions if a.add >> goal & 1]
+        ended, needs_true, needs_false, touched = -1, -1, -1, 0
+        for action in achievers:
+            ended &= action.delete & ~added
+            needs_true &= (_always_needed(action, positive=True) | action.add) & ~action.delete
+            needs_false &= (_always_needed(action, positive=False) | action.delete) & ~action.add
+            touched |= action.delete
+        if not achievers or not ended:
+            continue
+        true_after = needs_true | _implied(task, needs_true, open_pos & ~needs_true & ~touched)
+        for atom in bits(true_after & ~kept):
+            if all(all(pre & ended for pre, _ in a.precondition) for a in task.actions if a.delete >> atom & 1):
+                kept |= 1 << atom
+        for atom in bits(needs_false & ~gone):
+            if all(all(pre & ended for pre, _ in a.precondition) for a in task.actions if a.add >> atom & 1):
+                gone |= 1 << atom
+    return kept, gone
+
+
+def _implied(task: GroundTask, sources: int, targets: int) -> int:
+    """The atoms X of ``targets`` true in every reachable state where some atom Y of ``sources`` is true,
+    by induction: not so initially, every action that adds Y adds X or needs and keeps it, and every
+    action that deletes X deletes Y or needs it false (and does not add it)."""
+    found = 0
+    if not sources or not targets:
+        return found
+    adders = {y: [a for a in task.actions if a.add >> y & 1] for y in bits(sources)}
+    for x in bits(targets):
+        deleters = [a for a in task.actions if (a.delete & ~a.add) >> x & 1]
+        for y, making in adders.items():
+            if task.init >> y & 1 and not task.init >> x & 1:
+                continue
+            if all(a.add >> x & 1 or (_always_needed(a, True) & ~a.delete) >> x & 1 for a in making) and all(
+                ((a.delete | _always_needed(a, False)) & ~a.add) >> y & 1 for a in deleters
+            ):
+                found |= 1 << x
+                break
+    return found
+
+
+def _always_needed(action: GroundAction, positive: bool) -> int:
+    """The atoms every disjunct of an action's precondition needs true (``positive``) or false."""
+    needed = -1
+    for pre, pre_neg in action.precondition:
+        needed &= pre if positive else pre_neg
+    return needed if action.precondition else 0
+
+
+def _greedy_search(
+    task: GroundTask, pos: int, neg: int, max_states: int, starts: tuple[int, ...] = (), focus: int = 0
+) -> list[int] | None:
+    """Greedy best-first search on the number of unmet literals of ``pos`` / ``not neg``: the states
+    from a start to a reachable state meeting them, or None when none was found within ``max_states``
+    generated states (None proves nothing). The search starts from the initial state, or from
+    ``starts`` (states known reachable). ``focus``: one literal of ``pos`` or ``neg`` (a bit) to change
+    first; while it is unmet, the fewest unmet preconditions of an action that meets it are added to
+    the estimate (the search for a goal state that refutes a closure candidate starts on the way to a
+    goal state found before, where little but that literal is unmet)."""
+    makers = [pre for a in task.actions if (a.add if focus & pos else a.delete) & focus for pre in a.precondition]
 
     def missing(state: int) -> int:
-        return (pos & ~state).bit_count() + (neg & state).bit_count()
+        unmet = (pos & ~state).bit_count() + (neg & state).bit_count()
+        if makers and (state & focus) == (focus & neg):
+            unmet += min((p & ~state).bit_count() + (n & state).bit_count() for p, n in makers)
+        return unmet
 
-    start = task.init
-    frontier = [(missing(start), 0, start)]
-    seen = {start}
+    frontier = [(missing(start), -i, start) for i, start in enumerate(starts or (task.init,))]
+    heapq.heapify(frontier)
+    parent: dict[int, int | None] = {start: None for _, _, start in frontier}
     counter = 0
     while frontier and counter < max_states:
         unmet, _, state = heapq.heappop(frontier)
         if unmet == 0:
-            return state
+            path = [state]
+            while (before := parent[path[-1]]) is not None:
+                path.append(before)
+            return path[::-1]
         for _, action in task.successors(state):
             nxt = action.apply(state)
-            if nxt not in seen:
-                seen.add(nxt)
+            if nxt not in parent:
+                parent[nxt] = state
                 counter += 1
                 heapq.heappush(frontier, (missing(nxt), counter, nxt))
     return None
@@ -508,9 +615,11 @@ class _GoalStates:
     def __init__(self, task: GroundTask, limit: int) -> None:
         self.task, self.limit = task, limit
         self.seen: set[int] = set()
+        self.found: list[int] = []  # the states added (the sweep's starts)
         self.always, self.ever = -1, 0
 
     def add(self, state: int) -> None:
+        self.found.append(state)
         queue = deque([state])
         while queue and len(self.seen) < self.limit:
             state = queue.popleft()

@@ -146,6 +146,33 @@ def test_the_second_optimal_configuration_is_another_search_with_the_same_costs(
     assert "astar(lmcut())" not in searches
 
 
+def test_the_solve_portfolio_tries_each_search_then_the_first_with_the_whole_budget(planners, monkeypatch):
+    searches: list[tuple[str, float]] = []
+    run = planners._run
+    refused = {"eager_greedy([ff()],preferred=[ff()])", "lazy_greedy([ff()],preferred=[ff()])"}
+
+    def spy(tool, template, workdir, limits):  # the first two end without a plan or a proof (bound 0)
+        search = template[template.index("--search") + 1]
+        searches.append((search, limits.time))
+        if search in refused and limits.time < LIMITS.time:
+            return run(tool, (*template[: template.index("--search") + 1], "astar(blind(),bound=0)"), workdir, limits)
+        return run(tool, template, workdir, limits)
+
+    monkeypatch.setattr(planners, "_run", spy)
+    sol = planners.solve(FERRY, FERRY_P01, LIMITS, portfolio=True)
+    assert sol.status == Status.SOLVED and ferry_valid(sol.plans[0])
+    quarter = LIMITS.time / 4
+    assert searches == [
+        ("eager_greedy([ff()],preferred=[ff()])", quarter),
+        ("lazy_greedy([ff()],preferred=[ff()])", quarter),
+        ("eager_greedy([ff(), cg()],preferred=[ff(), cg()])", quarter),
+    ]
+    # an unsolvable task: no search of the portfolio finds a plan, and the first proves there is none
+    searches.clear()
+    unsolvable = planners.solve(pddl("tokens-domain"), pddl("tokens-unsolvable"), LIMITS, portfolio=True)
+    assert unsolvable.status == Status.UNSOLVABLE and searches[0][0] == "eager_greedy([ff()],preferred=[ff()])"
+
+
 def pddl_pair(name: str) -> tuple[str, str]:
     return pddl(f"{name}-domain"), pddl(f"{name}-p01")
 

@@ -18,7 +18,7 @@ from acpgen.data import DOMAINS_DIR
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
-from acpgen.proofs.equivalence import EquivalenceChecker, equivalent
+from acpgen.proofs.equivalence import EquivalenceChecker, _implied, _kept_after_goal, equivalent
 
 
 def domain_text(name: str) -> str:
@@ -38,6 +38,26 @@ LAMPS = """
   (:action switch-off :parameters (?l - lamp)
      :precondition (powered ?l)
      :effect (not (powered ?l))))
+"""
+
+# A domain whose goal action ends the episode, as alfworld's validations do: (finish) needs an item that
+# fits on a shelf and closes the episode (no action needs (open) false, none adds it back); (near ?i ?p)
+# is added and deleted with (at ?i ?p), as alfworld's objectatlocation with inreceptacle.
+CHORES = """
+(define (domain chores)
+  (:requirements :strips :typing)
+  (:types item place)
+  (:predicates (open) (handfree) (at ?i - item ?p - place) (near ?i - item ?p - place) (held ?i - item)
+               (fits ?i - item ?p - place) (done ?p - place))
+  (:action take :parameters (?i - item ?p - place)
+     :precondition (and (open) (handfree) (at ?i ?p))
+     :effect (and (held ?i) (not (handfree)) (not (at ?i ?p)) (not (near ?i ?p))))
+  (:action put :parameters (?i - item ?p - place)
+     :precondition (and (open) (held ?i))
+     :effect (and (at ?i ?p) (near ?i ?p) (handfree) (not (held ?i))))
+  (:action finish :parameters (?i - item ?p - place)
+     :precondition (and (open) (at ?i ?p) (fits ?i ?p))
+     :effect (and (done ?p) (not (open)))))
 """
 
 
@@ -237,6 +257,14 @@ LAMPS_P = Problem(
     ("(powered k2)", "(not (powered k1))"),
 )
 
+# only item a fits on place s: every goal state has a at s (and near s); b may be anywhere, or held
+CHORES_P = Problem(
+    "chores",
+    {"a": "item", "b": "item", "s": "place", "p": "place", "q": "place"},
+    ("(open)", "(handfree)", "(at a p)", "(near a p)", "(at b p)", "(near b p)", "(fits a s)"),
+    ("(done s)",),
+)
+
 DOMAIN_OF = {
     "blocksworld-4ops": "blocksworld",
     "gripper-strips": "grippers",
@@ -248,7 +276,7 @@ DOMAIN_OF = {
 
 
 def text_of(p: Problem) -> str:
-    return LAMPS if p.domain == "lamps" else domain_text(DOMAIN_OF[p.domain])
+    return {"lamps": LAMPS, "chores": CHORES}.get(p.domain) or domain_text(DOMAIN_OF[p.domain])
 
 
 SWAP_BW = {"a": "z", "b": "a", "c": "q"}
@@ -315,6 +343,10 @@ CASES: list[tuple[str, Problem, Problem, bool, bool]] = [
         False,
         False,
     ),
+    ("chores needed item added", CHORES_P, CHORES_P.with_goal(("(done s)", "(at a s)")), False, True),
+    ("chores implied near added", CHORES_P, CHORES_P.with_goal(("(done s)", "(near a s)")), False, True),
+    ("chores free item placed", CHORES_P, CHORES_P.with_goal(("(done s)", "(at b p)")), False, False),
+    ("chores hand free added", CHORES_P, CHORES_P.with_goal(("(done s)", "(handfree)")), False, False),
     ("lamps renamed", LAMPS_P, LAMPS_P.renamed({"k1": "x", "k2": "y"}), False, True),
     ("lamps implied broken lamp off", LAMPS_P, LAMPS_P.with_goal(LAMPS_P.goal + ("(not (powered k3))",)), False, True),
     ("lamps negative goal dropped", LAMPS_P, LAMPS_P.with_goal(("(powered k2)",)), False, False),
@@ -547,6 +579,27 @@ def test_pairs_beyond_the_exploration_bound(name, truth, candidate, placeholder,
     states and planner queries for the rest; the verdicts must be the brute-force labels."""
     result = equivalent(text_of(truth), write(truth), write(candidate), placeholder, max_states=8)
     assert result.equivalent is expected, result.reason
+
+
+def test_closure_rules_prove_only_what_every_goal_state_holds():
+    """The atoms the goal's achievers keep and those a goal atom implies (proven without a search) are true
+    in every reachable goal state of the explored space, and here they are all of them: (at a s), needed
+    by the only finish action, and (near a s), which (at a s) implies."""
+    task = GroundTask.from_strings(CHORES, write(CHORES_P))
+    space = explore(task, task.init, 10000)
+    assert space.complete
+    always = -1
+    for state in space.states:
+        if task.is_goal(state):
+            always &= state
+    fluent = sum(1 << task.atoms.index[a] for a in task.fluent_atoms() if a in task.atoms.index)
+    candidates = fluent & ~task.goal_pos
+    kept, gone = _kept_after_goal(task, candidates)
+    kept |= _implied(task, task.goal_pos, candidates & ~kept)
+    assert kept & ~always == 0, "an atom proven that some goal state lacks"
+    assert sorted(task.atoms.atoms(kept & candidates)) == ["(at a s)", "(near a s)"]
+    assert sorted(task.atoms.atoms(always & candidates)) == ["(at a s)", "(near a s)"]
+    assert sorted(task.atoms.atoms(gone)) == ["(open)"]
 
 
 class _NoPlanner(Planners):
