@@ -70,11 +70,11 @@ _FD_LIMITS = ("--overall-time-limit", "{time}s", "--overall-memory-limit", "{mem
 #: any plan, or a proof that none exists: greedy best-first search is complete, and FF prunes
 #: only relaxed dead ends (safe); Fast Downward exits 11 only when its search proved it.
 SOLVE_SEARCH = "eager_greedy([ff()],preferred=[ff()])"
-#: the searches of ``solve(portfolio=True)``: each in turn with a quarter of the time, until one finds a
-#: plan or proves that none exists, then the first again with all of it (a proof that no plan exists
-#: needs the whole budget of one search). None of them is fast everywhere (search seconds, eager FF / lazy
-#: FF / eager FF alternating with the causal graph heuristic: a floortile problem 0.4 / >20 / >20, the
-#: same with one goal fact less 8.4 / 0.01 / >20, an alfworld goal-closure query 14.3 / >20 / 0.004).
+#: the searches of ``solve(portfolio=True)``: the first with the whole budget (as ``solve``), then each
+#: other one with a quarter of it, until one finds a plan or proves that none exists. None of them is
+#: fast everywhere (search seconds, eager FF / lazy FF / eager FF alternating with the causal graph
+#: heuristic: a floortile problem 0.4 / >20 / >20, the same with one goal fact less 8.4 / 0.01 / >20,
+#: an alfworld goal-closure query 14.3 / >20 / 0.004).
 SOLVE_PORTFOLIO = (
     SOLVE_SEARCH,
     "lazy_greedy([ff()],preferred=[ff()])",
@@ -249,15 +249,15 @@ class Planners:
 
     def solve(self, domain: str, problem: str, limits: Limits = Limits(), portfolio: bool = False) -> PlannerResult:
         """Any plan, or status unsolvable only when the search *proved* that none exists; ``portfolio``:
-        the searches of :data:`SOLVE_PORTFOLIO` in turn with a quarter of ``limits.time`` each, then the
-        first with all of it."""
-        if not portfolio:
-            return self._fast_downward(domain, problem, "solve", (SOLVE_SEARCH,), limits)
-        quarter = replace(limits, time=limits.time / 4)
-        for search, budget in (*((s, quarter) for s in SOLVE_PORTFOLIO), (SOLVE_SEARCH, limits)):
-            result = self._fast_downward(domain, problem, "solve", (search,), budget)
-            if result.status in (Status.SOLVED, Status.UNSOLVABLE):
-                break
+        when the search does neither, the other searches of :data:`SOLVE_PORTFOLIO` in turn, with a
+        quarter of ``limits.time`` each."""
+        result = self._fast_downward(domain, problem, "solve", (SOLVE_SEARCH,), limits)
+        if portfolio:
+            quarter = replace(limits, time=limits.time / 4)
+            for search in SOLVE_PORTFOLIO[1:]:
+                if result.status in (Status.SOLVED, Status.UNSOLVABLE):
+                    break
+                result = self._fast_downward(domain, problem, "solve", (search,), quarter)
         return result
 
     def landmarks(self, domain: str, problem: str, limits: Limits = Limits()) -> LandmarkResult:
