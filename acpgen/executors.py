@@ -8,9 +8,7 @@ executor or the number of workers. Units read their inputs and write nothing but
 entries (atomically); the client writes every output.
 
 * ``local``: ``jobs`` worker processes (``concurrent.futures.ProcessPoolExecutor``); with one job
-  or one unit, the units run in this process, one after the other. With ``keep_workers`` the same
-  workers serve every ``map`` until :meth:`Executor.close` (one domain's stages: what a worker grounded
-  and started for one stage serves the next); otherwise each ``map`` has workers of its own.
+  or one unit, the units run in this process, one after the other.
 * ``dask``: a ``dask.distributed.Client`` connected to a running scheduler (``scheduler``: an
   address such as ``tcp://host:8786``, or a scheduler file written by ``dask scheduler
   --scheduler-file``), or to a cluster acp starts: a ``dask_jobqueue`` cluster from a spec
@@ -36,9 +34,8 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import as_completed as local_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,10 +114,8 @@ class Executor:
     #: which share planners and spread a single domain's stages over threads, apply otherwise)
     remote = False
 
-    def __init__(self, jobs: int = 1, keep_workers: bool = False):
+    def __init__(self, jobs: int = 1):
         self.jobs = jobs
-        self.keep_workers = keep_workers
-        self._pool: ProcessPoolExecutor | None = None  # the kept workers, started by the first map
 
     def __enter__(self) -> Executor:
         return self
@@ -129,10 +124,7 @@ class Executor:
         self.close()
 
     def close(self) -> None:
-        """Release workers and connections (the kept local workers, if any)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Release workers and connections (nothing for the local executor)."""
 
     @property
     def workers(self) -> int:
@@ -165,42 +157,11 @@ class Executor:
             for index, (unit, name) in enumerate(zip(units, names)):
                 yield index, _outcome(name, functools.partial(_run_unit, fn, unit))
             return
-        if not self.keep_workers:
-            with ProcessPoolExecutor(max_workers=min(self.jobs, len(units))) as pool:
-                yield from _pooled(pool, fn, units, names)
-            return
-        try:
-            futures = _submitted(self._kept_pool(), fn, units)
-        except BrokenProcessPool:  # a worker died after the last map: new workers
-            self.close()
-            futures = _submitted(self._kept_pool(), fn, units)
-        broken = False
-        try:
+        with ProcessPoolExecutor(max_workers=min(self.jobs, len(units))) as pool:
+            futures = {pool.submit(_run_unit, fn, unit): i for i, unit in enumerate(units)}
             for future in local_completed(futures):
                 index = futures[future]
-                broken = broken or isinstance(future.exception(), BrokenProcessPool)
                 yield index, _outcome(names[index], future.result)
-        finally:
-            if broken:  # a worker died: the pool takes no more units, the next map starts new workers
-                self.close()
-
-    def _kept_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
-        return self._pool
-
-
-def _submitted(pool: ProcessPoolExecutor, fn: Callable[[Any], Any], units: list) -> dict[Future[_Ran], int]:
-    return {pool.submit(_run_unit, fn, unit): i for i, unit in enumerate(units)}
-
-
-def _pooled(
-    pool: ProcessPoolExecutor, fn: Callable[[Any], Any], units: list, names: list[str]
-) -> Iterator[tuple[int, UnitOutcome]]:
-    futures = _submitted(pool, fn, units)
-    for future in local_completed(futures):
-        index = futures[future]
-        yield index, _outcome(names[index], future.result)
 
 
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:

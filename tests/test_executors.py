@@ -89,30 +89,6 @@ def test_local_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit():
     check_order_and_failure(Executor(jobs=1))
 
 
-def _pid_after(seconds: float) -> int:
-    time.sleep(seconds)  # long enough for both workers to take a unit
-    return os.getpid()
-
-
-def _die_on_zero(n: int) -> int:
-    if n == 0:
-        os._exit(1)  # the worker process dies in the middle of the unit
-    return n
-
-
-def test_kept_workers_serve_every_map_and_a_dead_worker_gives_new_ones():
-    with Executor(jobs=2, keep_workers=True) as executor:
-        check_order_and_failure(executor)
-        first = {o.value for o in executor.map(_pid_after, [0.3, 0.3], ["a", "b"], progress=False)}
-        second = {o.value for o in executor.map(_pid_after, [0.3, 0.3], ["a", "b"], progress=False)}
-        assert first == second and len(first) == 2 and os.getpid() not in first
-        broken = list(executor.map(_die_on_zero, [0, 1, 2], ["dies", "b", "c"], progress=False))
-        assert not broken[0].ok and broken[0].error
-        after = list(executor.map(_pid_after, [0.3, 0.3], ["a", "b"], progress=False))
-        assert all(o.ok for o in after) and not {o.value for o in after} & first  # new workers
-    assert executor._pool is None  # closed with the block
-
-
 def test_dask_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit(cluster):
     with DaskExecutor(scheduler=cluster.scheduler_address, retries=0) as executor:
         check_order_and_failure(executor)

@@ -35,12 +35,10 @@ def run_domain(
     in ``force``, which make all their artefacts again); artefact counts.
 
     ``source``: the user's own domain (default: the built-in domain ``domain``, configured in the config)."""
-    with Executor(jobs, keep_workers=True) as executor:  # the same workers for every stage
-        ctx = _context(config, domain, planners, None, force, source, jobs=jobs, progress=progress)
-        ctx.executor = executor
-        for name in stages:
-            report(STAGES[name](ctx))
-        return count_artefacts(ctx)
+    ctx = _context(config, domain, planners, None, force, source, jobs=jobs, progress=progress)
+    for name in stages:
+        report(STAGES[name](ctx))
+    return count_artefacts(ctx)
 
 
 def run_domains(

@@ -33,7 +33,6 @@ class StageContext:
     force: frozenset[str] = frozenset()  # stages whose units are made again whatever their stamps say
     domain_source: DomainSource | None = None  # None: the built-in domain named ``domain``
     planner_setup: PlannerSetup | None = None  # how to build planners (None: from the config)
-    executor: Executor | None = None  # the workers of every stage of this run (None: each stage its own)
 
     @cached_property
     def source(self) -> DomainSource:
@@ -50,7 +49,7 @@ class StageContext:
     def __getstate__(self) -> dict:
         """Pickled for a worker: planners hold processes and locks of this process, so they stay here."""
         state = dict(self.__dict__)
-        state["planners"] = state["executor"] = None
+        state["planners"] = None
         return state
 
     @property
@@ -166,13 +165,8 @@ def run_works(works: list[StageWork], executor: Executor, desc: str, progress: b
 
 
 def run_work(ctx: StageContext, work: StageWork) -> StageReport:
-    """One domain's stage here, on the run's workers (``ctx.executor``) or on ``ctx.jobs`` local processes
-    of its own (:func:`run_works`); its report."""
-    if ctx.executor is not None:
-        run_works([work], ctx.executor, f"{ctx.domain} {work.report.stage}", ctx.progress)
-    else:
-        with Executor(ctx.jobs) as executor:
-            run_works([work], executor, f"{ctx.domain} {work.report.stage}", ctx.progress)
+    """One domain's stage here, on ``ctx.jobs`` local processes (:func:`run_works`); its report."""
+    run_works([work], Executor(ctx.jobs), f"{ctx.domain} {work.report.stage}", ctx.progress)
     return work.close()
 
 
