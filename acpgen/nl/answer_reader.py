@@ -283,7 +283,6 @@ class Reader:
             worded[k + 1] = worded[k] + (_BLANK.search(part[starts[k] : ends[k]].strip()) is not None)
         span = self._fact_span if atoms else self._action_span
         limit = self._worded_pieces
-        read_as = self._read_as
         # best[j] = (unread pieces of parts[:j], start i of the last run, its items (empty: unread))
         none: list[str] = []
         best: list[tuple[int, int, list[str]]] = [(0, 0, none)] + [(n + 1, 0, none)] * n
@@ -299,10 +298,7 @@ class Reader:
                 unread = best[i][0]
                 if unread >= here[0]:
                     continue
-                text = part[starts[i] : end].strip()
-                found = read_as.get((text, atoms))
-                if found is None:
-                    found = self._items(text, atoms)
+                found = self._items(part[starts[i] : end].strip(), atoms)
                 if found:
                     here = (unread, i, found)
             best[j] = here

@@ -260,8 +260,7 @@ class EquivalenceChecker:
             if first is None or isinstance(first, str):
                 return Closure(undecided=first or "the planner found no goal state of a solvable problem")
             parsed.witness = first
-        witnesses.add(parsed.witness[-1])
-        on_the_way = list(parsed.witness[:-1])  # reachable states a refuting search may start from
+        witnesses.add(parsed.witness)
         pos, neg = task.goal_pos & changing, task.goal_neg & changing
         open_pos = changing & ~pos & witnesses.always
         open_neg = (changing & ~neg & ~witnesses.ever) if negatives else 0
@@ -276,38 +275,15 @@ class EquivalenceChecker:
         kept |= _implied(task, task.goal_pos, open_pos & ~kept)  # true wherever a goal atom is
         pos, open_pos = pos | (open_pos & kept), open_pos & ~kept
         neg, open_neg = neg | (open_neg & gone), open_neg & ~gone
-        # a search for a goal state without each candidate starts on the way to the goal states found so
-        # far, guided toward an action that changes the candidate
         for bit in bits(open_pos):
             if witnesses.always >> bit & 1:
-                path = self._refutation(task, task.goal_pos, task.goal_neg | 1 << bit, 1 << bit, witnesses, on_the_way)
-                if path is not None:
-                    witnesses.add(path[-1])
-                    on_the_way += path[:-1]
+                witnesses.refute(task.goal_pos, task.goal_neg | 1 << bit, 1 << bit)
         open_pos &= witnesses.always
         for bit in bits(open_neg):
             if not witnesses.ever >> bit & 1:
-                path = self._refutation(task, task.goal_pos | 1 << bit, task.goal_neg, 1 << bit, witnesses, on_the_way)
-                if path is not None:
-                    witnesses.add(path[-1])
-                    on_the_way += path[:-1]
+                witnesses.refute(task.goal_pos | 1 << bit, task.goal_neg, 1 << bit)
         open_neg &= ~witnesses.ever
         return Closure(pos, neg, open_pos=open_pos, open_neg=open_neg)
-
-    def _refutation(
-        self, task: GroundTask, pos: int, neg: int, focus: int, witnesses: _GoalStates, on_the_way: list[int]
-    ) -> list[int] | None:
-        """A path to a reachable state with ``pos`` and without ``neg`` (a goal state without a closure
-        candidate, ``focus``), or None if none was found: first short searches from the goal states found
-        last and from the last states on the way to them (where little but the candidate is unmet; one
-        search from all of them would stay on the plateau of the earliest), then one from the initial
-        state and every state on the way."""
-        near = [*witnesses.found[-2:][::-1], *on_the_way[-4:][::-1]]
-        for start in near:
-            path = _greedy_search(task, pos, neg, self.search_states // 8, (start,), focus)
-            if path is not None:
-                return path
-        return _greedy_search(task, pos, neg, self.search_states // 2, (task.init, *on_the_way), focus)
 
     def _mutexes(self, parsed: _Parsed) -> Mutexes | None:
         if not parsed.mutexes_done:
@@ -547,15 +523,19 @@ def _implied(task: GroundTask, sources: int, targets: int) -> int:
     found = 0
     if not sources or not targets:
         return found
-    adders = {y: [a for a in task.actions if a.add >> y & 1] for y in bits(sources)}
+    keeps: dict[int, int] = {}  # Y -> the atoms every action adding Y adds, or needs and keeps
+    for y in bits(sources):
+        keeps[y] = -1
+        for action in task.actions:
+            if action.add >> y & 1:
+                keeps[y] &= action.add | (_always_needed(action, positive=True) & ~action.delete)
     for x in bits(targets):
-        deleters = [a for a in task.actions if (a.delete & ~a.add) >> x & 1]
-        for y, making in adders.items():
-            if task.init >> y & 1 and not task.init >> x & 1:
-                continue
-            if all(a.add >> x & 1 or (_always_needed(a, True) & ~a.delete) >> x & 1 for a in making) and all(
-                ((a.delete | _always_needed(a, False)) & ~a.add) >> y & 1 for a in deleters
-            ):
+        guarded = -1  # the atoms every action deleting X deletes, or needs false, and does not add
+        for action in task.actions:
+            if (action.delete & ~action.add) >> x & 1:
+                guarded &= (action.delete | _always_needed(action, positive=False)) & ~action.add
+        for y, kept in keeps.items():
+            if kept >> x & 1 and guarded >> y & 1 and not (task.init >> y & 1 and not task.init >> x & 1):
                 found |= 1 << x
                 break
     return found
@@ -610,17 +590,21 @@ def _greedy_search(
 class _GoalStates:
     """Reachable goal states found so far, with the atoms true in all of them (``always``) and in some
     (``ever``). Each state added is swept: goal states one action away are added too, breadth first,
-    up to ``limit`` states in all (moving what the goal does not mention refutes many candidates at once)."""
+    up to ``limit`` states in all (moving what the goal does not mention refutes many candidates at once).
+    The states on the way to them are kept as starts of later searches."""
 
     def __init__(self, task: GroundTask, limit: int) -> None:
         self.task, self.limit = task, limit
         self.seen: set[int] = set()
-        self.found: list[int] = []  # the states added (the sweep's starts)
+        self.found: list[int] = []  # the goal states added (the sweep's starts)
+        self.on_the_way: list[int] = []  # reachable states on the paths to them
         self.always, self.ever = -1, 0
 
-    def add(self, state: int) -> None:
-        self.found.append(state)
-        queue = deque([state])
+    def add(self, path: Sequence[int]) -> None:
+        """A path of reachable states ending in a goal state."""
+        self.on_the_way += path[:-1]
+        self.found.append(path[-1])
+        queue = deque([path[-1]])
         while queue and len(self.seen) < self.limit:
             state = queue.popleft()
             if state in self.seen:
@@ -632,6 +616,21 @@ class _GoalStates:
                 nxt = action.apply(state)
                 if nxt not in self.seen and self.task.is_goal(nxt):
                     queue.append(nxt)
+
+    def refute(self, pos: int, neg: int, focus: int) -> None:
+        """Look for a reachable state with ``pos`` and without ``neg`` (a goal state without the closure
+        candidate ``focus``), and add it when found: first short searches from the goal states found last
+        and from the last states on the way to them (where little but the candidate is unmet; one search
+        from all of them would stay on the plateau of the earliest), then one from the initial state and
+        every state on the way, each guided toward an action that changes the candidate."""
+        for start in [*self.found[-2:][::-1], *self.on_the_way[-4:][::-1]]:
+            path = _greedy_search(self.task, pos, neg, self.limit // 8, (start,), focus)
+            if path is not None:
+                self.add(path)
+                return
+        path = _greedy_search(self.task, pos, neg, self.limit // 2, (self.task.init, *self.on_the_way), focus)
+        if path is not None:
+            self.add(path)
 
 
 def _literal_counts(task: GroundTask, pos: int, neg: int) -> Counter[tuple[str, bool]]:
