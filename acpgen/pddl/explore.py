@@ -6,11 +6,14 @@ landmarks and optimal costs are decided exactly by graph search, without a plann
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import GroundAction
 
 
 @dataclass
@@ -149,10 +152,13 @@ def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int
     """
     rng = random.Random(seed)
     atoms, used = root, set()
+    known: dict[int, list[tuple[int, GroundAction]]] = {}  # the walks pass the states near the root again and again
     for _ in range(walks):
         state = root
         for _ in range(length):
-            options = task.successors(state)
+            options = known.get(state)
+            if options is None:
+                options = known[state] = task.successors(state)
             if not options:
                 break
             position, action = rng.choice(options)
@@ -160,3 +166,46 @@ def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int
             state = action.apply(state)
             atoms |= state
     return atoms, used
+
+
+def greedy_path(
+    task: GroundTask,
+    pos: int,
+    neg: int,
+    max_states: int,
+    starts: tuple[int, ...] = (),
+    avoid: int = 0,
+    estimate: Callable[[int], int] | None = None,
+) -> list[int] | None:
+    """Greedy best-first search for a reachable state holding ``pos`` and none of ``neg``: the states
+    of a path from a start to one, or None when none was found within ``max_states`` generated states
+    (None proves nothing). The search starts from the initial state, or from ``starts`` (states known
+    to be reachable), and never enters a state holding an atom of ``avoid`` (a path found passes
+    through no such state, starts included). It is guided by ``estimate`` (default: the number of
+    literals still unmet); ties go to the state generated first.
+
+    A path found is positive evidence that needs no planner: a reachable state, a plan (to a goal
+    state), a plan that avoids an atom (a non-landmark), or an upper bound on a state's optimal cost."""
+
+    def unmet(state: int) -> int:
+        return (pos & ~state).bit_count() + (neg & state).bit_count()
+
+    guide = estimate or unmet
+    frontier = [(guide(start), -i, start) for i, start in enumerate(starts or (task.init,)) if not start & avoid]
+    heapq.heapify(frontier)
+    parent: dict[int, int | None] = {start: None for _, _, start in frontier}
+    counter = 0
+    while frontier and counter < max_states:
+        _, _, state = heapq.heappop(frontier)
+        if state & pos == pos and not state & neg:
+            path = [state]
+            while (before := parent[path[-1]]) is not None:
+                path.append(before)
+            return path[::-1]
+        for _, action in task.successors(state):
+            nxt = action.apply(state)
+            if nxt not in parent and not nxt & avoid:
+                parent[nxt] = state
+                counter += 1
+                heapq.heappush(frontier, (guide(nxt), counter, nxt))
+    return None

@@ -74,10 +74,6 @@ _RECENT_MAX_ACTIONS = 150_000  # and at most this many ground actions (about 1.4
 _RECENT_ACTIONS = 0
 
 
-def _position(entry: tuple[int, GroundAction]) -> int:
-    return entry[0]
-
-
 class GroundTask:
     """A grounded planning task; states are ints whose set bits are the true atoms."""
 
@@ -241,47 +237,59 @@ class GroundTask:
     ) -> Iterator[dict[str, str]]:
         """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``.
 
-        A join that always extends with the literal having the most bound arguments, looking up
-        candidate facts through the most selective bound argument.
+        A join that always extends with the literal having the most bound arguments (then a static
+        one, then the one with the fewest facts), looking up candidate facts through the most selective
+        bound argument. Which arguments are bound depends only on the literals joined before, so the
+        order is planned once per join, not at every step.
         """
-        positives = [lit for lit in conjunction if lit.positive and not lit.is_equality]
         types = dict(schema.params)
+        plan: list[tuple[str, list[tuple[int, str, bool]], list[tuple[int, str, int]]]] = []
+        rest = [lit for lit in conjunction if lit.positive and not lit.is_equality]
+        bound: set[str] = set()
 
-        def pick(rest: list[Literal], binding: dict[str, str]) -> Literal:
-            def key(lit: Literal) -> tuple[int, bool, int]:
-                bound = sum(1 for a in lit.args if not a.startswith("?") or a in binding)
-                return (-bound, lit.predicate not in self.static_predicates, facts.size(lit.predicate))
+        def key(lit: Literal) -> tuple[int, bool, int]:
+            known = sum(1 for a in lit.args if not a.startswith("?") or a in bound)
+            return (-known, lit.predicate not in self.static_predicates, facts.size(lit.predicate))
 
-            return min(rest, key=key)
+        while rest:
+            lit = min(rest, key=key)
+            rest = [r for r in rest if r is not lit]
+            # known: (position, constant or variable, is a variable) of the arguments fixed before the literal;
+            # steps: (position, variable, 0 bind it / 1 equal to its first occurrence in this literal)
+            known = [(i, a, a.startswith("?")) for i, a in enumerate(lit.args) if not a.startswith("?") or a in bound]
+            steps: list[tuple[int, str, int]] = []
+            fresh: set[str] = set()
+            for i, a in enumerate(lit.args):
+                if a.startswith("?") and a not in bound:
+                    steps.append((i, a, 1 if a in fresh else 0))
+                    fresh.add(a)
+            plan.append((lit.predicate, known, steps))
+            bound |= fresh
+        allowed = {v: self._objects_set(t) for v, t in types.items()}
 
-        def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
-            if not rest:
+        def extend(level: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+            if level == len(plan):
                 yield from self._complete(schema, binding)
                 return
-            lit = pick(rest, binding)
-            remaining = [r for r in rest if r is not lit]
-            known = [(i, binding.get(a, a)) for i, a in enumerate(lit.args) if not a.startswith("?") or a in binding]
-            for fact in facts.candidates(lit.predicate, known):
+            pred, known, steps = plan[level]
+            values = [(i, binding[a] if variable else a) for i, a, variable in known]
+            for fact in facts.candidates(pred, values):
+                if any(fact[i] != v for i, v in values):
+                    continue
                 new = dict(binding)
-                ok = True
-                for term, value in zip(lit.args, fact):
-                    if term.startswith("?"):
-                        bound = new.get(term)
-                        if bound is None:
-                            if term in types and value not in self._objects_set(types[term]):
-                                ok = False
-                                break
-                            new[term] = value
-                        elif bound != value:
-                            ok = False
+                for i, variable, repeated in steps:
+                    value = fact[i]
+                    if repeated:
+                        if new[variable] != value:
                             break
-                    elif term != value:
-                        ok = False
+                    elif variable in allowed and value not in allowed[variable]:
                         break
-                if ok:
-                    yield from extend(remaining, new)
+                    else:
+                        new[variable] = value
+                else:
+                    yield from extend(level + 1, new)
 
-        yield from extend(positives, {})
+        yield from extend(0, {})
 
     def _complete(self, schema: Schema | Axiom, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         free = [(v, t) for v, t in schema.params if v not in binding]
@@ -418,7 +426,7 @@ class GroundTask:
                 for i, action, pos, neg in entries:
                     if state & pos == pos and not state & neg:
                         found.append((i, action))
-        found.sort(key=_position)
+        found.sort()  # by position: positions are distinct, so the actions themselves are never compared
         return found
 
     def applicable(self, state: int) -> list[GroundAction]:

@@ -49,7 +49,6 @@ nodes of their own (:class:`ProblemGraph`).
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
 from collections import Counter, deque
@@ -63,7 +62,7 @@ import pynauty
 from acpgen.errors import DataError, PddlError
 from acpgen.executors import Executor
 from acpgen.pddl.encode import lifted_query
-from acpgen.pddl.explore import explore
+from acpgen.pddl.explore import explore, greedy_path
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, bits, declared_domain_name, split_canonical, without_comments
 from acpgen.pddl.mutexes import Mutexes, mutexes
@@ -552,39 +551,21 @@ def _always_needed(action: GroundAction, positive: bool) -> int:
 def _greedy_search(
     task: GroundTask, pos: int, neg: int, max_states: int, starts: tuple[int, ...] = (), focus: int = 0
 ) -> list[int] | None:
-    """Greedy best-first search on the number of unmet literals of ``pos`` / ``not neg``: the states
-    from a start to a reachable state meeting them, or None when none was found within ``max_states``
-    generated states (None proves nothing). The search starts from the initial state, or from
-    ``starts`` (states known reachable). ``focus``: one literal of ``pos`` or ``neg`` (a bit) to change
-    first; while it is unmet, the fewest unmet preconditions of an action that meets it are added to
-    the estimate (the search for a goal state that refutes a closure candidate starts on the way to a
-    goal state found before, where little but that literal is unmet)."""
+    """:func:`acpgen.pddl.explore.greedy_path` toward ``pos`` / ``not neg``, with ``focus``: one literal of
+    ``pos`` or ``neg`` (a bit) to change first; while it is unmet, the fewest unmet preconditions of an
+    action that meets it are added to the estimate (the search for a goal state that refutes a closure
+    candidate starts on the way to a goal state found before, where little but that literal is unmet)."""
     makers = [pre for a in task.actions if (a.add if focus & pos else a.delete) & focus for pre in a.precondition]
+    if not makers:
+        return greedy_path(task, pos, neg, max_states, starts)
 
     def missing(state: int) -> int:
         unmet = (pos & ~state).bit_count() + (neg & state).bit_count()
-        if makers and (state & focus) == (focus & neg):
+        if (state & focus) == (focus & neg):
             unmet += min((p & ~state).bit_count() + (n & state).bit_count() for p, n in makers)
         return unmet
 
-    frontier = [(missing(start), -i, start) for i, start in enumerate(starts or (task.init,))]
-    heapq.heapify(frontier)
-    parent: dict[int, int | None] = {start: None for _, _, start in frontier}
-    counter = 0
-    while frontier and counter < max_states:
-        unmet, _, state = heapq.heappop(frontier)
-        if unmet == 0:
-            path = [state]
-            while (before := parent[path[-1]]) is not None:
-                path.append(before)
-            return path[::-1]
-        for _, action in task.successors(state):
-            nxt = action.apply(state)
-            if nxt not in parent:
-                parent[nxt] = state
-                counter += 1
-                heapq.heappush(frontier, (missing(nxt), counter, nxt))
-    return None
+    return greedy_path(task, pos, neg, max_states, starts, estimate=missing)
 
 
 class _GoalStates:
