@@ -2,8 +2,10 @@
 
 Each question is first settled by cheap sound arguments (static atoms, delete relaxation,
 reachability evidence from exploration and random walks), exactly by exhaustive exploration when
-the reachable state space fits ``max_states``, and only beyond that by a planner on a PDDL task
-rendered from the ground task (:mod:`acpgen.pddl.encode`). A planner that
+the reachable state space fits ``max_states``; beyond that, a short greedy search in-process finds the
+paths that prove the positive answers (a state reachable, a plan avoiding an atom, a plan as short as a
+known lower bound), and only what it does not find goes to a planner on a PDDL task rendered from the
+ground task (:mod:`acpgen.pddl.encode`). A planner that
 times out or fails is asked once more with a larger budget; if it still gives no answer the
 decision is *undecided* — never silently "no".
 """
@@ -21,7 +23,7 @@ from acpgen.pddl.encode import (
     lifted_never_achieved,
     lifted_query,
 )
-from acpgen.pddl.explore import StateSpace, explore, random_walks
+from acpgen.pddl.explore import StateSpace, explore, greedy_path, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.sas import SasTask
@@ -39,6 +41,7 @@ class Method(StrEnum):
     STATIC = "static"  # fixed by the task whatever the state (static facts, unsatisfiable conditions, types)
     RELAXED = "relaxed"  # the delete relaxation
     EXPLORED = "explored"  # exhaustive exploration, or evidence found by exploration and random walks
+    SEARCH = "search"  # a path found by acp's own greedy search (acpgen.pddl.explore.greedy_path)
     LIFTED = "lifted"  # exhaustive exploration by the separate lifted interpreter (acpgen.proofs.lifted_space)
     PLAN = "plan"  # a plan found by a planner (evidence against a landmark)
     RHW = "rhw"  # Fast Downward's RHW landmarks
@@ -86,12 +89,17 @@ class Oracle:
         walk_length: int = 50,
         second_opinion: bool = False,
         lifted_states: int = 0,
+        search_states: int = 1000,
     ):
         self.task = task
         #: optimal costs by the planners' second configuration (re-proving what the first one found)
         self.second_opinion = second_opinion
         #: before any planner call, explore spaces of at most this many states with the lifted interpreter
         self.lifted_states = lifted_states
+        #: before a planner is asked for a path, acp's greedy search looks for one among this many states (0: never)
+        self.search_states = search_states
+        #: optimal costs known exactly without a search of their own: the states along an optimal plan found
+        self._known_costs: dict[int, int] = {}
         self.state = task.init if state is None else state
         self.planners = planners or Planners()
         self.max_states = max_states
@@ -167,6 +175,15 @@ class Oracle:
             return Decision(False, Method.PLANNER)
         return Decision(None, Method.PLANNER, f"planner {result.status.value}: {result.message}")
 
+    def _path(self, pos: int, neg: int, avoid: int = 0, start: int | None = None) -> list[int] | None:
+        """The states of a path found by the greedy search from ``start`` (default: the state) to a state
+        with ``pos`` and without ``neg``, through no state with an atom of ``avoid``; None when the
+        search found none within ``search_states`` states (which proves nothing)."""
+        if self.search_states <= 0:
+            return None
+        origin = self.state if start is None else start
+        return greedy_path(self.task, pos, neg, self.search_states, (origin,), avoid)
+
     # ----- the checks ---------------------------------------------------------------------
     def atom_reachable(self, atom_bit: int, planner: bool = True) -> Decision:
         """Can the atom hold in some state reachable from the state? (``planner=False``: cheap checks only)"""
@@ -182,6 +199,8 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
+        if self._path(atom_bit, 0) is not None:
+            return Decision(True, Method.SEARCH)
         return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
 
     def facts_reachable(self, mask: int) -> Decision:
@@ -196,6 +215,8 @@ class Oracle:
             return Decision(False, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
+        if self._path(mask, 0) is not None:
+            return Decision(True, Method.SEARCH)
         return self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
@@ -215,6 +236,8 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
+        if any(self._path(pos, neg) is not None for pos, neg in action.precondition if reached & pos == pos):
+            return Decision(True, Method.SEARCH)
         undecided = None
         for pos, neg in action.precondition:
             if reached & pos != pos:
@@ -242,12 +265,14 @@ class Oracle:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
-        # A plan that avoids the atom disproves it; no plan avoids a relaxed landmark, so asking the
-        # plans first (cheap, and they decide most atoms) gives the same decisions as asking them second.
-        if any(not atoms & atom_bit for atoms in self._plans_atoms):
-            return Decision(False, Method.PLAN)
         if self._relaxed_landmark(atom_bit):
             return Decision(True, Method.RELAXED)
+        # A plan that avoids the atom disproves it: one found by the greedy search, else one of several
+        # plans from a planner (one planner call answers every atom of the state).
+        if self._path(self.task.goal_pos, self.task.goal_neg, avoid=atom_bit) is not None:
+            return Decision(False, Method.SEARCH)
+        if any(not atoms & atom_bit for atoms in self._plans_atoms):
+            return Decision(False, Method.PLAN)
         if self._rhw_landmarks & atom_bit:
             return Decision(True, Method.RHW)
         decision = self._solvable(lifted_never_achieved(self.task, self.state, atom_bit))
@@ -308,6 +333,8 @@ class Oracle:
             return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.optimal_cost() is not None, Method.LIFTED)
+        if self._path(self.task.goal_pos, self.task.goal_neg) is not None:
+            return Decision(True, Method.SEARCH)
         return self._solvable(self._goal_query("goal"))
 
     @cached_property
@@ -335,8 +362,12 @@ class Oracle:
                 return result
         return self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
 
-    def optimal_cost(self, state: int | None = None) -> CostDecision:
-        """h*(state): optimal plan length from ``state`` (default: the oracle's state)."""
+    def optimal_cost(self, state: int | None = None, at_least: int | None = None) -> CostDecision:
+        """h*(state): optimal plan length from ``state`` (default: the oracle's state).
+
+        ``at_least``: a lower bound on h*(state) the caller has proven (a successor of a state with
+        optimal cost c has at least c - 1); a plan of that length found by the greedy search is then
+        optimal, and no optimal search is needed."""
         state = self.state if state is None else state
         if not self.task.goal_satisfiable:
             return CostDecision(None, True, Method.STATIC)
@@ -345,9 +376,15 @@ class Oracle:
         node = self._lifted_node(state)
         if node is not None and self.lifted is not None:
             return CostDecision(self.lifted.optimal_cost(node), True, Method.LIFTED)
+        if state in self._known_costs:
+            return CostDecision(self._known_costs[state], True, Method.PLANNER, "on an optimal plan found before")
         reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, Method.RELAXED)
+        if at_least is not None:
+            path = self._path(self.task.goal_pos, self.task.goal_neg, start=state)
+            if path is not None and len(path) - 1 == at_least:
+                return CostDecision(at_least, True, Method.SEARCH, "a plan as long as the lower bound")
         sas = self._sas.text(state, self._covered)
         if sas is not None:  # the search on acp's own grounding, without translating the PDDL again
             result = self._optimal_search(
@@ -356,10 +393,29 @@ class Oracle:
         else:
             result = self._optimal_search(self.planners.optimal, self._goal_query("opt", state))
         if result.status == Status.SOLVED:
-            return CostDecision(min(result.costs) if result.costs else len(result.plans[0]), True, Method.PLANNER)
+            cost = min(result.costs) if result.costs else len(result.plans[0])
+            self._remember_suffixes(state, cost, result.plans[0] if result.plans else ())
+            return CostDecision(cost, True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, Method.PLANNER)
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}")
+
+    def _remember_suffixes(self, state: int, cost: int, plan: tuple[str, ...]) -> None:
+        """Every suffix of an optimal plan is optimal: the states along a plan of ``cost`` steps from
+        ``state`` have optimal costs cost, cost - 1, ... (kept only when the plan executes, reaches the
+        goal and has exactly ``cost`` steps)."""
+        if len(plan) != cost:
+            return
+        states = [state]
+        for name in Encoding.decode(plan):
+            action = self.task.action(name)
+            if action is None or not action.applicable(state):
+                return
+            state = action.apply(state)
+            states.append(state)
+        if self.task.is_goal(state):
+            for steps_done, reached in enumerate(states):
+                self._known_costs.setdefault(reached, cost - steps_done)
 
     def optimal_plan(self) -> tuple[CostDecision, list[str] | None]:
         """An optimal plan from the oracle's state with its cost: read off the explored space when it is

@@ -129,6 +129,9 @@ class ScoreOptions:
     strict_just: bool = False
     strict_reading: bool = False
     max_states: int = 1000
+    #: before a planner is asked for a path (a state reached, a plan avoiding an atom, a plan as short as a
+    #: lower bound), acp's greedy search looks for one among this many states (0: never)
+    search_states: int = 1000
     limits: Limits = field(default_factory=lambda: Limits(time=20.0))
     retry_factor: float = 4.0  # a planner timeout is retried once with this factor (<= 1: no retry)
     #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
@@ -282,6 +285,7 @@ def oracle_options(options: ScoreOptions) -> dict[str, Any]:
     are read does not change what it proves)."""
     return {
         "max_states": options.max_states,
+        "search_states": options.search_states,
         "limits": options.limits,
         "retry_factor": options.retry_factor,
         "second_opinion": options.second_opinion,

@@ -2,7 +2,8 @@
 
 Stored ``yes`` actions score 1 and ``no`` actions 0 unless ``--recheck`` is given. Otherwise the
 action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (recomputed under
-``--recheck`` or when missing) and h*(s') from the oracle (exploration or an optimal planner).
+``--recheck`` or when missing) and h*(s') from the oracle (exploration, a plan of h*(s) - 1 steps found by
+acp's greedy search, or an optimal planner).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class NextAction(Task):
                 return Verdict.wrong("stored non-optimal action")
         if not action.applicable(ctx.task.init):
             return Verdict.wrong("not applicable")
+        proven = None  # h*(s) when proven here: then h*(s') >= h*(s) - 1 is proven too
         if stored.get("opt") not in (None, "") and not ctx.recheck:
             opt = int(stored["opt"])
         else:
@@ -61,8 +63,8 @@ class NextAction(Task):
                 return Verdict.undecided(current.detail)
             if current.cost is None:
                 return Verdict.wrong("no plan exists from the state")
-            opt = current.cost
-        successor = ctx.oracle.optimal_cost(action.apply(ctx.task.init))
+            opt = proven = current.cost
+        successor = ctx.oracle.optimal_cost(action.apply(ctx.task.init), None if proven is None else proven - 1)
         if not successor.decided:
             return Verdict.undecided(successor.detail)
         if successor.cost is not None and successor.cost < opt:
@@ -99,7 +101,7 @@ class NextAction(Task):
         groups: dict[str, list[str]] = {"yes": [], "no": [], "maybe": []}
         for action in applicable:
             successor = (
-                ctx.oracle.optimal_cost(action.apply(task.init))
+                ctx.oracle.optimal_cost(action.apply(task.init), current.cost - 1)
                 if ctx.oracle.planner_calls <= settings.max_planner_calls
                 else None
             )

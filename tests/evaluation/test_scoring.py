@@ -82,11 +82,22 @@ def test_planner_timeout_is_undecided_after_one_retry():
 
 
 def test_land_atom_needing_a_planner_is_undecided_when_planners_time_out():
-    # A stored non-landmark of a record that validates: a true non-landmark, so no cheap test
-    # proves anything about it and --recheck must ask the planners.
+    # A stored non-landmark of a record that validates: a true non-landmark, so with neither exploration
+    # nor the in-process search no cheap test proves anything about it and --recheck must ask the planners.
+    record = next(r for r in dev_records("land") if "ferry" in r["PDDL_domain"] and r["answer"]["no"])
+    options = ScoreOptions(recheck=True, max_states=1, search_states=0, limits=Limits(time=1))
+    ctx = RecordContext(record, options, TimeoutPlanners())
+    assert score_one(ctx, "land", record["answer"]["no"][0]).status == UNDECIDED
+
+
+def test_land_non_landmark_found_by_the_in_process_search_needs_no_planner():
+    # The same atom with the search on: a plan that avoids it, found in-process, proves it no landmark,
+    # so planners that only time out change nothing.
     record = next(r for r in dev_records("land") if "ferry" in r["PDDL_domain"] and r["answer"]["no"])
     ctx = RecordContext(record, ScoreOptions(recheck=True, max_states=1, limits=Limits(time=1)), TimeoutPlanners())
-    assert score_one(ctx, "land", record["answer"]["no"][0]).status == UNDECIDED
+    verdict = score_one(ctx, "land", record["answer"]["no"][0])
+    assert (verdict.status, verdict.score) == (SCORED, 0.0), verdict
+    assert ctx.oracle.planner_calls == 0
 
 
 def test_score_rows_carry_the_records_obfuscation():

@@ -1,0 +1,138 @@
+"""The oracle's in-process greedy search (acpgen.pddl.explore.greedy_path) against exhaustive exploration.
+
+The search only ever proves positive answers: a state reachable, a plan that avoids an atom, a plan as
+short as a proven lower bound. Every decision it makes is checked here against the explored state space
+of small generated problems, and the answers it cannot give must still come out right from the planners.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from acpgen.config import load_config
+from acpgen.data import DOMAINS_DIR
+from acpgen.generators import get_generator
+from acpgen.pddl.explore import StateSpace, explore, greedy_path
+from acpgen.pddl.grounding import GroundTask
+from acpgen.planners import Planners
+from acpgen.proofs.oracle import Method, Oracle
+
+LIMIT = 3000
+DOMAINS = ("blocksworld", "ferry", "grippers", "logistics", "visitall")
+SMALL = {"logistics": {"cities": 2, "city_size": 2, "packages": 2, "airplanes": 1}}
+
+
+class CountedPlanners(Planners):
+    """The real planners, counting the calls that reach a planner process or its cache."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def __getattribute__(self, name):
+        if name in ("solve", "optimal", "optimal_sas", "top_k", "landmarks"):
+            object.__getattribute__(self, "asked").append(name)
+        return super().__getattribute__(name)
+
+
+@pytest.fixture(scope="module", params=DOMAINS)
+def pair(request) -> tuple[str, GroundTask, StateSpace]:
+    domain = request.param
+    sizes = [SMALL[domain]] if domain in SMALL else load_config().domain(domain).sizes
+    generator = get_generator(domain)
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    for size in sizes:
+        task = GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(5))))
+        space = explore(task, task.init, LIMIT)
+        if space.complete and space.optimal_cost() not in (None, 0):
+            return domain, task, space
+    pytest.skip(f"{domain}: no configured size has at most {LIMIT} states and a plan")
+
+
+def _is_path(task: GroundTask, path: list[int]) -> bool:
+    return all(any(a.apply(s) == t for _, a in task.successors(s)) for s, t in itertools.pairwise(path))
+
+
+def test_a_path_found_is_a_path_and_a_complete_search_finds_one_exactly_when_one_exists(pair):
+    _, task, space = pair
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
+        bit = task.atoms.mask([atom])
+        path = greedy_path(task, task.goal_pos, task.goal_neg, LIMIT, avoid=bit)  # complete: LIMIT >= states
+        assert (path is not None) == space.goal_reachable_avoiding(bit), atom
+        if path is not None:
+            assert path[0] == task.init and task.is_goal(path[-1]) and _is_path(task, path)
+            assert not any(state & bit for state in path), atom
+        reached = greedy_path(task, bit, 0, LIMIT)
+        assert reached is not None and reached[-1] & bit and _is_path(task, reached)
+
+
+def test_no_path_enters_a_state_with_an_avoided_atom_not_even_the_start(pair):
+    _, task, _ = pair
+    held = task.init & ~task.static_mask & -(task.init & ~task.static_mask)  # one fluent atom of the start
+    assert greedy_path(task, task.goal_pos, task.goal_neg, LIMIT, avoid=held) is None
+
+
+def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
+    domain, task, space = pair
+    planners = CountedPlanners()
+    oracle = Oracle(task, planners, max_states=1)  # too small to explore: search, then planners
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
+        bit = task.atoms.mask([atom])
+        asked = len(planners.asked)
+        decision = oracle.is_landmark(bit)
+        assert decision.value == (not space.goal_reachable_avoiding(bit)), (domain, atom, decision)
+        if decision.method == Method.SEARCH:
+            assert decision.value is False and len(planners.asked) == asked
+
+
+def test_reachable_atoms_and_actions_need_no_planner(pair):
+    domain, task, space = pair
+    planners = CountedPlanners()
+    oracle = Oracle(task, planners, max_states=1, walks=0, search_states=LIMIT)
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
+        assert oracle.atom_reachable(task.atoms.mask([atom])).value is True, (domain, atom)
+    for index in sorted(space.reachable_action_indices())[:25]:
+        assert oracle.action_reachable(task.actions[index]).value is True, (domain, task.actions[index].name)
+    assert planners.asked == []
+
+
+def test_a_successors_cost_is_its_lower_bound_when_the_search_finds_a_plan_that_short(pair):
+    domain, task, space = pair
+    oracle = Oracle(task, CountedPlanners(), max_states=1)
+    current = oracle.optimal_cost()
+    assert (current.cost, current.method) == (space.optimal_cost(), Method.PLANNER)
+    for _, action in task.successors(task.init):
+        successor = action.apply(task.init)
+        decision = oracle.optimal_cost(successor, at_least=current.cost - 1)
+        assert decision.decided and decision.cost == space.optimal_cost(successor), (domain, action.name, decision)
+        if decision.method == Method.SEARCH:
+            assert decision.cost == current.cost - 1
+
+
+def test_the_states_along_an_optimal_plan_found_get_their_costs_without_another_search(pair):
+    domain, task, space = pair
+    planners = CountedPlanners()
+    plans = []
+    original = planners.optimal_sas
+
+    def recorded(sas, limits, check=False):
+        result = original(sas, limits, check)
+        plans.append(result.plans[0])
+        return result
+
+    planners.optimal_sas = recorded  # type: ignore[method-assign]
+    oracle = Oracle(task, planners, max_states=1, search_states=0)
+    assert oracle.optimal_cost().cost == space.optimal_cost()
+    [plan] = plans
+    state = task.init
+    for name in plan:
+        step = task.action(name)
+        assert step is not None
+        state = step.apply(state)
+        decision = oracle.optimal_cost(state)
+        assert decision.detail == "on an optimal plan found before", (domain, name)
+        assert decision.cost == space.optimal_cost(state), (domain, name)
+    assert len(plans) == 1
