@@ -168,7 +168,17 @@ def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int
     return atoms, used
 
 
-def greedy_path(
+@dataclass(frozen=True)
+class Search:
+    """What a greedy search found: ``path``, the states from a start to a state found (None: none found);
+    ``complete``, whether it generated every state reachable from its starts (avoided states aside)
+    before it stopped -- a search that found nothing and is complete proves that no such state exists."""
+
+    path: list[int] | None
+    complete: bool
+
+
+def greedy_search(
     task: GroundTask,
     pos: int,
     neg: int,
@@ -176,16 +186,16 @@ def greedy_path(
     starts: tuple[int, ...] = (),
     avoid: int = 0,
     estimate: Callable[[int], int] | None = None,
-) -> list[int] | None:
-    """Greedy best-first search for a reachable state holding ``pos`` and none of ``neg``: the states
-    of a path from a start to one, or None when none was found within ``max_states`` generated states
-    (None proves nothing). The search starts from the initial state, or from ``starts`` (states known
-    to be reachable), and never enters a state holding an atom of ``avoid`` (a path found passes
-    through no such state, starts included). It is guided by ``estimate`` (default: the number of
-    literals still unmet); ties go to the state generated first.
+) -> Search:
+    """Greedy best-first search for a reachable state holding ``pos`` and none of ``neg``, within
+    ``max_states`` generated states. The search starts from the initial state, or from ``starts``
+    (states known to be reachable), and never enters a state holding an atom of ``avoid`` (a path found
+    passes through no such state, starts included). It is guided by ``estimate`` (default: the number
+    of literals still unmet); ties go to the state generated first.
 
     A path found is positive evidence that needs no planner: a reachable state, a plan (to a goal
-    state), a plan that avoids an atom (a non-landmark), or an upper bound on a state's optimal cost."""
+    state), a plan that avoids an atom (a non-landmark), or an upper bound on a state's optimal cost.
+    A search that runs out of states without finding one proves nothing unless it is complete."""
 
     def unmet(state: int) -> int:
         return (pos & ~state).bit_count() + (neg & state).bit_count()
@@ -201,11 +211,11 @@ def greedy_path(
             path = [state]
             while (before := parent[path[-1]]) is not None:
                 path.append(before)
-            return path[::-1]
+            return Search(path[::-1], not frontier)
         for _, action in task.successors(state):
             nxt = action.apply(state)
             if nxt not in parent and not nxt & avoid:
                 parent[nxt] = state
                 counter += 1
                 heapq.heappush(frontier, (guide(nxt), counter, nxt))
-    return None
+    return Search(None, not frontier)

@@ -62,7 +62,7 @@ import pynauty
 from acpgen.errors import DataError, PddlError
 from acpgen.executors import Executor
 from acpgen.pddl.encode import lifted_query
-from acpgen.pddl.explore import explore, greedy_path
+from acpgen.pddl.explore import explore, greedy_search
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, bits, declared_domain_name, split_canonical, without_comments
 from acpgen.pddl.mutexes import Mutexes, mutexes
@@ -551,13 +551,14 @@ def _always_needed(action: GroundAction, positive: bool) -> int:
 def _greedy_search(
     task: GroundTask, pos: int, neg: int, max_states: int, starts: tuple[int, ...] = (), focus: int = 0
 ) -> list[int] | None:
-    """:func:`acpgen.pddl.explore.greedy_path` toward ``pos`` / ``not neg``, with ``focus``: one literal of
-    ``pos`` or ``neg`` (a bit) to change first; while it is unmet, the fewest unmet preconditions of an
-    action that meets it are added to the estimate (the search for a goal state that refutes a closure
-    candidate starts on the way to a goal state found before, where little but that literal is unmet)."""
+    """The path :func:`acpgen.pddl.explore.greedy_search` finds toward ``pos`` / ``not neg``, with
+    ``focus``: one literal of ``pos`` or ``neg`` (a bit) to change first; while it is unmet, the fewest
+    unmet preconditions of an action that meets it are added to the estimate (the search for a goal
+    state that refutes a closure candidate starts on the way to a goal state found before, where little
+    but that literal is unmet)."""
     makers = [pre for a in task.actions if (a.add if focus & pos else a.delete) & focus for pre in a.precondition]
     if not makers:
-        return greedy_path(task, pos, neg, max_states, starts)
+        return greedy_search(task, pos, neg, max_states, starts).path
 
     def missing(state: int) -> int:
         unmet = (pos & ~state).bit_count() + (neg & state).bit_count()
@@ -565,7 +566,7 @@ def _greedy_search(
             unmet += min((p & ~state).bit_count() + (n & state).bit_count() for p, n in makers)
         return unmet
 
-    return greedy_path(task, pos, neg, max_states, starts, estimate=missing)
+    return greedy_search(task, pos, neg, max_states, starts, estimate=missing).path
 
 
 class _GoalStates:

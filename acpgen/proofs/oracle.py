@@ -23,7 +23,7 @@ from acpgen.pddl.encode import (
     lifted_never_achieved,
     lifted_query,
 )
-from acpgen.pddl.explore import StateSpace, explore, greedy_path, random_walks
+from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.sas import SasTask
@@ -41,7 +41,7 @@ class Method(StrEnum):
     STATIC = "static"  # fixed by the task whatever the state (static facts, unsatisfiable conditions, types)
     RELAXED = "relaxed"  # the delete relaxation
     EXPLORED = "explored"  # exhaustive exploration, or evidence found by exploration and random walks
-    SEARCH = "search"  # a path found by acp's own greedy search (acpgen.pddl.explore.greedy_path)
+    SEARCH = "search"  # acp's own greedy search: a path it found, or none in all it could reach (greedy_search)
     LIFTED = "lifted"  # exhaustive exploration by the separate lifted interpreter (acpgen.proofs.lifted_space)
     PLAN = "plan"  # a plan found by a planner (evidence against a landmark)
     RHW = "rhw"  # Fast Downward's RHW landmarks
@@ -175,14 +175,23 @@ class Oracle:
             return Decision(False, Method.PLANNER)
         return Decision(None, Method.PLANNER, f"planner {result.status.value}: {result.message}")
 
-    def _path(self, pos: int, neg: int, avoid: int = 0, start: int | None = None) -> list[int] | None:
-        """The states of a path found by the greedy search from ``start`` (default: the state) to a state
-        with ``pos`` and without ``neg``, through no state with an atom of ``avoid``; None when the
-        search found none within ``search_states`` states (which proves nothing)."""
+    def _search(self, pos: int, neg: int, avoid: int = 0, start: int | None = None) -> Search:
+        """The greedy search from ``start`` (default: the state) for a state with ``pos`` and without
+        ``neg``, through no state with an atom of ``avoid``, within ``search_states`` states."""
         if self.search_states <= 0:
-            return None
+            return Search(None, False)
         origin = self.state if start is None else start
-        return greedy_path(self.task, pos, neg, self.search_states, (origin,), avoid)
+        return greedy_search(self.task, pos, neg, self.search_states, (origin,), avoid)
+
+    def _searched(self, pos: int, neg: int, avoid: int = 0) -> Decision | None:
+        """Whether such a state is reachable, when the greedy search settles it: True with a path found,
+        False when it searched every state reachable (avoided states aside) and found none; else None."""
+        search = self._search(pos, neg, avoid)
+        if search.path is not None:
+            return Decision(True, Method.SEARCH)
+        if search.complete:
+            return Decision(False, Method.SEARCH, "none among all the states reachable")
+        return None
 
     # ----- the checks ---------------------------------------------------------------------
     def atom_reachable(self, atom_bit: int, planner: bool = True) -> Decision:
@@ -199,9 +208,7 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
-        if self._path(atom_bit, 0) is not None:
-            return Decision(True, Method.SEARCH)
-        return self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
+        return self._searched(atom_bit, 0) or self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
 
     def facts_reachable(self, mask: int) -> Decision:
         """Can all atoms of ``mask`` hold together in some state reachable from the state?"""
@@ -215,9 +222,7 @@ class Oracle:
             return Decision(False, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
-        if self._path(mask, 0) is not None:
-            return Decision(True, Method.SEARCH)
-        return self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
+        return self._searched(mask, 0) or self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
@@ -236,12 +241,18 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
-        if any(self._path(pos, neg) is not None for pos, neg in action.precondition if reached & pos == pos):
-            return Decision(True, Method.SEARCH)
-        undecided = None
+        open_disjuncts = []
         for pos, neg in action.precondition:
-            if reached & pos != pos:
-                continue
+            if reached & pos == pos:
+                searched = self._searched(pos, neg)
+                if searched is not None and searched.value:
+                    return searched
+                if searched is None:
+                    open_disjuncts.append((pos, neg))
+        if not open_disjuncts:  # every disjunct relaxed-unreachable or searched through
+            return Decision(False, Method.SEARCH)
+        undecided = None
+        for pos, neg in open_disjuncts:
             decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"))
             if decision.value:
                 return decision
@@ -269,8 +280,11 @@ class Oracle:
             return Decision(True, Method.RELAXED)
         # A plan that avoids the atom disproves it: one found by the greedy search, else one of several
         # plans from a planner (one planner call answers every atom of the state).
-        if self._path(self.task.goal_pos, self.task.goal_neg, avoid=atom_bit) is not None:
-            return Decision(False, Method.SEARCH)
+        avoiding = self._searched(self.task.goal_pos, self.task.goal_neg, avoid=atom_bit)
+        if avoiding is not None:
+            return (
+                Decision(False, Method.SEARCH) if avoiding.value else Decision(True, Method.SEARCH, "no plan avoids it")
+            )
         if any(not atoms & atom_bit for atoms in self._plans_atoms):
             return Decision(False, Method.PLAN)
         if self._rhw_landmarks & atom_bit:
@@ -333,9 +347,7 @@ class Oracle:
             return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.optimal_cost() is not None, Method.LIFTED)
-        if self._path(self.task.goal_pos, self.task.goal_neg) is not None:
-            return Decision(True, Method.SEARCH)
-        return self._solvable(self._goal_query("goal"))
+        return self._searched(self.task.goal_pos, self.task.goal_neg) or self._solvable(self._goal_query("goal"))
 
     @cached_property
     def _sas(self) -> SasTask:
@@ -382,7 +394,7 @@ class Oracle:
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, Method.RELAXED)
         if at_least is not None:
-            path = self._path(self.task.goal_pos, self.task.goal_neg, start=state)
+            path = self._search(self.task.goal_pos, self.task.goal_neg, start=state).path
             if path is not None and len(path) - 1 == at_least:
                 return CostDecision(at_least, True, Method.SEARCH, "a plan as long as the lower bound")
         sas = self._sas.text(state, self._covered)

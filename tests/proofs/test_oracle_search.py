@@ -1,4 +1,4 @@
-"""The oracle's in-process greedy search (acpgen.pddl.explore.greedy_path) against exhaustive exploration.
+"""The oracle's in-process greedy search (acpgen.pddl.explore.greedy_search) against exhaustive exploration.
 
 The search only ever proves positive answers: a state reachable, a plan that avoids an atom, a plan as
 short as a proven lower bound. Every decision it makes is checked here against the explored state space
@@ -15,10 +15,11 @@ import pytest
 from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
 from acpgen.generators import get_generator
-from acpgen.pddl.explore import StateSpace, explore, greedy_path
+from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Planners
-from acpgen.proofs.oracle import Method, Oracle
+from acpgen.proofs.oracle import Decision, Method, Oracle
 
 LIMIT = 3000
 DOMAINS = ("blocksworld", "ferry", "grippers", "logistics", "visitall")
@@ -60,19 +61,21 @@ def test_a_path_found_is_a_path_and_a_complete_search_finds_one_exactly_when_one
     _, task, space = pair
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
         bit = task.atoms.mask([atom])
-        path = greedy_path(task, task.goal_pos, task.goal_neg, LIMIT, avoid=bit)  # complete: LIMIT >= states
+        search = greedy_search(task, task.goal_pos, task.goal_neg, LIMIT, avoid=bit)  # LIMIT >= states
+        path = search.path
         assert (path is not None) == space.goal_reachable_avoiding(bit), atom
+        assert search.complete or path is not None, atom
         if path is not None:
             assert path[0] == task.init and task.is_goal(path[-1]) and _is_path(task, path)
             assert not any(state & bit for state in path), atom
-        reached = greedy_path(task, bit, 0, LIMIT)
+        reached = greedy_search(task, bit, 0, LIMIT).path
         assert reached is not None and reached[-1] & bit and _is_path(task, reached)
 
 
 def test_no_path_enters_a_state_with_an_avoided_atom_not_even_the_start(pair):
     _, task, _ = pair
     held = task.init & ~task.static_mask & -(task.init & ~task.static_mask)  # one fluent atom of the start
-    assert greedy_path(task, task.goal_pos, task.goal_neg, LIMIT, avoid=held) is None
+    assert greedy_search(task, task.goal_pos, task.goal_neg, LIMIT, avoid=held).path is None
 
 
 def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
@@ -85,7 +88,25 @@ def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
         decision = oracle.is_landmark(bit)
         assert decision.value == (not space.goal_reachable_avoiding(bit)), (domain, atom, decision)
         if decision.method == Method.SEARCH:
-            assert decision.value is False and len(planners.asked) == asked
+            assert len(planners.asked) == asked
+
+
+def test_a_search_that_stops_short_proves_nothing_and_a_complete_one_proves_absence(pair):
+    domain, task, space = pair
+    unreachable = [
+        a for a in task.fluent_atoms() if not space.reachable_atoms >> task.atom_id(a) & 1 and task.is_valid_atom(a)
+    ]
+    for atom in unreachable[:10]:
+        bit = 1 << task.atom_id(atom)
+        assert greedy_search(task, bit, 0, LIMIT) == Search(None, True), (domain, atom)
+        assert len(space.states) > 3 and not greedy_search(task, bit, 0, 2).complete, (domain, atom)
+        planners = CountedPlanners()
+        decision = Oracle(task, planners, max_states=1, walks=0, search_states=LIMIT).atom_reachable(bit)
+        if relaxed_reachable(task, task.init)[0] & bit:
+            assert decision == Decision(False, Method.SEARCH, "none among all the states reachable"), atom
+        else:
+            assert decision == Decision(False, Method.RELAXED), atom
+        assert planners.asked == []
 
 
 def test_reachable_atoms_and_actions_need_no_planner(pair):
