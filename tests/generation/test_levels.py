@@ -15,6 +15,8 @@ from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
 from acpgen.errors import ConfigError
 from acpgen.generation.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of
+from acpgen.pddl.grounding import GroundTask
+from acpgen.proofs.features import state_features
 
 TINY = FIXTURES / "pipeline" / "api.yaml"
 
@@ -107,6 +109,23 @@ def test_level_records_equal_the_cli_and_carry_level_and_features(tmp_path):
         assert feats["state_atoms"] == len(by_id[record["state"]]["atoms"])
         assert feats["reachable_states"] > 1  # 2 locations, 2 cars: a small space, explored whole
         assert 1 <= feats["optimal_plan_length"] <= feats["plan_length"]
+
+
+@pytest.mark.parametrize("task", ["nexta", "rac_state"])
+def test_the_qa_stage_gives_the_features_an_exploration_of_the_records_own_state_gives(tmp_path, task):
+    # The qa stage reads them off the generating oracle's exploration where it explored the record's own state
+    # (nexta), else explores the record's state itself (rac_state asks about the state after a sequence); the
+    # export then takes them from the qa file. An exploration of the exported record's own PDDL must agree.
+    records = list(acpgen.generate("ferry", task, n=2, level=1, config=TINY, cache_dir=tmp_path))
+    assert records
+    qa_lines = [
+        json.loads(line) for path in tmp_path.rglob(f"qa/{task}.jsonl") for line in path.read_text().splitlines()
+    ]
+    assert len(qa_lines) >= len(records) and all("features" in line for line in qa_lines)
+    for record in records:
+        expected = state_features(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]))
+        assert list(record["features"]) == list(expected)
+        assert {**record["features"], "plan_length": None} == expected
 
 
 def test_level_is_refused_with_a_users_domain(tmp_path):

@@ -29,7 +29,7 @@ from acpgen.nl.describe import REPRESENTATIONS, Describer
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import LiftedTask
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.proofs.features import state_features
+from acpgen.proofs.features import NAMES, state_features
 from acpgen.schema import REFERENCE_KEYS, STRUCTURED_KEYS
 from acpgen.tasks import TASKS
 
@@ -106,10 +106,11 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
     records = []
     for line in qa_file(ctx, task, fmt).read_text().splitlines():
         record = json.loads(line)
+        made = record.pop("features", None)  # the qa stage's, when it ran for a difficulty level
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
         describer = ctx.source.describer(lifted)
         if level is not None:  # records of a difficulty level end with it and with their state's features
-            record.update(level=level, features=_features(record, lifted, states.get(record["state"])))
+            record.update(level=level, features=_features(record, lifted, states.get(record["state"]), made))
         if fmt == "gen":
             records.append(export_record(record, describer, representation, case))
         else:
@@ -122,12 +123,14 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
 _FEATURES: dict[tuple[str, str], dict] = {}
 
 
-def _features(record: dict, lifted: LiftedTask, state: dict | None) -> dict:
+def _features(record: dict, lifted: LiftedTask, state: dict | None, made: dict | None = None) -> dict:
+    """The features of the record's state: those the qa stage computed from its own exploration (``made``),
+    else those of an exploration here."""
     key = (record["PDDL_domain"], record["PDDL_problem"])
     if key not in _FEATURES:
         if len(_FEATURES) > 4096:
             _FEATURES.clear()
-        _FEATURES[key] = state_features(GroundTask(lifted))
+        _FEATURES[key] = {name: made[name] for name in NAMES} if made else state_features(GroundTask(lifted))
     return {**_FEATURES[key], "plan_length": (state or {}).get("plan_cost_to_go")}
 
 

@@ -36,6 +36,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
 from acpgen.proofs.claims import Claim
+from acpgen.proofs.features import MAX_STATES, state_features
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
@@ -188,8 +189,10 @@ def _collect(
         counts["tried"] += 1
         record = source.base_record(task_name, state, fmt)
         rng = ctx.rng("qa", task_name, state["id"]) if fmt == "gen" else ctx.rng("qa", task_name, fmt, state["id"])
+        generating = RecordContext(record, generate_options, planners)
+        texts = (record["PDDL_domain"], record["PDDL_problem"])
         try:
-            fields = propose(RecordContext(record, generate_options, planners), source.item(state), rng, records)
+            fields = propose(generating, source.item(state), rng, records)
         except PddlError as err:
             log.warning("%s %s %s: %s", task_name, fmt, state["id"], err)
             fields = None
@@ -202,8 +205,20 @@ def _collect(
             counts["rejected"] += 1
             log.warning("%s %s %s: not verified (%s: %s)", task_name, fmt, state["id"], result.verdict, result.reason)
             continue
+        if ctx.config.export.level is not None:
+            record["features"] = _features(generating, texts, generate_options)
         records.append(record)
     return records, counts
+
+
+def _features(generating: RecordContext, texts: tuple[str, str], options: ScoreOptions) -> dict[str, Any]:
+    """The features the export gives a record of a difficulty level: from the generating oracle's exploration
+    when it explored the record's own state with the features' bound (the task's fields left the PDDL as it
+    was: a reasoning-about-actions question asks about another state), else from an exploration of its own."""
+    record = generating.record
+    if (record["PDDL_domain"], record["PDDL_problem"]) == texts and options.max_states == MAX_STATES:
+        return state_features(generating.task, space=generating.oracle.explored)
+    return state_features(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]))
 
 
 def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
