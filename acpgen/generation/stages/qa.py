@@ -36,7 +36,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
 from acpgen.proofs.claims import Claim
-from acpgen.proofs.features import MAX_STATES, state_features
+from acpgen.proofs.features import MAX_STATES, ProblemSpace, state_features
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
@@ -58,6 +58,7 @@ class QASource:
         self.tasks: dict[str, GroundTask] = {}
         self.plans: dict[str, list[list[str]]] = {}
         self.renamings: dict[str, dict[str, Any] | None] = {}
+        self.spaces: dict[str, ProblemSpace] = {}
         by_problem: dict[str, list[dict]] = {}
         for line in ctx.states_file.read_text().splitlines():
             state = json.loads(line)
@@ -83,6 +84,12 @@ class QASource:
             shuffled.append(states)
         order = [s for group in zip_longest(*shuffled) for s in group if s is not None]
         return order
+
+    def space(self, problem: str) -> ProblemSpace:
+        """The features' exploration of a problem from its initial state (for records of a difficulty level)."""
+        if problem not in self.spaces:
+            self.spaces[problem] = ProblemSpace(self.task(problem))
+        return self.spaces[problem]
 
     def item(self, state: dict) -> QAItem:
         self.task(state["problem"])
@@ -206,18 +213,25 @@ def _collect(
             log.warning("%s %s %s: not verified (%s: %s)", task_name, fmt, state["id"], result.verdict, result.reason)
             continue
         if ctx.config.export.level is not None:
-            record["features"] = _features(generating, texts, generate_options)
+            record["features"] = _features(generating, texts, generate_options, source.space(state["problem"]))
         records.append(record)
     return records, counts
 
 
-def _features(generating: RecordContext, texts: tuple[str, str], options: ScoreOptions) -> dict[str, Any]:
-    """The features the export gives a record of a difficulty level: from the generating oracle's exploration
-    when it explored the record's own state with the features' bound (the task's fields left the PDDL as it
-    was: a reasoning-about-actions question asks about another state), else from an exploration of its own."""
+def _features(
+    generating: RecordContext, texts: tuple[str, str], options: ScoreOptions, problem: ProblemSpace
+) -> dict[str, Any]:
+    """The features the export gives a record of a difficulty level. Where the task's fields left the record's
+    PDDL as it was (a reasoning-about-actions question asks about another state): the size and optimal plan
+    length the exploration of the record's problem settles, else those of the generating oracle's exploration
+    when it explored with the features' bound; otherwise from an exploration of the record's own."""
     record = generating.record
-    if (record["PDDL_domain"], record["PDDL_problem"]) == texts and options.max_states == MAX_STATES:
-        return state_features(generating.task, space=generating.oracle.explored)
+    if (record["PDDL_domain"], record["PDDL_problem"]) == texts:
+        known = problem.settle(generating.task)
+        if known is not None:
+            return state_features(generating.task, known=known)
+        if options.max_states == MAX_STATES:
+            return state_features(generating.task, space=generating.oracle.explored)
     return state_features(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]))
 
 

@@ -1,0 +1,70 @@
+"""acpgen.proofs.features.ProblemSpace: one exploration of a problem settles the size and the optimal plan length
+of the states asked about in it. Each answer it gives must be the one an exploration of the state's own task
+(rendered as the qa stage renders it) gives with the same bound; where it cannot tell, it says so."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from acpgen.config import load_config
+from acpgen.data import DOMAINS_DIR
+from acpgen.generators import get_generator
+from acpgen.pddl.explore import explore
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.render import render_problem
+from acpgen.proofs.features import ProblemSpace, state_features
+
+DOMAINS = ("blocksworld", "ferry", "grippers", "logistics", "visitall")
+
+
+def _problem(domain: str) -> tuple[str, GroundTask]:
+    generator = get_generator(domain)
+    size = load_config().domain(domain).sizes[0]
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    return text, GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(2))))
+
+
+def _walked_states(task: GroundTask, count: int, rng: random.Random) -> list[int]:
+    states = []
+    for _ in range(count):
+        state = task.init
+        for _ in range(rng.randint(0, 8)):
+            options = task.successors(state)
+            if not options:
+                break
+            state = rng.choice(options)[1].apply(state)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("bound", [8, 3000])  # smaller than every problem's space; holding the smaller ones
+def test_what_the_problems_exploration_settles_is_what_exploring_the_state_gives(domain, bound):
+    text, task = _problem(domain)
+    problem = ProblemSpace(task, max_states=bound)
+    assert problem.space.complete or bound == 8 or domain in ("logistics", "visitall"), domain
+    settled = 0
+    for state in _walked_states(task, 12, random.Random(7)):
+        state_task = GroundTask.from_strings(text, render_problem(task, state))
+        own = explore(state_task, state_task.init, bound)
+        expected = (len(own.states), own.optimal_cost()) if own.complete else (None, None)
+        known = problem.settle(state_task)
+        if known is not None:
+            settled += 1
+            assert known == expected, (domain, bound)
+            assert state_features(state_task, known=known) == state_features(state_task, max_states=bound)
+    # every state is in a complete exploration; beyond the bound, a state that can return to the initial state
+    # is settled: all of them in the reversible domains, few in visitall (a visited cell stays visited)
+    assert settled >= (12 if problem.space.complete else 1 if domain == "visitall" else 10), (domain, bound, settled)
+
+
+def test_a_task_of_another_problem_is_not_settled():
+    text, task = _problem("ferry")
+    other_text, other = _problem("grippers")
+    assert ProblemSpace(task, max_states=3000).settle(other) is None
+    # the same objects with another goal: not the same problem either
+    changed = render_problem(task, task.init, goal=(task.init & ~task.static_mask, 0))
+    assert ProblemSpace(task, max_states=3000).settle(GroundTask.from_strings(text, changed)) is None
+    assert other_text != text
