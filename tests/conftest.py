@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from acpgen.cli import cli
+from acpgen.config import load_config
+from acpgen.data import DOMAINS_DIR
+from acpgen.generators import get_generator
+from acpgen.pddl.explore import explore
+from acpgen.pddl.grounding import GroundTask
 from acpgen.tasks import TASKS
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -26,6 +33,16 @@ def snapshot(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and p.relative_to(root).parts[0] != "planner-cache"
     }
+
+
+def explored_problems(domain: str, seed: int, limit: int, sizes: list[dict] | None = None) -> Iterator[tuple]:
+    """(task, its exploration bounded at ``limit`` states) of a generated problem of a built-in domain per
+    size, smallest first: ``sizes``, or the configured ones."""
+    generator = get_generator(domain)
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    for size in sizes or load_config().domain(domain).sizes:
+        task = GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(seed))))
+        yield task, explore(task, task.init, limit)
 
 
 def dev_records(task: str) -> list[dict]:

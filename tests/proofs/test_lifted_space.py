@@ -5,14 +5,10 @@ and an optimal plan's length; and the Oracle decides with it where it would othe
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from conftest import explored_problems
 
-from acpgen.config import load_config
-from acpgen.data import DOMAINS_DIR
-from acpgen.generators import DOMAINS, get_generator
-from acpgen.pddl.explore import explore
+from acpgen.generators import DOMAINS
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Planners
@@ -46,12 +42,7 @@ SMALL = {
 @pytest.fixture(scope="module", params=sorted(DOMAINS))
 def pair(request):
     domain = request.param
-    sizes = [SMALL[domain]] if domain in SMALL else load_config().domain(domain).sizes
-    generator = get_generator(domain)
-    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
-    for size in sizes:
-        task = GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(3))))
-        grounded = explore(task, task.init, LIMIT)
+    for task, grounded in explored_problems(domain, 3, LIMIT, [SMALL[domain]] if domain in SMALL else None):
         if grounded.complete:
             lifted = lifted_space(task.lifted, task.atoms.atoms(task.init), LIMIT)
             assert lifted is not None, f"{domain}: the lifted interpreter finds more than {len(grounded.states)} states"

@@ -8,14 +8,11 @@ of small generated problems, and the answers it cannot give must still come out 
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
+from conftest import explored_problems
 
-from acpgen.config import load_config
-from acpgen.data import DOMAINS_DIR
-from acpgen.generators import get_generator
-from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search
+from acpgen.pddl.explore import Search, StateSpace, greedy_search
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Planners
@@ -42,12 +39,7 @@ class CountedPlanners(Planners):
 @pytest.fixture(scope="module", params=DOMAINS)
 def pair(request) -> tuple[str, GroundTask, StateSpace]:
     domain = request.param
-    sizes = [SMALL[domain]] if domain in SMALL else load_config().domain(domain).sizes
-    generator = get_generator(domain)
-    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
-    for size in sizes:
-        task = GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(5))))
-        space = explore(task, task.init, LIMIT)
+    for task, space in explored_problems(domain, 5, LIMIT, [SMALL[domain]] if domain in SMALL else None):
         if space.complete and space.optimal_cost() not in (None, 0):
             return domain, task, space
     pytest.skip(f"{domain}: no configured size has at most {LIMIT} states and a plan")
