@@ -237,6 +237,14 @@ def run_options(func):
     help="With --dataset of Planetarium rows: the PDDL domain of the rows whose domain is NAME (repeatable; "
     "default: a domains.jsonl table beside the rows, else acp's domain of that name).",
 )
+@click.option(
+    "--search-states",
+    type=click.IntRange(min=0),
+    default=ScoreOptions.search_states,
+    show_default=True,
+    help="Before a planner is asked for a path (a state reached, a plan avoiding an atom, a plan as short as a "
+    "proven lower bound), search this many states in acp's own process (0: never).",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @executor_options
 @planner_options
@@ -260,6 +268,7 @@ def score(
     cache_dir: Path | None,
     planner_timeout: float,
     max_states: int,
+    search_states: int,
 ) -> None:
     """Score model answers: open-ended (ACPBench-Hard) symbolically, yes/no and A-D (ACPBench) leniently.
 
@@ -308,6 +317,7 @@ def score(
         trust_stored=trust_stored,
         strict_just=strict_just,
         max_states=max_states,
+        search_states=search_states,
         limits=Limits(time=planner_timeout),
     )
     setup = PlannerSetup(planner_backend, image, cache_dir)

@@ -4,10 +4,14 @@ timeouts are undecided after one retry, never a silent 0."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from click.testing import CliRunner
 from conftest import DEV, GEN_TASKS, dev_records
 from reference_answers import WRONG_LAND_NONE, WRONG_REACH_NONE, verdict
 
+from acpgen.cli import cli
 from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
 from acpgen.evaluation.scoring import Scored, score_one, score_predictions
 from acpgen.planners import LandmarkResult, Limits, PlannerResult, Status
@@ -98,6 +102,25 @@ def test_land_non_landmark_found_by_the_in_process_search_needs_no_planner():
     verdict = score_one(ctx, "land", record["answer"]["no"][0])
     assert (verdict.status, verdict.score) == (SCORED, 0.0), verdict
     assert ctx.oracle.planner_calls == 0
+
+
+def test_acp_score_search_states_chooses_whether_the_in_process_search_is_tried(tmp_path):
+    # The same stored non-landmark, re-proven with exploration off: the default search proves it with a plan
+    # avoiding the atom; with --search-states 0 the planners' plans do; the verdict is the same.
+    record = next(r for r in dev_records("land") if "ferry" in r["PDDL_domain"] and r["answer"]["no"])
+    records, predictions = tmp_path / "land.gen.json", tmp_path / "preds.jsonl"
+    records.write_text(json.dumps([record]))
+    predictions.write_text(json.dumps({"id": record["id"], "task": "land", "response": record["answer"]["no"][0]}))
+    reasons = []
+    for extra in ([], ["--search-states", "0"]):
+        out = tmp_path / f"scored{len(extra)}.jsonl"
+        args = ["score", str(predictions), "--dataset", str(records), "--recheck", "--max-states", "1", "-o", str(out)]
+        result = CliRunner().invoke(cli, [*args, *extra])
+        assert result.exit_code == 0, result.output
+        [row] = [json.loads(line) for line in out.read_text().splitlines()]
+        assert (row["status"], row["score"]) == ("scored", 0.0), row
+        reasons.append(row["reason"])
+    assert "search" in reasons[0] and "search" not in reasons[1], reasons
 
 
 def test_score_rows_carry_the_records_obfuscation():
