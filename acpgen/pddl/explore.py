@@ -99,6 +99,18 @@ class StateSpace:
                         stack.append((nxt, left - 1, prefix + [action]))
         return found
 
+    def reachable_count(self, at: int) -> int:
+        """How many states are reachable from the state at position ``at`` (itself included), in a complete
+        exploration."""
+        seen = {at}
+        stack = [at]
+        while stack:
+            for _, j in self.successors[stack.pop()]:
+                if j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        return len(seen)
+
     def goal_reachable_avoiding(self, atom_bit: int) -> bool:
         """Whether some path from the root reaches the goal through states without ``atom_bit``."""
         if self.states[0] & atom_bit:

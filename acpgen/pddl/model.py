@@ -212,6 +212,16 @@ class AtomTable:
             value |= 1 << self.id(atom)
         return value
 
+    def known_mask(self, atoms: Iterable[str]) -> int | None:
+        """The mask of atoms all numbered already (None when one is not; the table does not grow)."""
+        value = 0
+        for atom in atoms:
+            found = self.index.get(atom)
+            if found is None:
+                return None
+            value |= 1 << found
+        return value
+
     def atoms(self, mask: int) -> list[str]:
         """Atom names of the set bits of ``mask``, in bit order."""
         return [self.names[i] for i in bits(mask)]

@@ -228,6 +228,7 @@ class EquivalenceChecker:
                 limits=self.limits,
                 retry_factor=self.retry_factor,
                 lifted_states=self.lifted_states,
+                search_states=0,  # the checker runs its own greedy searches (solvable, refute) before the oracle
             )
             found = self._parsed[problem_text] = _Parsed(task, oracle)
         return found

@@ -23,24 +23,26 @@ NAMES = (
 )
 
 
+def size_and_cost(space: StateSpace) -> tuple[int | None, int | None]:
+    """The size of the space explored from a state and the optimal plan length from it; both None when the
+    exploration stopped at its bound."""
+    return (len(space.states), space.optimal_cost()) if space.complete else (None, None)
+
+
 def state_features(
     task: GroundTask,
     state: dict[str, Any] | None = None,
     max_states: int = MAX_STATES,
-    space: StateSpace | None = None,
     known: tuple[int | None, int | None] | None = None,
 ) -> dict:
     """Features of the state that is ``task``'s initial state: the problem's objects, the task's
     propositions (ground fluent atoms), the atoms true in the state, its applicable actions, the size of
     the state space reachable from it and the optimal plan length from it (both None when more than
     ``max_states`` states are reachable), and from the state's line of ``states.jsonl`` (where given)
-    the remaining length of the stored plan through it (None for a rollout state). ``space``: the
-    exploration from the state with that bound, when the caller has made it already; ``known``: the size
-    and the optimal plan length, when the caller has them already (:class:`ProblemSpace`)."""
+    the remaining length of the stored plan through it (None for a rollout state). ``known``: the size and
+    the optimal plan length (:func:`size_and_cost`), when the caller has them already."""
     if known is None:
-        if space is None:
-            space = explore(task, task.init, max_states)
-        known = (len(space.states), space.optimal_cost()) if space.complete else (None, None)
+        known = size_and_cost(explore(task, task.init, max_states))
     return {
         "objects": len(task.lifted.objects),
         "propositions": len(task.fluent_atoms()),
@@ -75,13 +77,13 @@ class ProblemSpace:
         if not self._same_problem(state_task):
             return None
         if self.space.complete:
-            state = _mask(self.task, state_task.atoms.atoms(state_task.init))
+            state = self.task.atoms.known_mask(state_task.atoms.atoms(state_task.init))
             at = None if state is None else self.space.index.get(state)
             if at is None:
                 return None
             distance = self.space.goal_distances()[at]
-            return self._count_from(at), (None if distance < 0 else distance)
-        target = _mask(state_task, self.origin)
+            return self.space.reachable_count(at), (None if distance < 0 else distance)
+        target = state_task.atoms.known_mask(self.origin)
         if target is None:  # an atom of the initial state no action of the state's grounding adds
             return None
         others = ~target & ~state_task.static_mask & ((1 << len(state_task.atoms.names)) - 1)
@@ -101,24 +103,3 @@ class ProblemSpace:
             and set(mine.atoms.atoms(mine.init & mine.static_mask))
             == set(theirs.atoms.atoms(theirs.init & theirs.static_mask))
         )
-
-    def _count_from(self, at: int) -> int:
-        seen = {at}
-        stack = [at]
-        while stack:
-            for _, j in self.space.successors[stack.pop()]:
-                if j not in seen:
-                    seen.add(j)
-                    stack.append(j)
-        return len(seen)
-
-
-def _mask(task: GroundTask, atoms) -> int | None:
-    """The bits of the atoms in the task's numbering, or None when one of them is not in it."""
-    mask = 0
-    for atom in atoms:
-        position = task.atoms.index.get(atom)
-        if position is None:
-            return None
-        mask |= 1 << position
-    return mask

@@ -27,7 +27,7 @@ from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, rand
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.sas import SasTask
-from acpgen.pddl.semantics import relaxed_reachable
+from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.lifted_space import LiftedSpace, lifted_space
 
@@ -320,17 +320,14 @@ class Oracle:
         if not result.plans:
             result = self._ask(self.planners.solve, encoding)
         for plan in result.plans:
-            state = seen = self.state
-            for name in encoding.decode(plan):
-                action = self.task.action(name)
-                if action is None or not action.applicable(state):
-                    log.warning("planner plan step %s does not apply; ignoring the plan", name)
-                    break
-                state = action.apply(state)
-                seen |= state
-            else:
-                if self.task.is_goal(state):
-                    found.append(seen)
+            run = execute(self.task, self.state, encoding.decode(plan), trace=True)
+            if not run.applicable:
+                log.warning("a planner plan does not apply from step %s on; ignoring the plan", run.failed_at)
+            elif self.task.is_goal(run.state):
+                seen = 0
+                for state in run.states:
+                    seen |= state
+                found.append(seen)
         return found
 
     def goal_reachable(self) -> Decision:
@@ -418,15 +415,9 @@ class Oracle:
         goal and has exactly ``cost`` steps)."""
         if len(plan) != cost:
             return
-        states = [state]
-        for name in Encoding.decode(plan):
-            action = self.task.action(name)
-            if action is None or not action.applicable(state):
-                return
-            state = action.apply(state)
-            states.append(state)
-        if self.task.is_goal(state):
-            for steps_done, reached in enumerate(states):
+        run = execute(self.task, state, Encoding.decode(plan), trace=True)
+        if run.applicable and self.task.is_goal(run.state):
+            for steps_done, reached in enumerate(run.states):
                 self._known_costs.setdefault(reached, cost - steps_done)
 
     def optimal_plan(self) -> tuple[CostDecision, list[str] | None]:

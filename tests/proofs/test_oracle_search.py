@@ -83,6 +83,20 @@ def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
             assert len(planners.asked) == asked
 
 
+def test_a_search_as_large_as_the_space_decides_every_landmark_without_a_planner(pair):
+    # the search generates every state it can reach: a plan avoiding the atom, or a proof that none does
+    domain, task, space = pair
+    planners = CountedPlanners()
+    oracle = Oracle(task, planners, max_states=1, search_states=LIMIT)
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
+        bit = task.atoms.mask([atom])
+        landmark = not space.goal_reachable_avoiding(bit)
+        decision = oracle.is_landmark(bit)
+        assert decision.value == landmark, (domain, atom, decision)
+        assert decision.method == Method.SEARCH or (landmark and decision.method == Method.RELAXED), (atom, decision)
+    assert planners.asked == []
+
+
 def test_a_search_that_stops_short_proves_nothing_and_a_complete_one_proves_absence(pair):
     domain, task, space = pair
     unreachable = [
@@ -113,16 +127,24 @@ def test_reachable_atoms_and_actions_need_no_planner(pair):
 
 
 def test_a_successors_cost_is_its_lower_bound_when_the_search_finds_a_plan_that_short(pair):
+    # the successors of the first states of the space, each with the lower bound h*(s) - 1 of its
+    # predecessor s (from the explored space): every cost must be the explored one, whichever route gave it
     domain, task, space = pair
     oracle = Oracle(task, CountedPlanners(), max_states=1)
-    current = oracle.optimal_cost()
-    assert (current.cost, current.method) == (space.optimal_cost(), Method.PLANNER)
-    for _, action in task.successors(task.init):
-        successor = action.apply(task.init)
-        decision = oracle.optimal_cost(successor, at_least=current.cost - 1)
-        assert decision.decided and decision.cost == space.optimal_cost(successor), (domain, action.name, decision)
-        if decision.method == Method.SEARCH:
-            assert decision.cost == current.cost - 1
+    routes = set()
+    for state in space.states[:40]:
+        bound = space.optimal_cost(state)
+        if not bound:
+            continue
+        for _, action in task.successors(state):
+            successor = action.apply(state)
+            decision = oracle.optimal_cost(successor, at_least=bound - 1)
+            assert decision.decided and decision.cost == space.optimal_cost(successor), (domain, decision)
+            if decision.method == Method.SEARCH:
+                assert decision.cost == bound - 1
+            routes.add(decision.detail or decision.method.value)
+    # all three routes were taken: the search, a plan found before, and the planner
+    assert routes == {"a plan as long as the lower bound", "on an optimal plan found before", "planner"}, routes
 
 
 def test_the_states_along_an_optimal_plan_found_get_their_costs_without_another_search(pair):

@@ -36,7 +36,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
 from acpgen.proofs.claims import Claim
-from acpgen.proofs.features import MAX_STATES, ProblemSpace, state_features
+from acpgen.proofs.features import MAX_STATES, ProblemSpace, size_and_cost, state_features
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
@@ -231,7 +231,7 @@ def _features(
         if known is not None:
             return state_features(generating.task, known=known)
         if options.max_states == MAX_STATES:
-            return state_features(generating.task, space=generating.oracle.explored)
+            return state_features(generating.task, known=size_and_cost(generating.oracle.explored))
     return state_features(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]))
 
 
