@@ -104,9 +104,15 @@ def _components(nodes: list[str], edges: dict[str, dict[str, bool]]) -> list[lis
 class AxiomEvaluator:
     """Ground rules ``head <- pos, not neg`` by stratum; :meth:`close` recomputes the derived atoms of a state."""
 
+    #: closures remembered per evaluator before the memo starts afresh (a bound on its memory)
+    MEMO_SIZE = 1 << 17
+
     def __init__(self, strata: list[list[tuple[int, int, int]]], derived_mask: int):
         self.strata = [tuple(rules) for rules in strata]  # per stratum: (head bit mask, positive mask, negative mask)
         self.derived_mask = derived_mask
+        # base atoms -> closed state: a search reaches most states along several actions, and each arrival
+        # closes the same base atoms again
+        self._closed: dict[int, int] = {}
 
     @property
     def rules(self) -> list[tuple[int, int, int]]:
@@ -114,7 +120,16 @@ class AxiomEvaluator:
 
     def close(self, state: int) -> int:
         """``state`` with every derived atom set exactly when the rules derive it from the base atoms."""
-        state &= ~self.derived_mask
+        base = state & ~self.derived_mask
+        closed = self._closed.get(base)
+        if closed is None:
+            if len(self._closed) >= self.MEMO_SIZE:
+                self._closed.clear()
+            closed = self._closed[base] = self._derive(base)
+        return closed
+
+    def _derive(self, state: int) -> int:
+        """The base atoms ``state`` with the atoms the rules derive from them, stratum by stratum."""
         for rules in self.strata:
             pending = list(rules)
             changed = True

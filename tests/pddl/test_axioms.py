@@ -10,11 +10,13 @@ subset of the base atoms of a three-block problem and along the whole reachable 
 from __future__ import annotations
 
 import itertools
+import random
 from collections import deque
 
 import pytest
 
 from acpgen.errors import PddlError
+from acpgen.pddl.axioms import AxiomEvaluator
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical
@@ -194,6 +196,23 @@ def test_rules_agree_with_a_naive_fixpoint_on_every_base_state(task):
         assert atoms_of(task, closed) == base | naive_derived(base), sorted(base)
         checked += 1
     assert checked == 2**13
+
+
+def test_remembered_closures_are_the_rules_closures_whatever_derived_atoms_the_state_brings(monkeypatch):
+    # close() remembers closures by base atoms, and starts afresh past MEMO_SIZE: a second pass over every base
+    # state, each brought with derived atoms set at random, must read the same closures from the memo or
+    # recompute them after a clearing (a small bound forces both)
+    task = GroundTask.from_strings(DOMAIN, PROBLEM)
+    assert task.axioms is not None
+    monkeypatch.setattr(AxiomEvaluator, "MEMO_SIZE", 1000)
+    fresh = AxiomEvaluator(task.axioms.strata, task.axioms.derived_mask)
+    rng = random.Random(3)
+    for _ in range(2):
+        for picks in itertools.product((False, True), repeat=len(BASE_ATOMS)):
+            base = {atom for atom, on in zip(BASE_ATOMS, picks) if on}
+            noise = fresh.derived_mask & rng.getrandbits(len(task.atoms.names))
+            assert atoms_of(task, fresh.close(mask(task, base) | noise)) == base | naive_derived(base), sorted(base)
+            assert len(fresh._closed) <= 1000
 
 
 def test_initial_state_has_its_derived_atoms(task):
