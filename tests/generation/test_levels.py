@@ -113,8 +113,9 @@ def test_level_records_equal_the_cli_and_carry_level_and_features(tmp_path):
 
 @pytest.mark.parametrize("task", ["nexta", "rac_state"])
 def test_the_qa_stage_gives_the_features_an_exploration_of_the_records_own_state_gives(tmp_path, task):
-    # The qa stage reads them off the generating oracle's exploration where it explored the record's own state
-    # (nexta), else explores the record's state itself (rac_state asks about the state after a sequence); the
+    # The qa stage settles them on one exploration of the record's problem in the record's domain (for
+    # rac_state, here a ramification variant: rules in the record's PDDL, a space explored from the first
+    # state asked about), else reads them off the generating oracle's exploration of the record's state; the
     # export then takes them from the qa file. An exploration of the exported record's own PDDL must agree.
     records = list(acpgen.generate("ferry", task, n=2, level=1, config=TINY, cache_dir=tmp_path))
     assert records
@@ -122,6 +123,7 @@ def test_the_qa_stage_gives_the_features_an_exploration_of_the_records_own_state
         json.loads(line) for path in tmp_path.rglob(f"qa/{task}.jsonl") for line in path.read_text().splitlines()
     ]
     assert len(qa_lines) >= len(records) and all("features" in line for line in qa_lines)
+    assert task != "rac_state" or all(record["ramifications"] for record in records)
     for record in records:
         expected = state_features(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]))
         assert list(record["features"]) == list(expected)

@@ -11,8 +11,10 @@ import pytest
 from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
 from acpgen.generators import get_generator
+from acpgen.nl.template import load_template
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.ramifications import parse_rules, variant_domain, variant_problem
 from acpgen.pddl.render import render_problem
 from acpgen.proofs.features import ProblemSpace, state_features
 
@@ -68,3 +70,26 @@ def test_a_task_of_another_problem_is_not_settled():
     changed = render_problem(task, task.init, goal=(task.init & ~task.static_mask, 0))
     assert ProblemSpace(task, max_states=3000).settle(GroundTask.from_strings(text, changed)) is None
     assert other_text != text
+
+
+@pytest.mark.parametrize("domain", ["ferry", "grippers", "blocksworld"])
+def test_a_space_explored_from_a_state_of_a_ramification_variant_settles_the_variants_other_states(domain):
+    # The qa stage explores a ramification variant (rules in the PDDL) once per problem, from the first state
+    # asked about in it, and settles the other states of that problem in the variant on that exploration.
+    text, task = _problem(domain)
+    template = load_template(domain)
+    rules = parse_rules(template.ramifications, template.path)
+    variant_text = variant_domain(task.lifted, rules, template.path)
+
+    def variant(state: int) -> GroundTask:
+        return GroundTask.from_strings(
+            variant_text, variant_problem(GroundTask.from_strings(text, render_problem(task, state)), rules)
+        )
+
+    origin, *others = (variant(state) for state in _walked_states(task, 10, random.Random(11)))
+    assert origin.axioms is not None and origin.lifted.domain_text != task.lifted.domain_text
+    problem = ProblemSpace(origin, max_states=3000)
+    assert problem.space.complete
+    for state_task in others:
+        own = explore(state_task, state_task.init, 3000)
+        assert problem.settle(state_task) == (len(own.states), own.optimal_cost()), domain

@@ -58,7 +58,7 @@ class QASource:
         self.tasks: dict[str, GroundTask] = {}
         self.plans: dict[str, list[list[str]]] = {}
         self.renamings: dict[str, dict[str, Any] | None] = {}
-        self.spaces: dict[str, ProblemSpace] = {}
+        self.spaces: dict[tuple[str, str], ProblemSpace] = {}
         by_problem: dict[str, list[dict]] = {}
         for line in ctx.states_file.read_text().splitlines():
             state = json.loads(line)
@@ -85,11 +85,15 @@ class QASource:
         order = [s for group in zip_longest(*shuffled) for s in group if s is not None]
         return order
 
-    def space(self, problem: str) -> ProblemSpace:
-        """The features' exploration of a problem from its initial state (for records of a difficulty level)."""
-        if problem not in self.spaces:
-            self.spaces[problem] = ProblemSpace(self.task(problem))
-        return self.spaces[problem]
+    def space(self, problem: str, task: GroundTask) -> ProblemSpace:
+        """The features' exploration of a problem (for records of a difficulty level) in the domain of ``task``, a
+        state of it: from the problem's initial state in the run's domain; in another domain (a ramification
+        variant), from the first state asked about in it."""
+        key = (problem, task.lifted.domain_text)
+        if key not in self.spaces:
+            origin = self.task(problem) if task.lifted.domain_text == self.domain_text else task
+            self.spaces[key] = ProblemSpace(origin)
+        return self.spaces[key]
 
     def item(self, state: dict) -> QAItem:
         self.task(state["problem"])
@@ -213,26 +217,28 @@ def _collect(
             log.warning("%s %s %s: not verified (%s: %s)", task_name, fmt, state["id"], result.verdict, result.reason)
             continue
         if ctx.config.export.level is not None:
-            record["features"] = _features(generating, texts, generate_options, source.space(state["problem"]))
+            record["features"] = _features(generating, texts, generate_options, source)
         records.append(record)
     return records, counts
 
 
 def _features(
-    generating: RecordContext, texts: tuple[str, str], options: ScoreOptions, problem: ProblemSpace
+    generating: RecordContext, texts: tuple[str, str], options: ScoreOptions, source: QASource
 ) -> dict[str, Any]:
-    """The features the export gives a record of a difficulty level. Where the task's fields left the record's
-    PDDL as it was (a reasoning-about-actions question asks about another state): the size and optimal plan
-    length the exploration of the record's problem settles, else those of the generating oracle's exploration
-    when it explored with the features' bound; otherwise from an exploration of the record's own."""
+    """The features the export gives a record of a difficulty level, on the record's PDDL as written (a
+    reasoning-about-actions question may ask about another state, or in a ramification variant): the size and
+    optimal plan length the exploration of the record's problem settles, else, where the PDDL is the one the
+    question was generated on, those of the generating oracle's exploration when it explored with the
+    features' bound; otherwise from an exploration of the record's own."""
     record = generating.record
-    if (record["PDDL_domain"], record["PDDL_problem"]) == texts:
-        known = problem.settle(generating.task)
-        if known is not None:
-            return state_features(generating.task, known=known)
-        if options.max_states == MAX_STATES:
-            return state_features(generating.task, known=size_and_cost(generating.oracle.explored))
-    return state_features(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]))
+    unchanged = (record["PDDL_domain"], record["PDDL_problem"]) == texts
+    task = generating.task if unchanged else GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"])
+    known = source.space(record["problem"], task).settle(task)
+    if known is not None:
+        return state_features(task, known=known)
+    if unchanged and options.max_states == MAX_STATES:
+        return state_features(task, known=size_and_cost(generating.oracle.explored))
+    return state_features(task)
 
 
 def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
