@@ -8,9 +8,12 @@ import random
 
 import pytest
 
+from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
+from acpgen.generators import DOMAINS, get_generator
 from acpgen.evaluation.scoring import score_one
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.render import render_problem
 from acpgen.proofs.change.questions import Question, answer, claim_holds, record_types
 from acpgen.proofs.change.world import CoreWorld, LiftedWorld
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions
@@ -633,3 +636,31 @@ def test_every_record_of_a_domain_has_the_domains_fluent_types(tmp_path):
         maps.setdefault(r["ramifications"], set()).add(json.dumps(r["fluent_types"], sort_keys=True))
     assert {k: len(v) for k, v in maps.items()} == {False: 1, True: 1}
     assert runner.invoke(cli, ["validate", str(data)]).exit_code == 0
+
+
+def _walked_task(domain: str, seed: int) -> GroundTask:
+    """A state a few random steps from a generated problem's initial state, as the task of its own PDDL."""
+    generator = get_generator(domain)
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    task = GroundTask.from_strings(
+        text, generator.render(generator.generate(dict(load_config().domain(domain).sizes[0]), random.Random(seed)))
+    )
+    rng, state = random.Random(seed), task.init
+    for _ in range(rng.randint(1, 6)):
+        options = task.successors(state)
+        if not options:
+            break
+        state = rng.choice(options)[1].apply(state)
+    return GroundTask.from_strings(text, render_problem(task, state))
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_two_worlds_list_the_same_atoms_from_states_of_every_domain(domain):
+    # the core's h² on bit masks and the separate interpreter's on sets of pairs, each kept for the process
+    # per kind of world and state: two routes to one set, asked twice
+    for seed in (1, 2):
+        task = _walked_task(domain, seed)
+        core, lifted = CoreWorld(task, {}), LiftedWorld(task.lifted, {})
+        assert core.universe() == lifted.universe(), (domain, seed)
+        assert core.universe() is CoreWorld(task, {}).universe()
+        assert set(task.atoms.atoms(task.init)) <= core.universe()

@@ -24,7 +24,7 @@ from acpgen.pddl.semantics import execute
 Facts = frozenset[str]
 #: above this many atoms that actions change, h² is not run and every atom of the delete relaxation is listed
 UNIVERSE_MAX_ATOMS = 4000
-_UNIVERSES: dict[tuple, frozenset[str]] = {}  # LiftedWorld.universe per (domain, state, base)
+_UNIVERSES: dict[tuple, frozenset[str]] = {}  # World.universe per (world kind, domain, objects, state, base)
 
 
 class World(ABC):
@@ -65,9 +65,30 @@ class World(ABC):
         it from listed atoms, its negative conditions aside. Each world computes this its own way."""
         return sorted(self.universe())
 
-    @abstractmethod
     def universe(self) -> frozenset[str]:
-        """The set :attr:`atoms` lists."""
+        """The set :attr:`atoms` lists, kept per kind of world, task and state for the process: the questions
+        about one state, and the check of each question, share it (each kind still computes its own)."""
+        base = self._base_lifted()
+        key = (
+            type(self).__name__,
+            self.lifted.domain_text,
+            frozenset(self.lifted.objects.items()),
+            self.init,
+            None if base is None else (base.domain_text, frozenset(base.init)),
+        )
+        if key not in _UNIVERSES:
+            if len(_UNIVERSES) > 256:
+                _UNIVERSES.clear()
+            _UNIVERSES[key] = self._universe()
+        return _UNIVERSES[key]
+
+    @abstractmethod
+    def _base_lifted(self) -> LiftedTask | None:
+        """A ramification variant's base task, lifted (None without one)."""
+
+    @abstractmethod
+    def _universe(self) -> frozenset[str]:
+        """The set :attr:`atoms` lists, computed this world's own way."""
 
 
 class CoreWorld(World):
@@ -79,7 +100,10 @@ class CoreWorld(World):
         self.types = types
         self.base = base  # a ramification variant's base task (the same state, the base domain)
 
-    def universe(self) -> frozenset[str]:
+    def _base_lifted(self) -> LiftedTask | None:
+        return None if self.base is None else self.base.lifted
+
+    def _universe(self) -> frozenset[str]:
         source = self.base if self.base is not None and self.task.axioms is not None else self.task
         found = mutexes(source, max_atoms=UNIVERSE_MAX_ATOMS)
         if found is None:  # too many atoms for h², or rules without their base task: the delete relaxation
@@ -123,23 +147,12 @@ class LiftedWorld(World):
         self.types = types
         self.base = base  # a ramification variant's base task (the same state, the base domain)
 
-    def universe(self) -> frozenset[str]:
-        """The listed atoms by a separate route: ground actions found by a relaxed exploration of the lifted
-        schemas, then h² as sets of atom pairs (no bit masks); rules closed over the listed base atoms.
-        Kept per task and state for the process (the questions about one state share it)."""
-        key = (
-            self.lifted.domain_text,
-            frozenset(self.lifted.objects.items()),
-            frozenset(self.lifted.init),
-            None if self.base is None else (self.base.domain_text, frozenset(self.base.init)),
-        )
-        if key not in _UNIVERSES:
-            if len(_UNIVERSES) > 256:
-                _UNIVERSES.clear()
-            _UNIVERSES[key] = self._universe()
-        return _UNIVERSES[key]
+    def _base_lifted(self) -> LiftedTask | None:
+        return self.base
 
     def _universe(self) -> frozenset[str]:
+        """The listed atoms by a separate route: ground actions found by a relaxed exploration of the lifted
+        schemas, then h² as sets of atom pairs (no bit masks); rules closed over the listed base atoms."""
         source = self.base if self.base is not None and self.lifted.axioms else self.lifted
         init = LiftedWorld(source, {}).init
         actions, relaxed = _relaxed_actions(source, init)
@@ -427,11 +440,15 @@ def _h2_reachable(actions: list[Relaxed], init: Facts) -> set[str]:
         changed = False
         for k, (disjuncts, add, delete) in enumerate(actions):
             for d, pre in enumerate(disjuncts):
-                if not pre <= reached or any(not pre <= partners[p] for p in pre):
+                if not pre <= reached:
                     continue
-                compatible = set(reached)
-                for p in pre:
-                    compatible &= partners[p]
+                if pre:  # an atom's partners are reached atoms: intersecting them, the smallest first, is enough
+                    allowed = sorted((partners[p] for p in pre), key=len)
+                    if any(not pre <= others for others in allowed):
+                        continue
+                    compatible = allowed[0].intersection(*allowed[1:])
+                else:
+                    compatible = set(reached)
                 compatible -= delete
                 if last.get((k, d)) == len(compatible):
                     continue  # compatible sets only grow: the same size is the same set, applied already
