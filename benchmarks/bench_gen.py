@@ -4,7 +4,8 @@ Table mode (default): for every level (``--levels``), domain (``--domains``) and
 `acpgen.generate` makes ``--n`` open-ended records from scratch (a fresh cache folder: problems, plans,
 states, questions proven twice, English records; ``--jobs`` processes), and the table gives records per
 second (wall clock, everything included) with the level's overall rate on the last line of each
-level.
+level. With ``--questions-only`` a cell's time is that of the questions alone: a first, untimed call with
+n=1 makes the cell's problems, plans and states, and the timed call resumes from them.
 
 Split mode (``--split N``): records of every task, the domains and levels 1-3 in turn, streamed to one
 JSONL file (``--out``/split.jsonl, written as they come, never held in memory) until N records are
@@ -30,8 +31,11 @@ from acpgen.config import load_config
 from acpgen.tasks import TASKS
 
 
-def generate(domain: str, task: str, n: int, level: int, seed: int, jobs: int, cache: Path, config) -> list[dict]:
-    shutil.rmtree(cache, ignore_errors=True)
+def generate(
+    domain: str, task: str, n: int, level: int, seed: int, jobs: int, cache: Path, config, fresh: bool = True
+) -> list[dict]:
+    if fresh:
+        shutil.rmtree(cache, ignore_errors=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a shortfall shows in the count
         made = acpgen.generate(domain, task, n=n, seed=seed, level=level, config=config, cache_dir=cache, jobs=jobs)
@@ -39,15 +43,20 @@ def generate(domain: str, task: str, n: int, level: int, seed: int, jobs: int, c
 
 
 def table(args, config, domains: list[str], tasks: list[str]) -> None:
-    print(f"records per second from scratch (n={args.n} per cell, {args.jobs} processes); cells: records/s (records)")
+    what = "once the problems, plans and states exist" if args.questions_only else "from scratch"
+    print(f"records per second {what} (n={args.n} per cell, {args.jobs} processes); cells: records/s (records)")
     print(f"{'level':>5} {'domain':12} " + " ".join(f"{t:>11}" for t in tasks))
     for level in args.levels:
         made, spent = 0, 0.0
         for domain in domains:
             cells = []
             for task in tasks:
+                if args.questions_only:  # the problems, plans and states first, untimed (their stages resume)
+                    generate(domain, task, 1, level, args.seed, args.jobs, args.cache, config)
                 start = time.perf_counter()
-                records = generate(domain, task, args.n, level, args.seed, args.jobs, args.cache, config)
+                records = generate(
+                    domain, task, args.n, level, args.seed, args.jobs, args.cache, config, fresh=not args.questions_only
+                )
                 seconds = time.perf_counter() - start
                 made, spent = made + len(records), spent + seconds
                 cells.append(f"{len(records) / seconds:6.1f} ({len(records):2})")
@@ -100,6 +109,11 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=20, help="records per level, domain and task")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument(
+        "--questions-only",
+        action="store_true",
+        help="table mode: time only the questions (a first call with n=1 makes the problems, plans and states)",
+    )
     parser.add_argument("--split", type=int, default=0, help="build a training split of this many records")
     parser.add_argument("--every", type=int, default=1000, help="split mode: report the rate every so many records")
     parser.add_argument("--out", type=Path, default=Path("out/bench-gen"), help="split mode: output folder")

@@ -10,8 +10,8 @@ import pytest
 
 from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
-from acpgen.generators import DOMAINS, get_generator
 from acpgen.evaluation.scoring import score_one
+from acpgen.generators import DOMAINS, get_generator
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.proofs.change.questions import Question, answer, claim_holds, record_types
