@@ -6,47 +6,20 @@ import random
 import re
 
 import pytest
+from ramification_problems import SIZES, base_task, rules_of
 
 from acpgen.errors import PddlError
-from acpgen.generators import DOMAINS, get_generator
-from acpgen.generators.base import domain_file
-from acpgen.nl.template import load_template
+from acpgen.generators import DOMAINS
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.ramifications import check_rules, parse_rules, restated, variant_domain, variant_problem
 from acpgen.pddl.render import render_problem
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Limits, Planners, Status
 
-SIZES = {
-    "blocksworld": {"blocks": 3},
-    "ferry": {"locations": 2, "cars": 2},
-    "grippers": {"robots": 1, "rooms": 2, "balls": 3},
-    "logistics": {"cities": 2, "city_size": 2, "packages": 2, "airplanes": 1},
-    "visitall": {"x": 3, "y": 3, "holes": 0},
-    "satellite": {"satellites": 1, "instruments": 2, "modes": 2, "targets": 2, "observations": 1},
-    "swap": {"agents": 3, "index": 0},
-    "depots": {"depots": 1, "distributors": 1, "trucks": 1, "pallets": 2, "hoists": 2, "crates": 2},
-    "rovers": {"rovers": 1, "waypoints": 3, "objectives": 1, "cameras": 1, "goals": 2},
-    "grid": {"x": 3, "y": 2, "shapes": 1, "keys": 1, "locks": 1, "goal_percent": 100},
-    "floortile": {"rows": 2, "columns": 2, "robots": 2},
-    "goldminer": {"rows": 3, "cols": 3},
-    "alfworld": {"receptacles": 4, "objects": 3, "goal": 5},
-}
 #: problems (seeds) the rules are checked on; alfworld's seeds 1 and 2 give no openable receptacle at this size
 CHECK_SEEDS = {"alfworld": (3, 4)}
 #: domains whose PDDL states no fluent that follows from the others: their rules only add derived fluents
 NOTHING_TO_RESTATE = {"logistics", "visitall", "swap"}
-
-
-def base_task(domain: str, seed: int = 5) -> GroundTask:
-    generator = get_generator(domain)
-    problem = generator.render(generator.generate(SIZES[domain], random.Random(seed)))
-    return GroundTask.from_strings(domain_file(domain).read_text(), problem)
-
-
-def rules_of(domain: str):
-    template = load_template(domain)
-    return parse_rules(template.ramifications, template.path)
 
 
 def uses(rule, rules):

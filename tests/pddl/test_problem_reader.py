@@ -12,7 +12,7 @@ import random
 
 import pytest
 from conftest import DEV
-from test_ramifications import base_task, rules_of
+from ramification_problems import base_task, rules_of
 
 from acpgen.data import DOMAINS_DIR
 from acpgen.errors import PddlError

@@ -7,14 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from ramification_problems import rules_of
 
 from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
 from acpgen.generators import get_generator
-from acpgen.nl.template import load_template
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.ramifications import parse_rules, variant_domain, variant_problem
+from acpgen.pddl.ramifications import variant_domain, variant_problem
 from acpgen.pddl.render import render_problem
 from acpgen.proofs.features import ProblemSpace, state_features
 
@@ -77,9 +77,8 @@ def test_a_space_explored_from_a_state_of_a_ramification_variant_settles_the_var
     # The qa stage explores a ramification variant (rules in the PDDL) once per problem, from the first state
     # asked about in it, and settles the other states of that problem in the variant on that exploration.
     text, task = _problem(domain)
-    template = load_template(domain)
-    rules = parse_rules(template.ramifications, template.path)
-    variant_text = variant_domain(task.lifted, rules, template.path)
+    rules = rules_of(domain)
+    variant_text = variant_domain(task.lifted, rules)
 
     def variant(state: int) -> GroundTask:
         return GroundTask.from_strings(
