@@ -55,13 +55,15 @@ def state_features(
 
 
 class ProblemSpace:
-    """One exploration of a problem from its initial state, bounded as the features' is, that settles the
-    size and the optimal plan length of the states asked about in the problem without exploring each:
+    """One exploration of a problem from one of its states, its *origin* (``task``'s initial state: the
+    problem's own, or a state asked about in a domain of its own such as a ramification variant), bounded as
+    the features' is, that settles the size and the optimal plan length of the states asked about in the
+    problem without exploring each:
 
     * when it is complete, a state in it reaches only states in it: its size is counted on the explored
       graph and its optimal plan length is its goal distance there;
-    * when it is not (more than the bound from the initial state), a state from which acp's greedy search
-      reaches the initial state again reaches all those states too: more than the bound, so neither is given.
+    * when it is not (more than the bound from the origin), a state from which acp's greedy search reaches
+      the origin again reaches all those states too: more than the bound, so neither is given.
 
     Anything else (a state outside the graph, a search that does not return) is left to an exploration."""
 
@@ -72,7 +74,7 @@ class ProblemSpace:
 
     def settle(self, state_task: GroundTask) -> tuple[int | None, int | None] | None:
         """(size, optimal plan length) of the state that is ``state_task``'s initial state, or None when this
-        problem's exploration does not settle them. ``state_task`` must have the problem's domain, objects,
+        problem's exploration does not settle them. ``state_task`` must have the origin's domain, objects,
         static facts and goal (a question's state rendered as a problem of its own)."""
         if not self._same_problem(state_task):
             return None
