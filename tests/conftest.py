@@ -35,13 +35,32 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
+def generated_problem(domain: str, seed: int, size: dict | None = None) -> GroundTask:
+    """The task of a problem of a built-in domain made by its generator: of ``size``, else of the smallest
+    configured size."""
+    generator = get_generator(domain)
+    problem = generator.render(
+        generator.generate(dict(size or load_config().domain(domain).sizes[0]), random.Random(seed))
+    )
+    return GroundTask.from_strings((DOMAINS_DIR / domain / "domain.pddl").read_text(), problem)
+
+
+def random_walk(task: GroundTask, steps: int, rng: random.Random) -> int:
+    """The state after ``steps`` actions drawn with ``rng`` from the initial state (fewer at a dead end)."""
+    state = task.init
+    for _ in range(steps):
+        options = task.successors(state)
+        if not options:
+            break
+        state = rng.choice(options)[1].apply(state)
+    return state
+
+
 def explored_problems(domain: str, seed: int, limit: int, sizes: list[dict] | None = None) -> Iterator[tuple]:
     """(task, its exploration bounded at ``limit`` states) of a generated problem of a built-in domain per
     size, smallest first: ``sizes``, or the configured ones."""
-    generator = get_generator(domain)
-    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
     for size in sizes or load_config().domain(domain).sizes:
-        task = GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(seed))))
+        task = generated_problem(domain, seed, size)
         yield task, explore(task, task.init, limit)
 
 

@@ -3,10 +3,8 @@ the variants (tests/nl) and of the problem reader (tests/pddl)."""
 
 from __future__ import annotations
 
-import random
+from conftest import generated_problem
 
-from acpgen.generators import get_generator
-from acpgen.generators.base import domain_file
 from acpgen.nl.template import load_template
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.ramifications import parse_rules
@@ -29,9 +27,7 @@ SIZES = {
 
 
 def base_task(domain: str, seed: int = 5) -> GroundTask:
-    generator = get_generator(domain)
-    problem = generator.render(generator.generate(SIZES[domain], random.Random(seed)))
-    return GroundTask.from_strings(domain_file(domain).read_text(), problem)
+    return generated_problem(domain, seed, SIZES[domain])
 
 
 def rules_of(domain: str):

@@ -7,11 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import generated_problem, random_walk
 from ramification_problems import rules_of
 
-from acpgen.config import load_config
-from acpgen.data import DOMAINS_DIR
-from acpgen.generators import get_generator
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.ramifications import variant_domain, variant_problem
@@ -22,23 +20,12 @@ DOMAINS = ("blocksworld", "ferry", "grippers", "logistics", "visitall")
 
 
 def _problem(domain: str) -> tuple[str, GroundTask]:
-    generator = get_generator(domain)
-    size = load_config().domain(domain).sizes[0]
-    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
-    return text, GroundTask.from_strings(text, generator.render(generator.generate(dict(size), random.Random(2))))
+    task = generated_problem(domain, 2)
+    return task.lifted.domain_text, task
 
 
 def _walked_states(task: GroundTask, count: int, rng: random.Random) -> list[int]:
-    states = []
-    for _ in range(count):
-        state = task.init
-        for _ in range(rng.randint(0, 8)):
-            options = task.successors(state)
-            if not options:
-                break
-            state = rng.choice(options)[1].apply(state)
-        states.append(state)
-    return states
+    return [random_walk(task, rng.randint(0, 8), rng) for _ in range(count)]
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

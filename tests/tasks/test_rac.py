@@ -7,8 +7,8 @@ import json
 import random
 
 import pytest
+from conftest import generated_problem, random_walk
 
-from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
 from acpgen.evaluation.scoring import score_one
 from acpgen.generators import DOMAINS, get_generator
@@ -144,7 +144,6 @@ def _reachable_atoms(lifted) -> set[str]:
 def test_fluent_lists_are_the_atoms_of_reachable_states(domain, size):
     """On small problems whose states can all be explored, the atoms questions range over are exactly those
     some reachable state makes true (brute force), by both routes."""
-    from acpgen.generators import get_generator
 
     generator = get_generator(domain)
     text = generator.render(generator.generate(size, random.Random(4)))
@@ -640,18 +639,11 @@ def test_every_record_of_a_domain_has_the_domains_fluent_types(tmp_path):
 
 def _walked_task(domain: str, seed: int) -> GroundTask:
     """A state a few random steps from a generated problem's initial state, as the task of its own PDDL."""
-    generator = get_generator(domain)
-    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
-    task = GroundTask.from_strings(
-        text, generator.render(generator.generate(dict(load_config().domain(domain).sizes[0]), random.Random(seed)))
+    task = generated_problem(domain, seed)
+    rng = random.Random(seed)
+    return GroundTask.from_strings(
+        task.lifted.domain_text, render_problem(task, random_walk(task, rng.randint(1, 6), rng))
     )
-    rng, state = random.Random(seed), task.init
-    for _ in range(rng.randint(1, 6)):
-        options = task.successors(state)
-        if not options:
-            break
-        state = rng.choice(options)[1].apply(state)
-    return GroundTask.from_strings(text, render_problem(task, state))
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
