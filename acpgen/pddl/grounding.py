@@ -15,6 +15,7 @@ initial state and each successor carry exactly the derived atoms the rules give 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import threading
 from collections import OrderedDict
@@ -45,18 +46,24 @@ class _FactIndex:
     def __init__(self) -> None:
         self.by_pred: dict[str, set[tuple[str, ...]]] = {}
         self.by_arg: dict[tuple[str, int, str], set[tuple[str, ...]]] = {}
+        self.added: dict[str, list[tuple[str, ...]]] = {}  # the facts of each predicate in the order added
 
     def add(self, pred: str, args: tuple[str, ...]) -> bool:
         bucket = self.by_pred.setdefault(pred, set())
         if args in bucket:
             return False
         bucket.add(args)
+        self.added.setdefault(pred, []).append(args)
         for i, value in enumerate(args):
             self.by_arg.setdefault((pred, i, value), set()).add(args)
         return True
 
     def size(self, pred: str) -> int:
         return len(self.by_pred.get(pred, ()))
+
+    def since(self, pred: str, size: int) -> list[tuple[str, ...]]:
+        """The facts of ``pred`` added after it had ``size`` of them."""
+        return self.added.get(pred, [])[size:]
 
     def candidates(self, pred: str, known: list[tuple[int, str]]) -> list[tuple[str, ...]]:
         """Facts of ``pred`` agreeing with the smallest index bucket of the known arguments."""
@@ -126,6 +133,15 @@ class GroundTask:
         twin._actions = dict(self._actions)
         return twin
 
+    def with_goal(self, goal: tuple[Literal, ...]) -> GroundTask:
+        """This task with another goal over its objects (ground literals, as in :class:`LiftedTask`). The
+        grounding depends on the objects and the initial state alone, so it is shared, not repeated;
+        atoms of the new goal that the task has not numbered yet get the next bit positions."""
+        twin = self._fresh_copy()
+        twin.lifted = dataclasses.replace(self.lifted, goal=goal)
+        twin.goal_pos, twin.goal_neg, twin.goal_satisfiable = twin._goal(goal)
+        return twin
+
     @classmethod
     def from_files(cls, domain: Path, problem: Path) -> GroundTask:
         return cls(read_files(domain, problem))
@@ -166,16 +182,12 @@ class GroundTask:
                     # The join depends only on the facts of its positive predicates: with none new
                     # since its last run it finds nothing new, so it is skipped.
                     sizes = tuple(facts.size(lit.predicate) for lit in conjunction if lit.positive)
-                    if joined.get((schema.name, c)) == sizes:
+                    before = joined.get((schema.name, c))
+                    if before == sizes:
                         continue
                     joined[(schema.name, c)] = sizes
                     new_facts = []
-                    # Sorted: the join walks hash sets, and instantiating assigns atom bit positions,
-                    # which must not depend on the process's hash seed.
-                    bindings = sorted(
-                        tuple(b[v] for v, _ in schema.params) for b in self._bindings(schema, conjunction, facts)
-                    )
-                    for args in bindings:
+                    for args in self._join(schema, conjunction, facts, before):
                         if (schema.name, args) in tried:
                             continue
                         tried.add((schema.name, args))
@@ -192,6 +204,35 @@ class GroundTask:
             self._set_axioms(rules)
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
+
+    def _join(
+        self,
+        schema: Schema,
+        conjunction: tuple[Literal, ...],
+        facts: _FactIndex,
+        before: tuple[int, ...] | None,
+    ) -> list[tuple[str, ...]]:
+        """The argument tuples of the schema's bindings that satisfy the conjunction's positive atoms,
+        sorted (the join walks hash sets, and instantiating assigns atom bit positions, which must not
+        depend on the process's hash seed). ``before``: the fact counts of those atoms' predicates at
+        an earlier join of the same conjunction; then only the bindings that use a fact added since are
+        looked for (each atom in turn ranging over its new facts alone), with perhaps some found before:
+        the earlier ones have all been tried, so what is instantiated is the same."""
+        params = [v for v, _ in schema.params]
+        positive = [lit for lit in conjunction if lit.positive]
+        news = [
+            [] if before is None or lit.is_equality else facts.since(lit.predicate, before[i])
+            for i, lit in enumerate(positive)
+        ]
+        if before is None or any(2 * len(new) > facts.size(lit.predicate) for lit, new in zip(positive, news)):
+            # the whole join (it has no duplicates); also when half an atom's facts are new
+            return sorted(tuple(b[v] for v in params) for b in self._bindings(schema, conjunction, facts))
+        found: set[tuple[str, ...]] = set()
+        for lit, new in zip(positive, news):
+            if new:
+                seeded = self._bindings(schema, conjunction, facts, (lit, new))
+                found.update(tuple(b[v] for v in params) for b in seeded)
+        return sorted(found)
 
     def _ground_axiom(
         self,
@@ -233,14 +274,19 @@ class GroundTask:
         return state if self.axioms is None else self.axioms.close(state)
 
     def _bindings(
-        self, schema: Schema | Axiom, conjunction: Iterable[Literal], facts: _FactIndex
+        self,
+        schema: Schema | Axiom,
+        conjunction: Iterable[Literal],
+        facts: _FactIndex,
+        seed: tuple[Literal, list[tuple[str, ...]]] | None = None,
     ) -> Iterator[dict[str, str]]:
         """Parameter bindings satisfying the positive atoms of a conjunction against ``facts``.
 
         A join that always extends with the literal having the most bound arguments (then a static
         one, then the one with the fewest facts), looking up candidate facts through the most selective
         bound argument. Which arguments are bound depends only on the literals joined before, so the
-        order is planned once per join, not at every step.
+        order is planned once per join, not at every step. ``seed``: one positive literal of the
+        conjunction and some of its facts; it is joined first, over those facts only.
         """
         types = dict(schema.params)
         plan: list[tuple[str, list[tuple[int, str, bool]], list[tuple[int, str, int]]]] = []
@@ -252,7 +298,7 @@ class GroundTask:
             return (-known, lit.predicate not in self.static_predicates, facts.size(lit.predicate))
 
         while rest:
-            lit = min(rest, key=key)
+            lit = seed[0] if seed is not None and not plan else min(rest, key=key)
             rest = [r for r in rest if r is not lit]
             # known: (position, constant or variable, is a variable) of the arguments fixed before the literal;
             # steps: (position, variable, 0 bind it / 1 equal to its first occurrence in this literal)
@@ -266,6 +312,7 @@ class GroundTask:
             plan.append((lit.predicate, known, steps))
             bound |= fresh
         allowed = {v: self._objects_set(t) for v, t in types.items()}
+        seed_facts = None if seed is None else seed[1]
 
         def extend(level: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
             if level == len(plan):
@@ -273,7 +320,8 @@ class GroundTask:
                 return
             pred, known, steps = plan[level]
             values = [(i, binding[a] if variable else a) for i, a, variable in known]
-            for fact in facts.candidates(pred, values):
+            pool = seed_facts if level == 0 and seed_facts is not None else facts.candidates(pred, values)
+            for fact in pool:
                 if any(fact[i] != v for i, v in values):
                     continue
                 new = dict(binding)
