@@ -167,3 +167,49 @@ def test_identical_text_is_parsed_once_and_errors_still_name_their_source():
     for source in ("record one", "record two"):
         with pytest.raises(PddlError, match=source):
             read_strings(record["PDDL_domain"], broken, source)
+
+
+class _WholeJoins(GroundTask):
+    """The grounding as it was before joins looked at new facts only: every join over all facts."""
+
+    def _join(self, schema, conjunction, facts, before):
+        return sorted(tuple(b[v] for v, _ in schema.params) for b in self._bindings(schema, conjunction, facts))
+
+
+@pytest.mark.parametrize("domain", sorted(p.name for p in DOMAINS_DIR.iterdir() if (p / "domain.pddl").exists()))
+def test_joins_over_new_facts_ground_what_whole_joins_do(domain):
+    """Atom numbering, actions (names, preconditions, effects, order) and goal: equal, on two problems
+    of every configured size of every built-in domain."""
+    from conftest import generated_problem
+
+    from acpgen.config import load_config
+
+    for size in load_config().domain(domain).sizes:
+        for seed in (0, 1):
+            task = generated_problem(domain, seed, size)
+            whole = _WholeJoins(task.lifted)
+            assert task.atoms.names == whole.atoms.names
+            assert [(a.name, a.precondition, a.add, a.delete) for a in task.actions] == [
+                (a.name, a.precondition, a.add, a.delete) for a in whole.actions
+            ]
+            assert (task.init, task.goal_pos, task.goal_neg) == (whole.init, whole.goal_pos, whole.goal_neg)
+
+
+def test_a_task_with_another_goal_is_the_grounding_of_that_problem():
+    """``with_goal`` against a fresh grounding of the problem text with the other goal: the same actions,
+    initial atoms and goal atoms by name (the numbering of new goal atoms may differ)."""
+    task = GroundTask.from_strings(FERRY, FERRY_P)
+    other_text = FERRY_P.replace("(:goal (and", "(:goal (and (at-ferry l0) (not (empty-ferry))", 1)
+    other = GroundTask.from_strings(FERRY, other_text)
+    assert other.lifted.goal != task.lifted.goal
+    carried = task.with_goal(other.lifted.goal)
+    assert [a.name for a in carried.actions] == [a.name for a in other.actions]
+    for a, b in zip(carried.actions, other.actions):
+        assert [(carried.atoms.atoms(p), carried.atoms.atoms(n)) for p, n in a.precondition] == [
+            (other.atoms.atoms(p), other.atoms.atoms(n)) for p, n in b.precondition
+        ]
+    assert carried.state_atoms(carried.init) == other.state_atoms(other.init)
+    for mask in ("goal_pos", "goal_neg"):
+        assert sorted(carried.atoms.atoms(getattr(carried, mask))) == sorted(other.atoms.atoms(getattr(other, mask)))
+    assert carried.goal_satisfiable == other.goal_satisfiable
+    assert task.lifted.goal != carried.lifted.goal and task.goal_pos != carried.goal_pos  # the original is untouched
