@@ -268,7 +268,7 @@ def compare_libraries(truths, limit_s: int = 10) -> None:
         graphs = []
         for text in (truth, renamed):
             task = GroundTask.from_strings(domain_text, text)
-            graph = ProblemGraph(task)
+            graph = ProblemGraph(task.lifted)
             for predicate, args in sorted(task.lifted.init):
                 graph.add("init", predicate, args)
             for lit in task.lifted.goal:

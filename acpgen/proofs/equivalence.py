@@ -49,6 +49,7 @@ nodes of their own (:class:`ProblemGraph`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter, deque
@@ -64,9 +65,17 @@ from acpgen.executors import Executor
 from acpgen.pddl.encode import lifted_query
 from acpgen.pddl.explore import explore, greedy_search
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import GroundAction, bits, declared_domain_name, split_canonical, without_comments
+from acpgen.pddl.model import (
+    GroundAction,
+    LiftedTask,
+    bits,
+    declared_domain_name,
+    split_canonical,
+    without_comments,
+)
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.semantics import execute
+from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, PlannerSetup, Status
 from acpgen.proofs.oracle import Oracle
 
@@ -125,22 +134,22 @@ class ProblemGraph:
     Two graphs are isomorphic iff their :meth:`certificate` (canonical form) is equal.
     """
 
-    def __init__(self, task: GroundTask) -> None:
+    def __init__(self, lifted: LiftedTask) -> None:
         self.colours: list[tuple[str, ...]] = []
         self.edges: list[tuple[int, int]] = []
-        lifted = task.lifted
         self._object_node: dict[str, int] = {}
         for obj in sorted(lifted.objects):
             colour = ("constant", obj) if obj in lifted.constants else ("object", lifted.objects[obj])
             self._object_node[obj] = self._node(colour)
         self._certificate: tuple[object, ...] | None = None
+        self._labels: list[int] | None = None
 
     def _node(self, colour: tuple[str, ...]) -> int:
         self.colours.append(colour)
         return len(self.colours) - 1
 
     def add(self, role: str, predicate: str, args: tuple[str, ...], positive: bool = True) -> None:
-        self._certificate = None
+        self._certificate = self._labels = None
         node = self._node((role, predicate, "+" if positive else "-"))
         positions: dict[str, list[str]] = {}
         for i, arg in enumerate(args):
@@ -154,21 +163,45 @@ class ProblemGraph:
             predicate, args = split_canonical(atom)
             self.add(role, predicate, args, positive)
 
+    def _nauty(self) -> tuple[tuple[tuple[tuple[str, ...], int], ...], pynauty.Graph]:
+        """The colour classes (sorted, with their sizes) and the nauty graph under that ordered partition."""
+        classes: dict[tuple[str, ...], set[int]] = {}
+        for node, colour in enumerate(self.colours):
+            classes.setdefault(colour, set()).add(node)
+        order = sorted(classes)
+        adjacency: dict[int, list[int]] = {}
+        for a, b in self.edges:
+            adjacency.setdefault(a, []).append(b)
+        graph = pynauty.Graph(
+            len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[classes[c] for c in order]
+        )
+        return tuple((c, len(classes[c])) for c in order), graph
+
     def certificate(self) -> tuple[object, ...]:
         """The colour classes (sorted, with their sizes) and nauty's certificate under that ordered partition."""
         if self._certificate is None:
-            classes: dict[tuple[str, ...], set[int]] = {}
-            for node, colour in enumerate(self.colours):
-                classes.setdefault(colour, set()).add(node)
-            order = sorted(classes)
-            adjacency: dict[int, list[int]] = {}
-            for a, b in self.edges:
-                adjacency.setdefault(a, []).append(b)
-            graph = pynauty.Graph(
-                len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[classes[c] for c in order]
-            )
-            self._certificate = (tuple((c, len(classes[c])) for c in order), pynauty.certificate(graph))
+            classes, graph = self._nauty()
+            self._certificate = (classes, pynauty.certificate(graph))
         return self._certificate
+
+    def objects_onto(self, other: ProblemGraph) -> dict[str, str] | None:
+        """A bijection of this graph's objects onto ``other``'s under which the two graphs are equal
+        (None when they are not isomorphic): nauty's canonical labelling of each graph puts the nodes
+        of isomorphic graphs in corresponding order, so the objects at one canonical position correspond."""
+        if not self.isomorphic(other):
+            return None
+        objects = {node: obj for obj, node in self._object_node.items()}
+        onto = {node: obj for obj, node in other._object_node.items()}
+        return {
+            objects[mine]: onto[theirs]
+            for mine, theirs in zip(self._canonical_labels(), other._canonical_labels())
+            if mine in objects
+        }
+
+    def _canonical_labels(self) -> list[int]:
+        if self._labels is None:
+            self._labels = list(pynauty.canon_label(self._nauty()[1]))
+        return self._labels
 
     def isomorphic(self, other: ProblemGraph) -> bool:
         return len(self.colours) == len(other.colours) and self.certificate() == other.certificate()
@@ -184,6 +217,7 @@ class _Parsed:
     solvable: bool | None = None
     mutexes: Mutexes | None = None  # the task's h² pairs (None: not computed, or the task is too large)
     mutexes_done: bool = False
+    base: _Parsed | None = None  # the parse whose grounding this one shares (a candidate on the truth's task)
 
 
 class EquivalenceChecker:
@@ -210,6 +244,7 @@ class EquivalenceChecker:
         self.retry_factor = retry_factor
         self.search_states = min(max_states, SEARCH_STATES)
         self._parsed: dict[str, _Parsed] = {}
+        self._carried_parses: dict[tuple[str, str], _Parsed] = {}  # candidates on a truth's task (see _carried)
         declared = declared_domain_name(domain_text)
         if declared is None:
             raise PddlError("the domain text defines no domain (no '(define (domain NAME)' found)")
@@ -221,17 +256,19 @@ class EquivalenceChecker:
         if found is None:
             # PDDL is case-insensitive but the parser is not for its keywords; acp lower-cases every name anyway.
             task = GroundTask.from_strings(self.domain_text, problem_text.lower(), source)
-            oracle = Oracle(
-                task,
-                self.planners,
-                max_states=self.max_states,
-                limits=self.limits,
-                retry_factor=self.retry_factor,
-                lifted_states=self.lifted_states,
-                search_states=0,  # the checker runs its own greedy searches (solvable, refute) before the oracle
-            )
-            found = self._parsed[problem_text] = _Parsed(task, oracle)
+            found = self._parsed[problem_text] = _Parsed(task, self._oracle(task))
         return found
+
+    def _oracle(self, task: GroundTask) -> Oracle:
+        return Oracle(
+            task,
+            self.planners,
+            max_states=self.max_states,
+            limits=self.limits,
+            retry_factor=self.retry_factor,
+            lifted_states=self.lifted_states,
+            search_states=0,  # the checker runs its own greedy searches (solvable, refute) before the oracle
+        )
 
     def closure(self, parsed: _Parsed, negatives: bool) -> Closure:
         """The goal closed under the fluent literals true in every reachable goal state (``negatives``:
@@ -286,6 +323,8 @@ class EquivalenceChecker:
         return Closure(pos, neg, open_pos=open_pos, open_neg=open_neg)
 
     def _mutexes(self, parsed: _Parsed) -> Mutexes | None:
+        if parsed.base is not None:  # h² depends on the initial state and the actions, which the two share
+            return self._mutexes(parsed.base)
         if not parsed.mutexes_done:
             parsed.mutexes, parsed.mutexes_done = mutexes(parsed.task, max_atoms=H2_ATOMS), True
         return parsed.mutexes
@@ -357,6 +396,9 @@ class EquivalenceChecker:
         asked (exhaustive exploration, then a planner)."""
         if parsed.solvable is None:
             task = parsed.task
+            if _goal_out_of_reach(task):
+                parsed.solvable = False
+                return False
             for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
                 parsed.witness = tuple(_greedy_search(task, task.goal_pos, task.goal_neg, budget) or ())
                 if not task.goal_satisfiable or parsed.witness:
@@ -392,25 +434,33 @@ class EquivalenceChecker:
 
     # ----- the decision -------------------------------------------------------------------------
     def check(self, truth_text: str, candidate_text: str, placeholder: bool = False) -> Equivalence:
-        """Decide whether ``candidate_text`` is the problem ``truth_text`` (which must parse)."""
-        truth = self._parse(truth_text, "the truth problem")
+        """Decide whether ``candidate_text`` is the problem ``truth_text`` (which must parse).
+
+        The initial states are compared first, on the parsed problems: when they differ, only the
+        candidate's solvability is left to report. When they match, the candidate is the truth's
+        grounded task with the candidate's goal carried onto the truth's objects by the matching
+        bijection (a grounding depends on the objects and the initial state only), so it is not
+        grounded again."""
+        truth_lifted = self._read(truth_text, "the truth problem")
         try:
-            candidate = self._parse(candidate_text, "the candidate problem")
+            candidate_lifted = self._read(candidate_text, "the candidate problem")
         except PddlError as err:
             return Equivalence(False, False, False, f"unparseable: {err}")
         declared = problem_domain_name(candidate_text)
         if declared != self.domain_name:
             reason = f"the candidate declares domain {declared}, not {self.domain_name}"
             return Equivalence(True, False, False, reason)
+        onto = self._init_graph(candidate_lifted).objects_onto(self._init_graph(truth_lifted))
+        if onto is None:
+            different = _count_difference(truth_lifted, candidate_lifted)
+            solvable = self._solvable(self._parse(candidate_text, "the candidate problem"))
+            return Equivalence(True, solvable, False, f"initial states differ ({different})")
+        truth = self._parse(truth_text, "the truth problem")
         truth_solvable = self._solvable(truth)
         if truth_solvable is None:
             return Equivalence(True, None, None, "cannot decide whether the truth problem is solvable")
-        t_init, c_init = self._init_graph(truth.task), self._init_graph(candidate.task)
-        if not t_init.isomorphic(c_init):
-            different = _count_difference(truth.task, candidate.task)
-            solvable = self._solvable(candidate)
-            return Equivalence(True, solvable, False, f"initial states differ ({different})")
-        if self._raw_match(truth.task, candidate.task):
+        candidate = self._carried(truth_text, truth, candidate_text, candidate_lifted, onto)
+        if self._same_goal(truth, candidate) or self._raw_match(truth.task, candidate.task):
             return Equivalence(True, truth_solvable, True, "equivalent (same goal up to renaming)")
         candidate_solvable = self._solvable(candidate)
         if candidate_solvable is None:
@@ -431,27 +481,51 @@ class EquivalenceChecker:
         for name, closed in (("truth", t_closed), ("candidate", c_closed)):
             if closed.undecided:
                 return Equivalence(True, True, None, f"cannot close the {name}'s goal: {closed.undecided}")
+        t_task, c_task = truth.task, candidate.task
         if placeholder:
-            t_goal = self._goal_graph(truth.task, t_closed, self._init_graph(truth.task, static_only=True))
-            c_goal = self._goal_graph(candidate.task, c_closed, self._init_graph(candidate.task, static_only=True))
+            t_goal = self._goal_graph(t_task, t_closed, self._init_graph(t_task.lifted, static_only=True))
+            c_goal = self._goal_graph(c_task, c_closed, self._init_graph(c_task.lifted, static_only=True))
             same = t_goal.isomorphic(c_goal)
             reason = "closed goals match up to renaming" if same else "closed goals differ"
         else:
-            t_whole = self._goal_graph(truth.task, t_closed, self._init_graph(truth.task))
-            c_whole = self._goal_graph(candidate.task, c_closed, self._init_graph(candidate.task))
+            t_whole = self._goal_graph(t_task, t_closed, self._init_graph(t_task.lifted))
+            c_whole = self._goal_graph(c_task, c_closed, self._init_graph(c_task.lifted))
             same = t_whole.isomorphic(c_whole)
             reason = "equivalent after closing both goals" if same else "goals differ after closing both"
         return Equivalence(True, True, same, reason)
 
+    def _read(self, problem_text: str, source: str) -> LiftedTask:
+        """The parsed problem (lower case, see :meth:`_parse`); PddlError if it does not parse."""
+        return read_strings(self.domain_text, problem_text.lower(), source)
+
+    def _carried(
+        self, truth_text: str, truth: _Parsed, candidate_text: str, lifted: LiftedTask, onto: dict[str, str]
+    ) -> _Parsed:
+        """The candidate as the truth's task with the candidate's goal renamed by ``onto`` (a bijection
+        of the candidate's objects onto the truth's under which the initial states are equal). Should
+        the renamed initial state not be the truth's, the candidate is grounded on its own instead."""
+        key = (truth_text, candidate_text)
+        found = self._carried_parses.get(key)
+        if found is not None:
+            return found
+        renamed_init = {(p, tuple(onto.get(a, a) for a in args)) for p, args in lifted.init}
+        same_types = all(truth.task.lifted.objects.get(onto.get(o, o)) == t for o, t in lifted.objects.items())
+        if renamed_init != truth.task.lifted.init or not same_types:
+            return self._parse(candidate_text, "the candidate problem")
+        goal = tuple(dataclasses.replace(lit, args=tuple(onto.get(a, a) for a in lit.args)) for lit in lifted.goal)
+        task = truth.task.with_goal(goal)
+        found = self._carried_parses[key] = _Parsed(task, self._oracle(task), base=truth)
+        return found
+
     @staticmethod
-    def _init_graph(task: GroundTask, static_only: bool = False) -> ProblemGraph:
+    def _init_graph(lifted: LiftedTask, static_only: bool = False) -> ProblemGraph:
         """The initial facts as a graph; ``static_only``: only the facts no action changes (atoms of static
         predicates), with which a placeholder goal is matched, so a goal about one tile of a grid cannot
         match a goal about a tile at another place of the grid (Planetarium copies them into the goal
         graph as well)."""
-        graph = ProblemGraph(task)
-        static = task.lifted.static_predicates
-        for predicate, args in sorted(task.lifted.init):
+        graph = ProblemGraph(lifted)
+        static = lifted.static_predicates
+        for predicate, args in sorted(lifted.init):
             if not static_only or predicate in static:
                 graph.add("static" if static_only else "init", predicate, args)
         return graph
@@ -462,13 +536,21 @@ class EquivalenceChecker:
         graph.add_atoms("goal", task.atoms.atoms(closed.neg), positive=False)
         return graph
 
+    @staticmethod
+    def _same_goal(truth: _Parsed, candidate: _Parsed) -> bool:
+        """The candidate on the truth's task (see :meth:`_carried`) with the truth's own fluent goal
+        literals, both satisfiable: the identity matches them outright."""
+        t, c = truth.task, candidate.task
+        same = (t.goal_pos, t.goal_neg) == (c.goal_pos, c.goal_neg)
+        return candidate.base is truth and same and t.goal_satisfiable and c.goal_satisfiable
+
     def _raw_match(self, truth: GroundTask, candidate: GroundTask) -> bool:
         """Initial states and fluent goal literals match under one bijection (sound without closing)."""
         if not (truth.goal_satisfiable and candidate.goal_satisfiable):
             return False
         graphs = []
         for task in (truth, candidate):
-            graphs.append(self._goal_graph(task, Closure(task.goal_pos, task.goal_neg), self._init_graph(task)))
+            graphs.append(self._goal_graph(task, Closure(task.goal_pos, task.goal_neg), self._init_graph(task.lifted)))
         return graphs[0].isomorphic(graphs[1])
 
 
@@ -479,6 +561,21 @@ def _changing(task: GroundTask) -> int:
     for action in task.actions:
         found |= action.add | action.delete
     return found
+
+
+def _goal_out_of_reach(task: GroundTask) -> bool:
+    """Whether the goal is unreachable because no action can make one of its literals true: a positive
+    atom neither initially true nor added by any action, or a negated one initially true and deleted by
+    none. Exact for both: every action that can ever apply is among the task's ground actions, and a
+    derived atom (which the rules may change in any state) is never judged so."""
+    if not task.goal_satisfiable:
+        return True
+    adds = deletes = 0
+    for action in task.actions:
+        adds |= action.add
+        deletes |= action.delete
+    pos, neg = task.goal_pos & ~task.derived_mask, task.goal_neg & ~task.derived_mask
+    return bool(pos & ~(task.init | adds) or neg & task.init & ~deletes)
 
 
 def _kept_after_goal(task: GroundTask, open_pos: int) -> tuple[int, int]:
@@ -643,14 +740,14 @@ def _bounds_apart(truth: GroundTask, t: Closure, candidate: GroundTask, c: Closu
     return ""
 
 
-def _count_difference(truth: GroundTask, candidate: GroundTask) -> str:
+def _count_difference(truth: LiftedTask, candidate: LiftedTask) -> str:
     """A short account of how two non-isomorphic initial states differ (counts by type and predicate)."""
-    t_types = Counter(truth.lifted.objects.values())
-    c_types = Counter(candidate.lifted.objects.values())
+    t_types = Counter(truth.objects.values())
+    c_types = Counter(candidate.objects.values())
     if t_types != c_types:
         return f"objects by type {dict(sorted(t_types.items()))} vs {dict(sorted(c_types.items()))}"
-    t_preds = Counter(p for p, _ in truth.lifted.init)
-    c_preds = Counter(p for p, _ in candidate.lifted.init)
+    t_preds = Counter(p for p, _ in truth.init)
+    c_preds = Counter(p for p, _ in candidate.init)
     if t_preds != c_preds:
         diff = {p: (t_preds[p], c_preds[p]) for p in sorted(set(t_preds) | set(c_preds)) if t_preds[p] != c_preds[p]}
         return f"facts per predicate (truth, candidate): {diff}"

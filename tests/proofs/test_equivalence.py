@@ -18,7 +18,7 @@ from acpgen.data import DOMAINS_DIR
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import Planners
-from acpgen.proofs.equivalence import EquivalenceChecker, _implied, _kept_after_goal, equivalent
+from acpgen.proofs.equivalence import EquivalenceChecker, _goal_out_of_reach, _implied, _kept_after_goal, equivalent
 
 
 def domain_text(name: str) -> str:
@@ -683,3 +683,61 @@ def test_a_bad_pairs_line_is_named(tmp_path, line, fragment):
     path.write_text('{"truth": "a", "candidate": "b"}\n' + line + "\n")
     with pytest.raises(DataError, match=re.escape(fragment)):
         read_pairs(path)
+
+
+# ----- a candidate on the truth's grounding ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "truth", [BW, GRIPPERS, FLOORTILE, FERRY, LOGISTICS, VISITALL, LAMPS_P], ids=lambda p: p.domain
+)
+def test_the_matching_bijection_carries_the_candidates_initial_state_onto_the_truths(truth):
+    """``objects_onto`` gives a bijection of objects under which the renamed candidate's initial facts are
+    the truth's, checked by renaming the facts here; a candidate with one initial fact fewer has none."""
+    renaming = {o: f"obj{k}" for k, o in enumerate(reversed(sorted(truth.objects)))}
+    candidate = truth.renamed(renaming)
+    checker = EquivalenceChecker(text_of(truth))
+    t_lifted, c_lifted = (checker._read(write(p, "everything", seed=5), "p") for p in (truth, candidate))
+    onto = checker._init_graph(c_lifted).objects_onto(checker._init_graph(t_lifted))
+    assert onto is not None and sorted(onto.values()) == sorted(t_lifted.objects)
+    assert {(p, tuple(onto[a] for a in args)) for p, args in c_lifted.init} == set(t_lifted.init)
+    assert all(t_lifted.objects[onto[o]] == kind for o, kind in c_lifted.objects.items())
+    fewer = checker._read(write(candidate.with_init(drop=candidate.init[:1])), "p")
+    assert checker._init_graph(fewer).objects_onto(checker._init_graph(t_lifted)) is None
+
+
+def test_a_candidate_whose_initial_state_matches_is_not_grounded_again(monkeypatch):
+    """Renamed, or with another goal: the candidate is the truth's task with its own goal (the verdicts are
+    the brute-force labels of test_pairs); a candidate whose initial state differs is grounded, the truth not."""
+    grounded: list[str] = []
+    original = GroundTask.from_strings.__func__
+
+    def spy(cls, domain, problem, source="PDDL text"):
+        grounded.append(source)
+        return original(cls, domain, problem, source)
+
+    monkeypatch.setattr(GroundTask, "from_strings", classmethod(spy))
+    renamed = BW.renamed(SWAP_BW)
+    for candidate, expected in [(renamed, True), (renamed.with_goal(("(on q a)",)), False)]:
+        assert brute_force(text_of(BW), BW, candidate, False) is expected
+        grounded.clear()
+        result = EquivalenceChecker(text_of(BW)).check(write(BW), write(candidate, "everything"))
+        assert result.equivalent is expected, result.reason
+        assert grounded == ["the truth problem"], grounded
+    grounded.clear()
+    result = EquivalenceChecker(text_of(BW)).check(write(BW), write(BW.with_init(drop=("(handempty)",))))
+    assert result.equivalent is False and result.solvable is False
+    assert grounded == ["the candidate problem"], grounded
+
+
+def test_a_goal_no_action_can_reach_is_unsolvable():
+    """(broken k1) is in no initial state and no action adds it; (not (broken k3)) holds nowhere since no
+    action deletes (broken k3). Both candidates are unsolvable, which the exploration here confirms, and
+    no planner is asked."""
+    assert not _goal_out_of_reach(GroundTask.from_strings(LAMPS, write(LAMPS_P)))
+    for goal in [("(powered k2)", "(broken k1)"), ("(not (broken k3))",)]:
+        candidate = LAMPS_P.with_goal(goal)
+        task = GroundTask.from_strings(LAMPS, write(candidate))
+        space = explore(task, task.init, 10000)
+        assert space.complete and not any(task.is_goal(s) for s in space.states)
+        assert _goal_out_of_reach(task)
+        result = EquivalenceChecker(LAMPS, _NoPlanner()).check(write(LAMPS_P), write(candidate))
+        assert (result.solvable, result.equivalent) == (False, False), result.reason
