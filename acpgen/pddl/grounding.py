@@ -17,9 +17,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+import operator
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -38,6 +40,31 @@ from acpgen.pddl.model import (
     split_canonical,
 )
 from acpgen.pddl.tarski_io import read_files, read_strings
+
+_Pick = Callable[[tuple[str, ...]], tuple[str, ...]]
+
+
+@dataclass
+class _Body:
+    """A formula in disjunctive normal form compiled against a list of parameters: each literal is
+    (kind: 0 equality, 1 static, 2 fluent; predicate; pick; positive), where ``pick`` takes the values
+    of the parameters followed by ``constants`` (the constants the literals name) and returns the
+    literal's arguments."""
+
+    params: tuple[str, ...]
+    constants: tuple[str, ...] = ()
+    disjuncts: list[tuple[tuple[int, str, _Pick, bool], ...]] = field(default_factory=list)
+
+    def picker(self, lit: Literal) -> _Pick:
+        where = [
+            self.params.index(a) if a in self.params else len(self.params) + self.constants.index(a) for a in lit.args
+        ]
+        if not where:
+            return lambda values: ()
+        if len(where) == 1:
+            only = where[0]
+            return lambda values: (values[only],)
+        return operator.itemgetter(*where)
 
 
 class _FactIndex:
@@ -97,6 +124,7 @@ class GroundTask:
         self.static_mask = self.atoms.mask(canonical(p, a) for p, a in lifted.init if p in self.static_predicates)
         self.goal_pos, self.goal_neg, self.goal_satisfiable = self._goal(lifted.goal)
         self._actions: dict[str, GroundAction] = {}
+        self._compiled_schemas: dict[str, tuple[_Body, list[tuple[str, _Pick]], list[tuple[str, _Pick]]]] = {}
         self.axioms: AxiomEvaluator | None = None  # the ground rules; None without derived predicates
         self.derived_mask = 0  # bits of the derived atoms
         self.actions: list[GroundAction] = self._relaxed_grounding()
@@ -168,6 +196,7 @@ class GroundTask:
         for pred, args in self._init_facts:
             facts.add(pred, args)
         found: dict[str, GroundAction] = {}
+        bits_of: dict[tuple[str, tuple[str, ...]], int] = {}  # (predicate, arguments) -> bit, for this atom table
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]] = {}
         joined: dict[tuple[str, int], tuple[int, ...]] = {}  # (schema, disjunct) -> fact counts at its last join
         tried: set[tuple[str, tuple[str, ...]]] = set()  # (schema, arguments) instantiated already
@@ -175,7 +204,7 @@ class GroundTask:
         while changed:
             changed = False
             for k, axiom in enumerate(self.lifted.axioms):
-                for pred, args in self._ground_axiom(k, axiom, facts, rules):
+                for pred, args in self._ground_axiom(k, axiom, facts, rules, bits_of):
                     changed |= facts.add(pred, args)
             for schema in self.lifted.schemas.values():
                 for c, conjunction in enumerate(schema.precondition):
@@ -186,18 +215,16 @@ class GroundTask:
                     if before == sizes:
                         continue
                     joined[(schema.name, c)] = sizes
-                    new_facts = []
+                    new_facts: list[tuple[str, tuple[str, ...]]] = []
                     for args in self._join(schema, conjunction, facts, before):
                         if (schema.name, args) in tried:
                             continue
                         tried.add((schema.name, args))
-                        binding = dict(zip((v for v, _ in schema.params), args))
-                        name = canonical(schema.name, args)
-                        action = self._instantiate(schema, args)
+                        action, added = self._instantiate(schema, args, bits_of)
                         if not action.precondition:
                             continue
-                        found[name] = action
-                        new_facts += [(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add]
+                        found[action.name] = action
+                        new_facts += added
                     for pred, args in new_facts:
                         changed |= facts.add(pred, args)
         if self.lifted.axioms:
@@ -240,9 +267,11 @@ class GroundTask:
         axiom: Axiom,
         facts: _FactIndex,
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]],
+        bits_of: dict[tuple[str, tuple[str, ...]], int],
     ) -> list[tuple[str, tuple[str, ...]]]:
         """Ground rules of ``axiom`` whose body is relaxed-reachable from ``facts``; returns their head facts."""
         heads = []
+        body = self._compiled(axiom.params, axiom.body)
         for conjunction in axiom.body:
             bindings = sorted(tuple(b[v] for v, _ in axiom.params) for b in self._bindings(axiom, conjunction, facts))
             for args in bindings:
@@ -251,7 +280,7 @@ class GroundTask:
                     continue
                 binding = dict(zip((v for v, _ in axiom.params), args))
                 head_args = tuple(binding[v] for v in axiom.head)
-                ground = self._ground_body(axiom.body, binding)
+                ground = self._ground_body(body, args, bits_of)
                 rules[key] = [
                     (1 << self.atoms.id(canonical(axiom.predicate, head_args)), pos, neg) for pos, neg in ground
                 ]
@@ -352,36 +381,80 @@ class GroundTask:
             cache[type_name] = frozenset(self._by_type.get(type_name, ()))
         return cache[type_name]
 
-    def _instantiate(self, schema: Schema, args: tuple[str, ...]) -> GroundAction:
-        binding = {v: a for (v, _), a in zip(schema.params, args)}
-        disjuncts = self._ground_body(schema.precondition, binding)
-        add = self.atoms.mask(
-            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.add
-        )
-        delete = self.atoms.mask(
-            canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in schema.delete
-        )
+    def _instantiate(
+        self, schema: Schema, args: tuple[str, ...], bits_of: dict[tuple[str, tuple[str, ...]], int]
+    ) -> tuple[GroundAction, list[tuple[str, tuple[str, ...]]]]:
+        """The ground action of ``schema`` with ``args``, and its add effects as facts."""
+        precondition, add_effects, delete_effects = self._compiled_schema(schema)
+        values = args + precondition.constants
+        disjuncts = self._ground_body(precondition, args, bits_of)
+        added = [(pred, pick(values)) for pred, pick in add_effects]
+        add = delete = 0
+        for key in added:
+            add |= bits_of.get(key) or self._bit(key, bits_of)
+        for pred, pick in delete_effects:
+            key = (pred, pick(values))
+            delete |= bits_of.get(key) or self._bit(key, bits_of)
+        name = canonical(schema.name, args)
         if self.lifted.axioms:
-            return DerivingAction(canonical(schema.name, args), disjuncts, add, delete, self.close)
-        return GroundAction(canonical(schema.name, args), disjuncts, add, delete)
+            return DerivingAction(name, disjuncts, add, delete, self.close), added
+        return GroundAction(name, disjuncts, add, delete), added
+
+    def _bit(self, key: tuple[str, tuple[str, ...]], bits_of: dict[tuple[str, tuple[str, ...]], int]) -> int:
+        bit = bits_of[key] = 1 << self.atoms.id(canonical(*key))
+        return bit
+
+    def _compiled_schema(self, schema: Schema) -> tuple[_Body, list[tuple[str, _Pick]], list[tuple[str, _Pick]]]:
+        """A schema's precondition and effects compiled once per task (see :class:`_Body`)."""
+        found = self._compiled_schemas.get(schema.name)
+        if found is None:
+            body = self._compiled(schema.params, schema.precondition, (*schema.add, *schema.delete))
+            add = [(lit.predicate, body.picker(lit)) for lit in schema.add]
+            delete = [(lit.predicate, body.picker(lit)) for lit in schema.delete]
+            found = self._compiled_schemas[schema.name] = (body, add, delete)
+        return found
+
+    def _compiled(
+        self,
+        params: tuple[tuple[str, str], ...],
+        dnf: tuple[tuple[Literal, ...], ...],
+        more: tuple[Literal, ...] = (),
+    ) -> _Body:
+        """``dnf`` compiled against ``params`` (and the constants of ``more`` as well)."""
+        body = _Body(tuple(v for v, _ in params))
+        for lit in (*(lit for conjunction in dnf for lit in conjunction), *more):
+            for arg in lit.args:
+                if arg not in body.params and arg not in body.constants:
+                    body.constants += (arg,)
+        for conjunction in dnf:
+            compiled = []
+            for lit in conjunction:
+                kind = 0 if lit.is_equality else 1 if lit.predicate in self.static_predicates else 2
+                compiled.append((kind, lit.predicate, body.picker(lit), lit.positive))
+            body.disjuncts.append(tuple(compiled))
+        return body
 
     def _ground_body(
-        self, dnf: tuple[tuple[Literal, ...], ...], binding: dict[str, str]
+        self, body: _Body, args: tuple[str, ...], bits_of: dict[tuple[str, tuple[str, ...]], int]
     ) -> tuple[tuple[int, int], ...]:
-        """Disjuncts (positive mask, negative mask) of a formula under ``binding``; static literals evaluated."""
+        """Disjuncts (positive mask, negative mask) of a compiled formula for ``args``; static literals
+        evaluated."""
+        values = args + body.constants
+        init_facts = self._init_facts
         disjuncts = []
-        for conjunction in dnf:
+        for conjunction in body.disjuncts:
             pos = neg = 0
             holds = True
-            for lit in conjunction:
-                values = tuple(binding.get(a, a) for a in lit.args)
-                if lit.is_equality:
-                    holds = (values[0] == values[1]) == lit.positive
-                elif lit.predicate in self.static_predicates:
-                    holds = ((lit.predicate, values) in self._init_facts) == lit.positive
+            for kind, predicate, pick, positive in conjunction:
+                picked = pick(values)
+                if kind == 0:
+                    holds = (picked[0] == picked[1]) == positive
+                elif kind == 1:
+                    holds = ((predicate, picked) in init_facts) == positive
                 else:
-                    bit = 1 << self.atoms.id(canonical(lit.predicate, values))
-                    if lit.positive:
+                    key = (predicate, picked)
+                    bit = bits_of.get(key) or self._bit(key, bits_of)
+                    if positive:
                         pos |= bit
                     else:
                         neg |= bit
@@ -407,7 +480,7 @@ class GroundTask:
             return None
         if any(a not in self._objects_set(t) for a, (_, t) in zip(args, schema.params)):
             return None
-        action = self._actions[name] = self._instantiate(schema, args)
+        action = self._actions[name] = self._instantiate(schema, args, {})[0]
         return action
 
     def is_valid_atom(self, atom: str) -> bool:
