@@ -208,26 +208,55 @@ def greedy_search(
     A path found is positive evidence that needs no planner: a reachable state, a plan (to a goal
     state), a plan that avoids an atom (a non-landmark), or an upper bound on a state's optimal cost.
     A search that runs out of states without finding one proves nothing unless it is complete."""
+    return GreedySearch(task, pos, neg, starts, avoid, estimate).run(max_states)
 
-    def unmet(state: int) -> int:
-        return (pos & ~state).bit_count() + (neg & state).bit_count()
 
-    guide = estimate or unmet
-    frontier = [(guide(start), -i, start) for i, start in enumerate(starts or (task.init,)) if not start & avoid]
-    heapq.heapify(frontier)
-    parent: dict[int, int | None] = {start: None for _, _, start in frontier}
-    counter = 0
-    while frontier and counter < max_states:
-        _, _, state = heapq.heappop(frontier)
-        if state & pos == pos and not state & neg:
-            path = [state]
-            while (before := parent[path[-1]]) is not None:
-                path.append(before)
-            return Search(path[::-1], not frontier)
-        for _, action in task.successors(state):
-            nxt = action.apply(state)
-            if nxt not in parent and not nxt & avoid:
-                parent[nxt] = state
-                counter += 1
-                heapq.heappush(frontier, (guide(nxt), counter, nxt))
-    return Search(None, not frontier)
+class GreedySearch:
+    """:func:`greedy_search` as an object that can be run on with a larger bound: ``run(n)`` then
+    ``run(m)`` (m > n) finds what one ``run(m)`` finds, without generating the first states again."""
+
+    def __init__(
+        self,
+        task: GroundTask,
+        pos: int,
+        neg: int,
+        starts: tuple[int, ...] = (),
+        avoid: int = 0,
+        estimate: Callable[[int], int] | None = None,
+    ) -> None:
+        self.task, self.pos, self.neg, self.avoid = task, pos, neg, avoid
+
+        def unmet(state: int) -> int:
+            return (pos & ~state).bit_count() + (neg & state).bit_count()
+
+        self.guide = estimate or unmet
+        starting = starts or (task.init,)
+        self.frontier = [(self.guide(start), -i, start) for i, start in enumerate(starting) if not start & avoid]
+        heapq.heapify(self.frontier)
+        self.parent: dict[int, int | None] = {start: None for _, _, start in self.frontier}
+        self.counter = 0
+        self.found: Search | None = None
+
+    def run(self, max_states: int) -> Search:
+        """The search on until a state is found or ``max_states`` states in all have been generated."""
+        if self.found is not None:
+            return self.found
+        task, pos, neg, avoid, guide = self.task, self.pos, self.neg, self.avoid, self.guide
+        frontier, parent = self.frontier, self.parent
+        counter = self.counter
+        while frontier and counter < max_states:
+            _, _, state = heapq.heappop(frontier)
+            if state & pos == pos and not state & neg:
+                path = [state]
+                while (before := parent[path[-1]]) is not None:
+                    path.append(before)
+                self.counter, self.found = counter, Search(path[::-1], not frontier)
+                return self.found
+            for _, action in task.successors(state):
+                nxt = action.apply(state)
+                if nxt not in parent and not nxt & avoid:
+                    parent[nxt] = state
+                    counter += 1
+                    heapq.heappush(frontier, (guide(nxt), counter, nxt))
+        self.counter = counter
+        return Search(None, not frontier)

@@ -63,7 +63,7 @@ import pynauty
 from acpgen.errors import DataError, PddlError
 from acpgen.executors import Executor
 from acpgen.pddl.encode import lifted_query
-from acpgen.pddl.explore import explore, greedy_search
+from acpgen.pddl.explore import GreedySearch, explore, greedy_search
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import (
     GroundAction,
@@ -392,15 +392,16 @@ class EquivalenceChecker:
 
     def _solvable(self, parsed: _Parsed) -> bool | None:
         """A greedy search finds the plans of most solvable problems in a few hundred states; when it does
-        not, h² may prove the goal unreachable, and a longer search is tried; only then is the oracle
+        not, h² may prove the goal unreachable, and the search goes on, 10 times longer; only then is the oracle
         asked (exhaustive exploration, then a planner)."""
         if parsed.solvable is None:
             task = parsed.task
             if _goal_out_of_reach(task):
                 parsed.solvable = False
                 return False
+            search = GreedySearch(task, task.goal_pos, task.goal_neg)  # the longer search goes on from the shorter
             for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
-                parsed.witness = tuple(_greedy_search(task, task.goal_pos, task.goal_neg, budget) or ())
+                parsed.witness = tuple(search.run(budget).path or ())
                 if not task.goal_satisfiable or parsed.witness:
                     break
                 found = self._mutexes(parsed)
