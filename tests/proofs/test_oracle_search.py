@@ -12,7 +12,7 @@ import itertools
 import pytest
 from conftest import explored_problems
 
-from acpgen.pddl.explore import Search, StateSpace, greedy_search
+from acpgen.pddl.explore import GreedySearch, Search, StateSpace, greedy_search
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Planners
@@ -171,3 +171,16 @@ def test_the_states_along_an_optimal_plan_found_get_their_costs_without_another_
         assert decision.detail == "on an optimal plan found before", (domain, name)
         assert decision.cost == space.optimal_cost(state), (domain, name)
     assert len(plans) == 1
+
+
+def test_a_search_run_on_with_a_larger_bound_finds_what_one_run_with_that_bound_finds(pair):
+    """``GreedySearch.run(n)`` then ``run(m)``: the same path (or none) and completeness as one search with
+    bound m, for bounds that stop short of the plan, reach it, and exceed the space."""
+    _, task, space = pair
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:10]:
+        bit = task.atoms.mask([atom])
+        for first, second in [(1, 5), (3, 40), (10, LIMIT), (LIMIT, LIMIT)]:
+            search = GreedySearch(task, task.goal_pos, task.goal_neg, avoid=bit)
+            search.run(first)
+            resumed, once = search.run(second), greedy_search(task, task.goal_pos, task.goal_neg, second, avoid=bit)
+            assert (resumed.path, resumed.complete) == (once.path, once.complete), (atom, first, second)
