@@ -26,6 +26,7 @@ from acpgen.pddl.encode import (
 from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
+from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask
 from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
@@ -40,6 +41,7 @@ class Method(StrEnum):
     CURRENT = "current"  # the fact or precondition holds in the current state
     STATIC = "static"  # fixed by the task whatever the state (static facts, unsatisfiable conditions, types)
     RELAXED = "relaxed"  # the delete relaxation
+    H2 = "h2"  # h² mutexes: no reachable state holds the atoms together (acpgen.pddl.mutexes)
     EXPLORED = "explored"  # exhaustive exploration, or evidence found by exploration and random walks
     SEARCH = "search"  # acp's own greedy search: a path it found, or none in all it could reach (greedy_search)
     LIFTED = "lifted"  # exhaustive exploration by the separate lifted interpreter (acpgen.proofs.lifted_space)
@@ -183,6 +185,23 @@ class Oracle:
         origin = self.state if start is None else start
         return greedy_search(self.task, pos, neg, self.search_states, (origin,), avoid)
 
+    @cached_property
+    def _mutexes(self) -> Mutexes | None:
+        """h² of the task, when the state is its initial state (h² starts there); None otherwise, or for a
+        task h² does not analyse."""
+        return mutexes(self.task) if self.state == self.task.init else None
+
+    def _apart(self, pos: int, neg: int) -> Decision | None:
+        """False when h² proves that no state reachable from the state holds ``pos`` without ``neg``; else
+        None. Asked only where a planner would be next (h² is a fixpoint over the actions, not free), and
+        not by a second opinion, whose proof stays the planner's (a different procedure from the first)."""
+        if self.second_opinion:
+            return None
+        found = self._mutexes
+        if found is not None and not found.together(pos, neg):
+            return Decision(False, Method.H2)
+        return None
+
     def _searched(self, pos: int, neg: int, avoid: int = 0) -> Decision | None:
         """Whether such a state is reachable, when the greedy search settles it: True with a path found,
         False when it searched every state reachable (avoided states aside) and found none; else None."""
@@ -208,7 +227,11 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
-        return self._searched(atom_bit, 0) or self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
+        return (
+            self._searched(atom_bit, 0)
+            or self._apart(atom_bit, 0)
+            or self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
+        )
 
     def facts_reachable(self, mask: int) -> Decision:
         """Can all atoms of ``mask`` hold together in some state reachable from the state?"""
@@ -222,7 +245,11 @@ class Oracle:
             return Decision(False, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
-        return self._searched(mask, 0) or self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
+        return (
+            self._searched(mask, 0)
+            or self._apart(mask, 0)
+            or self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
+        )
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
@@ -241,16 +268,25 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
+        return self._some_disjunct_reachable(action)
+
+    def _some_disjunct_reachable(self, action: GroundAction) -> Decision:
+        """Whether a state with one of the action's relaxed-reachable precondition disjuncts is reachable:
+        the greedy search and h² first, then a planner for each disjunct they leave open."""
+        reached = self.relaxed[0]
         open_disjuncts = []
+        method = Method.SEARCH
         for pos, neg in action.precondition:
             if reached & pos == pos:
-                searched = self._searched(pos, neg)
+                searched = self._searched(pos, neg) or self._apart(pos, neg)
                 if searched is not None and searched.value:
                     return searched
                 if searched is None:
                     open_disjuncts.append((pos, neg))
-        if not open_disjuncts:  # every disjunct relaxed-unreachable or searched through
-            return Decision(False, Method.SEARCH)
+                elif searched.method == Method.H2:
+                    method = Method.H2
+        if not open_disjuncts:  # every disjunct relaxed-unreachable, searched through or apart by h²
+            return Decision(False, method)
         undecided = None
         for pos, neg in open_disjuncts:
             decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"))
