@@ -15,7 +15,7 @@ from conftest import explored_problems
 from acpgen.pddl.explore import GreedySearch, Search, StateSpace, greedy_search
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_reachable
-from acpgen.planners import Planners
+from acpgen.planners import PlannerResult, Planners, Status
 from acpgen.proofs.oracle import Decision, Method, Oracle
 
 LIMIT = 3000
@@ -184,3 +184,37 @@ def test_a_search_run_on_with_a_larger_bound_finds_what_one_run_with_that_bound_
             search.run(first)
             resumed, once = search.run(second), greedy_search(task, task.goal_pos, task.goal_neg, second, avoid=bit)
             assert (resumed.path, resumed.complete) == (once.path, once.complete), (atom, first, second)
+
+
+class _Silent(CountedPlanners):
+    """Counts the calls and answers none (a timeout), so what h² does not settle stays undecided quickly."""
+
+    def solve(self, *args, **kwargs):
+        return PlannerResult(Status.TIMEOUT, message="not asked in this test")
+
+
+def test_h2_settles_unreachable_atoms_and_actions_a_short_search_leaves_open_but_not_for_a_second_opinion(pair):
+    """Atoms and actions the delete relaxation allows but the explored space never reaches: with a
+    search too short to settle them, h² proves some unreachable without a planner (each checked against the
+    complete exploration); a second opinion leaves them to the planner, a different procedure."""
+    domain, task, space = pair
+    relaxed = relaxed_reachable(task, task.init)[0]
+    atoms = task.atoms.atoms(relaxed & ~space.reachable_atoms & ~task.static_mask)
+    reached_actions = {task.actions[i].name for i in space.reachable_action_indices()}
+    actions = [a for a in task.actions if a.name not in reached_actions]
+    by_h2 = 0
+    for check, items in (("atom", atoms[:25]), ("action", actions[:25])):
+        for item in items:
+            decisions = []
+            for second_opinion in (False, True):
+                oracle = Oracle(task, _Silent(), max_states=1, walks=0, search_states=2, second_opinion=second_opinion)
+                ask = oracle.atom_reachable if check == "atom" else oracle.action_reachable
+                decisions.append((ask(task.atoms.mask([item]) if check == "atom" else item), oracle.planners.asked))
+            (first, asked), (second, asked_second) = decisions
+            assert first.value is not True and second.value is not True, (domain, item)
+            assert second.method != Method.H2 and asked_second, (domain, item)
+            if first.method == Method.H2:
+                by_h2 += 1
+                assert first.value is False and asked == [], (domain, item)
+    if domain == "blocksworld":
+        assert by_h2 == 9  # a block on itself: three atoms, and the stack and unstack actions of each block onto itself
