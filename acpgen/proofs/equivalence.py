@@ -218,6 +218,7 @@ class _Parsed:
     mutexes: Mutexes | None = None  # the task's h² pairs (None: not computed, or the task is too large)
     mutexes_done: bool = False
     base: _Parsed | None = None  # the parse whose grounding this one shares (a candidate on the truth's task)
+    borrowed: bool = False  # the witness is a prefix of the base's (see EquivalenceChecker._on_the_truths_way)
 
 
 class EquivalenceChecker:
@@ -297,6 +298,10 @@ class EquivalenceChecker:
             if first is None or isinstance(first, str):
                 return Closure(undecided=first or "the planner found no goal state of a solvable problem")
             parsed.witness = first
+        if parsed.borrowed:  # a goal state of its own first: the truth's plan passes by, it does not aim
+            own = GreedySearch(task, task.goal_pos, task.goal_neg).run(min(self.max_states, 5000)).path
+            if own:
+                witnesses.add(own)
         witnesses.add(parsed.witness)
         pos, neg = task.goal_pos & changing, task.goal_neg & changing
         open_pos = changing & ~pos & witnesses.always
@@ -399,6 +404,8 @@ class EquivalenceChecker:
             if _goal_out_of_reach(task):
                 parsed.solvable = False
                 return False
+            if parsed.base is not None and self._on_the_truths_way(parsed):
+                return True
             search = GreedySearch(task, task.goal_pos, task.goal_neg)  # the longer search goes on from the shorter
             for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
                 parsed.witness = tuple(search.run(budget).path or ())
@@ -413,6 +420,18 @@ class EquivalenceChecker:
             else:
                 parsed.solvable = self._solvable_beyond_search(parsed)
         return parsed.solvable
+
+    @staticmethod
+    def _on_the_truths_way(parsed: _Parsed) -> bool:
+        """A candidate on the truth's task (see :meth:`_carried`) whose goal holds in a state of the truth's
+        plan, which is reachable from the initial state they share: solvable, that plan's prefix its
+        witness (a goal with a fact less, say, needs no search of its own)."""
+        assert parsed.base is not None
+        for i, state in enumerate(parsed.base.witness):
+            if parsed.task.is_goal(state):
+                parsed.witness, parsed.solvable, parsed.borrowed = parsed.base.witness[: i + 1], True, True
+                return True
+        return False
 
     def _solvable_beyond_search(self, parsed: _Parsed) -> bool | None:
         """Solvability when the searches found no plan: relaxed reachability, then a complete exploration
