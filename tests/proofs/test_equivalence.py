@@ -741,3 +741,24 @@ def test_a_goal_no_action_can_reach_is_unsolvable():
         assert _goal_out_of_reach(task)
         result = EquivalenceChecker(LAMPS, _NoPlanner()).check(write(LAMPS_P), write(candidate))
         assert (result.solvable, result.equivalent) == (False, False), result.reason
+
+
+def test_a_candidate_whose_goal_the_truths_plan_passes_through_borrows_that_plan():
+    """A goal with a fact less is met on the way the truth's plan goes: solvable, its witness a prefix of
+    that plan ending in one of its own goal states (checked here step by step); a goal the plan never meets
+    borrows nothing. The verdicts stay the brute-force labels."""
+    checker = EquivalenceChecker(text_of(BW))
+    truth = checker._parse(write(BW), "the truth problem")
+    assert checker._solvable(truth) and truth.witness
+    for goal, passes in [(BW.goal[:1], True), (("(on a c)",), False)]:
+        candidate = BW.with_goal(goal)
+        onto = {o: o for o in BW.objects}
+        carried = checker._carried(write(BW), truth, write(candidate), checker._read(write(candidate), "c"), onto)
+        assert carried.base is truth
+        assert checker._on_the_truths_way(carried) is passes
+        if passes:
+            path = carried.witness
+            assert path == truth.witness[: len(path)] and carried.task.is_goal(path[-1]) and carried.solvable
+            assert not any(carried.task.is_goal(state) for state in path[:-1])
+        expected = brute_force(text_of(BW), BW, candidate, False)
+        assert EquivalenceChecker(text_of(BW)).check(write(BW), write(candidate)).equivalent is expected
