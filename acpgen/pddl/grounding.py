@@ -197,14 +197,15 @@ class GroundTask:
             facts.add(pred, args)
         found: dict[str, GroundAction] = {}
         bits_of: dict[tuple[str, tuple[str, ...]], int] = {}  # (predicate, arguments) -> bit, for this atom table
+        rule_bodies = [self._compiled(axiom.params, axiom.body) for axiom in self.lifted.axioms]
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]] = {}
         joined: dict[tuple[str, int], tuple[int, ...]] = {}  # (schema, disjunct) -> fact counts at its last join
         tried: set[tuple[str, tuple[str, ...]]] = set()  # (schema, arguments) instantiated already
         changed = True
         while changed:
             changed = False
-            for k, axiom in enumerate(self.lifted.axioms):
-                for pred, args in self._ground_axiom(k, axiom, facts, rules, bits_of):
+            for k, (axiom, body) in enumerate(zip(self.lifted.axioms, rule_bodies)):
+                for pred, args in self._ground_axiom(k, axiom, body, facts, rules, bits_of):
                     changed |= facts.add(pred, args)
             for schema in self.lifted.schemas.values():
                 for c, conjunction in enumerate(schema.precondition):
@@ -265,13 +266,14 @@ class GroundTask:
         self,
         k: int,
         axiom: Axiom,
+        body: _Body,
         facts: _FactIndex,
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]],
         bits_of: dict[tuple[str, tuple[str, ...]], int],
     ) -> list[tuple[str, tuple[str, ...]]]:
-        """Ground rules of ``axiom`` whose body is relaxed-reachable from ``facts``; returns their head facts."""
+        """Ground rules of ``axiom`` (its body compiled: ``body``) whose body is relaxed-reachable from
+        ``facts``; returns their head facts."""
         heads = []
-        body = self._compiled(axiom.params, axiom.body)
         for conjunction in axiom.body:
             bindings = sorted(tuple(b[v] for v, _ in axiom.params) for b in self._bindings(axiom, conjunction, facts))
             for args in bindings:
@@ -280,7 +282,7 @@ class GroundTask:
                     continue
                 binding = dict(zip((v for v, _ in axiom.params), args))
                 head_args = tuple(binding[v] for v in axiom.head)
-                ground = self._ground_body(body, args, bits_of)
+                ground = self._ground_body(body, args + body.constants, bits_of)
                 rules[key] = [
                     (1 << self.atoms.id(canonical(axiom.predicate, head_args)), pos, neg) for pos, neg in ground
                 ]
@@ -387,7 +389,7 @@ class GroundTask:
         """The ground action of ``schema`` with ``args``, and its add effects as facts."""
         precondition, add_effects, delete_effects = self._compiled_schema(schema)
         values = args + precondition.constants
-        disjuncts = self._ground_body(precondition, args, bits_of)
+        disjuncts = self._ground_body(precondition, values, bits_of)
         added = [(pred, pick(values)) for pred, pick in add_effects]
         add = delete = 0
         for key in added:
@@ -435,11 +437,10 @@ class GroundTask:
         return body
 
     def _ground_body(
-        self, body: _Body, args: tuple[str, ...], bits_of: dict[tuple[str, tuple[str, ...]], int]
+        self, body: _Body, values: tuple[str, ...], bits_of: dict[tuple[str, tuple[str, ...]], int]
     ) -> tuple[tuple[int, int], ...]:
-        """Disjuncts (positive mask, negative mask) of a compiled formula for ``args``; static literals
-        evaluated."""
-        values = args + body.constants
+        """Disjuncts (positive mask, negative mask) of a compiled formula for ``values`` (the parameters'
+        values, then ``body.constants``); static literals evaluated."""
         init_facts = self._init_facts
         disjuncts = []
         for conjunction in body.disjuncts:
