@@ -142,6 +142,7 @@ class ProblemGraph:
             colour = ("constant", obj) if obj in lifted.constants else ("object", lifted.objects[obj])
             self._object_node[obj] = self._node(colour)
         self._certificate: tuple[object, ...] | None = None
+        self._classes: tuple[tuple[tuple[str, ...], int], ...] = ()
         self._labels: list[int] | None = None
 
     def _node(self, colour: tuple[str, ...]) -> int:
@@ -163,25 +164,36 @@ class ProblemGraph:
             predicate, args = split_canonical(atom)
             self.add(role, predicate, args, positive)
 
-    def _nauty(self) -> tuple[tuple[tuple[tuple[str, ...], int], ...], pynauty.Graph]:
-        """The colour classes (sorted, with their sizes) and the nauty graph under that ordered partition."""
-        classes: dict[tuple[str, ...], set[int]] = {}
-        for node, colour in enumerate(self.colours):
-            classes.setdefault(colour, set()).add(node)
-        order = sorted(classes)
-        adjacency: dict[int, list[int]] = {}
-        for a, b in self.edges:
-            adjacency.setdefault(a, []).append(b)
-        graph = pynauty.Graph(
-            len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[classes[c] for c in order]
-        )
-        return tuple((c, len(classes[c])) for c in order), graph
+    def _canonical(self) -> tuple[tuple[tuple[tuple[str, ...], int], ...], list[int]]:
+        """The colour classes (sorted, with their sizes) and nauty's canonical labelling under that ordered
+        partition (the node at each canonical position), worked out once (nauty is most of a check's graph
+        cost: 23-47 ms on alfworld's initial states)."""
+        if self._labels is None:
+            members: dict[tuple[str, ...], set[int]] = {}
+            for node, colour in enumerate(self.colours):
+                members.setdefault(colour, set()).add(node)
+            order = sorted(members)
+            adjacency: dict[int, list[int]] = {}
+            for a, b in self.edges:
+                adjacency.setdefault(a, []).append(b)
+            graph = pynauty.Graph(
+                len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[members[c] for c in order]
+            )
+            self._classes = tuple((c, len(members[c])) for c in order)
+            self._labels = list(pynauty.canon_label(graph))
+        return self._classes, self._labels
 
     def certificate(self) -> tuple[object, ...]:
-        """The colour classes (sorted, with their sizes) and nauty's certificate under that ordered partition."""
+        """The canonical form: the colour classes (sorted, with their sizes) and the edges renumbered by
+        canonical position, sorted (the canonically labelled graph, which is what nauty's own certificate
+        encodes; equal exactly when the graphs are isomorphic)."""
         if self._certificate is None:
-            classes, graph = self._nauty()
-            self._certificate = (classes, pynauty.certificate(graph))
+            classes, labels = self._canonical()
+            position = [0] * len(labels)
+            for i, node in enumerate(labels):
+                position[node] = i
+            edges = sorted((min(position[a], position[b]), max(position[a], position[b])) for a, b in self.edges)
+            self._certificate = (classes, tuple(edges))
         return self._certificate
 
     def objects_onto(self, other: ProblemGraph) -> dict[str, str] | None:
@@ -194,14 +206,9 @@ class ProblemGraph:
         onto = {node: obj for obj, node in other._object_node.items()}
         return {
             objects[mine]: onto[theirs]
-            for mine, theirs in zip(self._canonical_labels(), other._canonical_labels())
+            for mine, theirs in zip(self._canonical()[1], other._canonical()[1])
             if mine in objects
         }
-
-    def _canonical_labels(self) -> list[int]:
-        if self._labels is None:
-            self._labels = list(pynauty.canon_label(self._nauty()[1]))
-        return self._labels
 
     def isomorphic(self, other: ProblemGraph) -> bool:
         return len(self.colours) == len(other.colours) and self.certificate() == other.certificate()
@@ -246,6 +253,7 @@ class EquivalenceChecker:
         self.search_states = min(max_states, SEARCH_STATES)
         self._parsed: dict[str, _Parsed] = {}
         self._carried_parses: dict[tuple[str, str], _Parsed] = {}  # candidates on a truth's task (see _carried)
+        self._initial_graphs: dict[str, ProblemGraph] = {}  # see _initial_graph
         declared = declared_domain_name(domain_text)
         if declared is None:
             raise PddlError("the domain text defines no domain (no '(define (domain NAME)' found)")
@@ -409,13 +417,13 @@ class EquivalenceChecker:
             search = GreedySearch(task, task.goal_pos, task.goal_neg)  # the longer search goes on from the shorter
             for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
                 parsed.witness = tuple(search.run(budget).path or ())
-                if not task.goal_satisfiable or parsed.witness:
+                if parsed.witness:
                     break
                 found = self._mutexes(parsed)
                 if found is not None and not found.together(task.goal_pos, task.goal_neg):
                     parsed.solvable = False
                     return False
-            if task.goal_satisfiable and parsed.witness:
+            if parsed.witness:
                 parsed.solvable = True
             else:
                 parsed.solvable = self._solvable_beyond_search(parsed)
@@ -438,7 +446,7 @@ class EquivalenceChecker:
         of at most ``SMALL_SPACE`` states, then the oracle (which explores up to ``max_states`` states only
         when that bound is small too, else asks a planner for a plan or a proof that none exists)."""
         task = parsed.task
-        if not task.goal_satisfiable or parsed.oracle.relaxed[0] & task.goal_pos != task.goal_pos:
+        if parsed.oracle.relaxed[0] & task.goal_pos != task.goal_pos:
             return False
         small = explore(task, task.init, min(self.max_states, SMALL_SPACE))
         if small.complete:
@@ -470,7 +478,9 @@ class EquivalenceChecker:
         if declared != self.domain_name:
             reason = f"the candidate declares domain {declared}, not {self.domain_name}"
             return Equivalence(True, False, False, reason)
-        onto = self._init_graph(candidate_lifted).objects_onto(self._init_graph(truth_lifted))
+        onto = self._initial_graph(candidate_text, candidate_lifted).objects_onto(
+            self._initial_graph(truth_text, truth_lifted)
+        )
         if onto is None:
             different = _count_difference(truth_lifted, candidate_lifted)
             solvable = self._solvable(self._parse(candidate_text, "the candidate problem"))
@@ -513,6 +523,13 @@ class EquivalenceChecker:
             same = t_whole.isomorphic(c_whole)
             reason = "equivalent after closing both goals" if same else "goals differ after closing both"
         return Equivalence(True, True, same, reason)
+
+    def _initial_graph(self, problem_text: str, lifted: LiftedTask) -> ProblemGraph:
+        """The initial-state graph of a problem text, with its canonical form, built once per text (a truth
+        is compared with each of its candidates); never extended (see :meth:`_goal_graph`)."""
+        if problem_text not in self._initial_graphs:
+            self._initial_graphs[problem_text] = self._init_graph(lifted)
+        return self._initial_graphs[problem_text]
 
     def _read(self, problem_text: str, source: str) -> LiftedTask:
         """The parsed problem (lower case, see :meth:`_parse`); PddlError if it does not parse."""
@@ -574,13 +591,20 @@ class EquivalenceChecker:
         return graphs[0].isomorphic(graphs[1])
 
 
+def _effects(task: GroundTask) -> tuple[int, int]:
+    """The atoms some action adds, and those some action deletes."""
+    adds = deletes = 0
+    for action in task.actions:
+        adds |= action.add
+        deletes |= action.delete
+    return adds, deletes
+
+
 def _changing(task: GroundTask) -> int:
     """The atoms some action adds or deletes; every other atom keeps its initial value in every reachable
     state, so a closure leaves it out (the graphs carry the initial state anyway)."""
-    found = 0
-    for action in task.actions:
-        found |= action.add | action.delete
-    return found
+    adds, deletes = _effects(task)
+    return adds | deletes
 
 
 def _goal_out_of_reach(task: GroundTask) -> bool:
@@ -590,10 +614,7 @@ def _goal_out_of_reach(task: GroundTask) -> bool:
     derived atom (which the rules may change in any state) is never judged so."""
     if not task.goal_satisfiable:
         return True
-    adds = deletes = 0
-    for action in task.actions:
-        adds |= action.add
-        deletes |= action.delete
+    adds, deletes = _effects(task)
     pos, neg = task.goal_pos & ~task.derived_mask, task.goal_neg & ~task.derived_mask
     return bool(pos & ~(task.init | adds) or neg & task.init & ~deletes)
 
