@@ -193,14 +193,20 @@ class Oracle:
 
     def _apart(self, pos: int, neg: int) -> Decision | None:
         """False when h² proves that no state reachable from the state holds ``pos`` without ``neg``; else
-        None. Asked only where a planner would be next (h² is a fixpoint over the actions, not free), and
-        not by a second opinion, whose proof stays the planner's (a different procedure from the first)."""
+        None. Asked only where a planner would be next (h² is a fixpoint over the actions, not free; see
+        :meth:`_in_process`), and not by a second opinion, whose proof stays the planner's (a different
+        procedure from the first)."""
         if self.second_opinion:
             return None
         found = self._mutexes
         if found is not None and not found.together(pos, neg):
             return Decision(False, Method.H2)
         return None
+
+    def _in_process(self, pos: int, neg: int) -> Decision | None:
+        """Whether a state with ``pos`` and without ``neg`` is reachable, when the greedy search or h²
+        settles it (else None): what is asked before a planner is."""
+        return self._searched(pos, neg) or self._apart(pos, neg)
 
     def _searched(self, pos: int, neg: int, avoid: int = 0) -> Decision | None:
         """Whether such a state is reachable, when the greedy search settles it: True with a path found,
@@ -227,10 +233,8 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
-        return (
-            self._searched(atom_bit, 0)
-            or self._apart(atom_bit, 0)
-            or self._solvable(lifted_query(self.task, self.state, atom_bit, 0, "reach"))
+        return self._in_process(atom_bit, 0) or self._solvable(
+            lifted_query(self.task, self.state, atom_bit, 0, "reach")
         )
 
     def facts_reachable(self, mask: int) -> Decision:
@@ -245,11 +249,7 @@ class Oracle:
             return Decision(False, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
-        return (
-            self._searched(mask, 0)
-            or self._apart(mask, 0)
-            or self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
-        )
+        return self._in_process(mask, 0) or self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
@@ -278,7 +278,7 @@ class Oracle:
         method = Method.SEARCH
         for pos, neg in action.precondition:
             if reached & pos == pos:
-                searched = self._searched(pos, neg) or self._apart(pos, neg)
+                searched = self._in_process(pos, neg)
                 if searched is not None and searched.value:
                     return searched
                 if searched is None:
