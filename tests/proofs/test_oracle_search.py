@@ -216,5 +216,5 @@ def test_h2_settles_unreachable_atoms_and_actions_a_short_search_leaves_open_but
             if first.method == Method.H2:
                 by_h2 += 1
                 assert first.value is False and asked == [], (domain, item)
-    if domain == "blocksworld":
-        assert by_h2 == 9  # a block on itself: three atoms, and the stack and unstack actions of each block onto itself
+    if domain == "blocksworld":  # a block on itself: h² rules out every such atom and action the space never reaches
+        assert by_h2 == len(atoms[:25]) + len(actions[:25]) > 0
