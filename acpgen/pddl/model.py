@@ -7,6 +7,7 @@ single spaces; a nullary atom is ``(name)``. Plan length is the cost of a plan e
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -130,6 +131,20 @@ class LiftedTask:
     domain_text: str = ""  # the domain as read, reused verbatim for planner queries
     axioms: tuple[Axiom, ...] = ()  # derived-predicate rules, in the order of the domain file
     strata: tuple[tuple[str, ...], ...] = ()  # derived predicates by stratum, lowest first
+
+    @cached_property
+    def problem_key(self) -> str:
+        """A digest of the problem apart from its initial state's changing facts: the domain text, the
+        objects, the static facts and the goal. Two tasks with the same key are the same problem asked from
+        two states (for caches of what holds for every state of a problem)."""
+        static = self.static_predicates
+        parts = (
+            self.domain_text,
+            repr(sorted(self.objects.items())),
+            repr(sorted((p, a) for p, a in self.init if p in static)),
+            repr(sorted(map(repr, self.goal))),
+        )
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     @property
     def derived_predicates(self) -> frozenset[str]:

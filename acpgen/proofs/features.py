@@ -3,6 +3,8 @@ carry (`acpgen.generation.levels`) and `make bench-levels` reports."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict, deque
 from typing import Any
 
 from acpgen.pddl.explore import StateSpace, explore, greedy_search
@@ -71,6 +73,9 @@ class ProblemSpace:
         self.task, self.search_states = task, search_states
         self.space = explore(task, task.init, max_states)
         self.origin = frozenset(task.atoms.atoms(task.init & ~task.static_mask))
+        #: states reachable from a state of the complete space, by the state's position (see :meth:`_count`)
+        self._counts: dict[int, int] = {}
+        self._predecessors: list[list[int]] | None = None
 
     def settle(self, state_task: GroundTask) -> tuple[int | None, int | None] | None:
         """(size, optimal plan length) of the state that is ``state_task``'s initial state, or None when this
@@ -84,13 +89,46 @@ class ProblemSpace:
             if at is None:
                 return None
             distance = self.space.goal_distances()[at]
-            return self.space.reachable_count(at), (None if distance < 0 else distance)
+            return self._count(at), (None if distance < 0 else distance)
         target = state_task.atoms.known_mask(self.origin)
         if target is None:  # an atom of the initial state no action of the state's grounding adds
             return None
         others = ~target & ~state_task.static_mask & ((1 << len(state_task.atoms.names)) - 1)
         found = greedy_search(state_task, target, others, self.search_states).path
         return (None, None) if found is not None else None
+
+    def _count(self, at: int) -> int:
+        """How many states are reachable from the state at position ``at`` of the complete space. The states
+        that reach ``at`` back (its strongly connected component: those it reaches that reach it) reach
+        exactly the same states, so one count serves all of them: in a domain whose actions can be undone,
+        the first question about a problem counts and the others look the count up."""
+        known = self._counts.get(at)
+        if known is not None:
+            return known
+        successors = self.space.successors
+        reached = {at}
+        queue = deque([at])
+        while queue:
+            for _, j in successors[queue.popleft()]:
+                if j not in reached:
+                    reached.add(j)
+                    queue.append(j)
+        predecessors = self._predecessors
+        if predecessors is None:  # made whole before it is shared (units may run on threads)
+            predecessors = [[] for _ in successors]
+            for i, succ in enumerate(successors):
+                for _, j in succ:
+                    predecessors[j].append(i)
+            self._predecessors = predecessors
+        count, back, queue = len(reached), {at}, deque([at])
+        while queue:  # backwards, among the states reached: the component of ``at``
+            for i in predecessors[queue.popleft()]:
+                if i in reached and i not in back:
+                    back.add(i)
+                    queue.append(i)
+        for i in back:
+            self._counts[i] = count
+        return count
 
     def _same_problem(self, state_task: GroundTask) -> bool:
         """Whether the state's task is the problem from another initial state: same domain, objects, static
@@ -105,3 +143,32 @@ class ProblemSpace:
             and set(mine.atoms.atoms(mine.init & mine.static_mask))
             == set(theirs.atoms.atoms(theirs.init & theirs.static_mask))
         )
+
+
+# Explorations by problem (domain text, objects, static facts, goal), most recently used last: a problem's states
+# are asked about by every task and format of a run (in this process), each a unit of the qa stage of its own.
+_SPACES: OrderedDict[str, ProblemSpace] = OrderedDict()
+_SPACES_LOCK = threading.Lock()
+_MAX_SPACES = 16
+_MAX_SPACE_STATES = 200_000  # states held by all the explorations together
+
+
+def problem_space(task: GroundTask) -> ProblemSpace:
+    """The :class:`ProblemSpace` of the problem ``task`` is a state of (with the default bounds), explored from
+    ``task``'s initial state the first time this process asks about the problem, and kept for the next (what
+    it settles does not depend on the state it was explored from; see :meth:`ProblemSpace.settle`)."""
+    key = task.lifted.problem_key
+    with _SPACES_LOCK:
+        found = _SPACES.get(key)
+        if found is not None:
+            _SPACES.move_to_end(key)
+            return found
+    made = ProblemSpace(task)
+    with _SPACES_LOCK:
+        found = _SPACES.setdefault(key, made)
+        _SPACES.move_to_end(key)
+        while len(_SPACES) > 1 and (
+            len(_SPACES) > _MAX_SPACES or sum(len(p.space.states) for p in _SPACES.values()) > _MAX_SPACE_STATES
+        ):
+            _SPACES.popitem(last=False)
+    return found

@@ -14,7 +14,6 @@ once.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 from functools import cached_property
@@ -160,19 +159,8 @@ _MAX_GRAPHS = 64
 _MAX_STATES = 200_000  # states held by all graphs together
 
 
-def _problem_key(lifted: LiftedTask) -> str:
-    static = lifted.static_predicates
-    parts = (
-        lifted.domain_text,
-        repr(sorted(lifted.objects.items())),
-        repr(sorted((p, a) for p, a in lifted.init if p in static)),
-        repr(sorted(map(repr, lifted.goal))),
-    )
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
-
 def _graph(lifted: LiftedTask) -> LiftedGraph:
-    key = _problem_key(lifted)
+    key = lifted.problem_key
     graph = _GRAPHS.get(key)
     if graph is None:
         graph = _GRAPHS[key] = LiftedGraph(lifted)

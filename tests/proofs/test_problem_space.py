@@ -14,7 +14,7 @@ from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.ramifications import variant_domain, variant_problem
 from acpgen.pddl.render import render_problem
-from acpgen.proofs.features import ProblemSpace, state_features
+from acpgen.proofs.features import MAX_STATES, ProblemSpace, problem_space, state_features
 
 DOMAINS = ("blocksworld", "ferry", "grippers", "logistics", "visitall")
 
@@ -79,3 +79,34 @@ def test_a_space_explored_from_a_state_of_a_ramification_variant_settles_the_var
     for state_task in others:
         own = explore(state_task, state_task.init, 3000)
         assert problem.settle(state_task) == (len(own.states), own.optimal_cost()), domain
+
+
+@pytest.mark.parametrize("domain", ["goldminer", "ferry", "blocksworld"])
+def test_the_count_of_each_state_is_the_number_of_states_it_reaches(domain):
+    # The count is shared by the states of a strongly connected component: asked in random order, states of the
+    # complete space get the count a breadth-first search from each gives (in goldminer gold picked up and rocks
+    # destroyed stay so, and most states reach fewer states than the initial one; in ferry and blocksworld every
+    # action can be undone).
+    _, task = _problem(domain)
+    problem = ProblemSpace(task, max_states=MAX_STATES)
+    assert problem.space.complete
+    positions = list(range(len(problem.space.states)))
+    random.Random(5).shuffle(positions)
+    counts = {at: problem._count(at) for at in positions[:300]}
+    assert counts == {at: problem.space.reachable_count(at) for at in positions[:300]}
+    assert len(set(counts.values())) > (1 if domain == "goldminer" else 0), domain
+
+
+def test_one_exploration_per_problem_in_a_process():
+    # problem_space keeps a problem's exploration for its other states (of any task of the run), not for another
+    # problem: the same objects with another goal are explored on their own.
+    text, task = _problem("grippers")
+    rng = random.Random(3)
+    first = problem_space(task)
+    for state in _walked_states(task, 4, rng):
+        state_task = GroundTask.from_strings(text, render_problem(task, state))
+        assert problem_space(state_task) is first
+        own = explore(state_task, state_task.init, MAX_STATES)
+        assert first.settle(state_task) == ((len(own.states), own.optimal_cost()) if own.complete else (None, None))
+    changed = GroundTask.from_strings(text, render_problem(task, task.init, goal=(task.init & ~task.static_mask, 0)))
+    assert problem_space(changed) is not first

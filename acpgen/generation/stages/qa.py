@@ -36,7 +36,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
 from acpgen.proofs.claims import Claim
-from acpgen.proofs.features import MAX_STATES, ProblemSpace, size_and_cost, state_features
+from acpgen.proofs.features import MAX_STATES, ProblemSpace, problem_space, size_and_cost, state_features
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
@@ -58,7 +58,6 @@ class QASource:
         self.tasks: dict[str, GroundTask] = {}
         self.plans: dict[str, list[list[str]]] = {}
         self.renamings: dict[str, dict[str, Any] | None] = {}
-        self.spaces: dict[tuple[str, str], ProblemSpace] = {}
         by_problem: dict[str, list[dict]] = {}
         for line in ctx.states_file.read_text().splitlines():
             state = json.loads(line)
@@ -88,12 +87,9 @@ class QASource:
     def space(self, problem: str, task: GroundTask) -> ProblemSpace:
         """The features' exploration of a problem (for records of a difficulty level) in the domain of ``task``, a
         state of it: from the problem's initial state in the run's domain; in another domain (a ramification
-        variant), from the first state asked about in it."""
-        key = (problem, task.lifted.domain_text)
-        if key not in self.spaces:
-            origin = self.task(problem) if task.lifted.domain_text == self.domain_text else task
-            self.spaces[key] = ProblemSpace(origin)
-        return self.spaces[key]
+        variant), from the first state asked about in it. Shared by the units of this process
+        (:func:`~acpgen.proofs.features.problem_space`)."""
+        return problem_space(self.task(problem) if task.lifted.domain_text == self.domain_text else task)
 
     def item(self, state: dict) -> QAItem:
         self.task(state["problem"])
