@@ -148,12 +148,35 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
             if j is None:
                 if len(states) >= max_states:
                     successors.append(succ)
+                    _note(task, root, len(states), False)
                     return StateSpace(task, root, states, successors, index, complete=False)
                 j = index[nxt] = len(states)
                 states.append(nxt)
             succ.append((position, j))
         successors.append(succ)
+    _note(task, root, len(states), True)
     return StateSpace(task, root, states, successors, index)
+
+
+def _note(task: GroundTask, root: int, count: int, complete: bool) -> None:
+    """Remember that ``count`` states are reachable from ``root`` (complete) or more than ``count`` (not)."""
+    known = task.explored_sizes.get(root)
+    if known is None or (not known[1] and (complete or count > known[0])):
+        task.explored_sizes[root] = (count, complete)
+
+
+def reachable_within(task: GroundTask, root: int, bound: int) -> bool:
+    """Whether at most ``bound`` states are reachable from ``root``. An earlier exploration of the grounding from
+    ``root`` that settles it (the same texts grounded again in this process share what their explorations
+    found: a question's generation, then its re-proof) answers without exploring again."""
+    known = task.explored_sizes.get(root)
+    if known is not None:
+        count, complete = known
+        if complete:
+            return count <= bound
+        if count >= bound:  # more than ``count`` states
+            return False
+    return explore(task, root, bound).complete
 
 
 def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int = 0) -> tuple[int, set[int]]:

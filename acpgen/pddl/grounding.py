@@ -126,6 +126,9 @@ class GroundTask:
         self._actions: dict[str, GroundAction] = {}
         self._compiled_schemas: dict[str, tuple[_Body, list[tuple[str, _Pick]], list[tuple[str, _Pick]]]] = {}
         self.axioms: AxiomEvaluator | None = None  # the ground rules; None without derived predicates
+        #: what explorations of this grounding found: state -> (states explored from it, whether that was all of
+        #: them); shared by the copies (:meth:`from_strings`), whose states are numbered alike
+        self.explored_sizes: dict[int, tuple[int, bool]] = {}
         self.derived_mask = 0  # bits of the derived atoms
         self.actions: list[GroundAction] = self._relaxed_grounding()
         if self.axioms is not None:

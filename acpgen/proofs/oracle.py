@@ -23,7 +23,7 @@ from acpgen.pddl.encode import (
     lifted_never_achieved,
     lifted_query,
 )
-from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks
+from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks, reachable_within
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.mutexes import Mutexes, mutexes
@@ -147,7 +147,7 @@ class Oracle:
             return None
         # The grounded explorer, tens of times faster, tells first whether the space is small enough: only the
         # route is chosen with it, the answers come from the lifted interpreter's own exploration.
-        if not explore(self.task, self.state, self.lifted_states).complete:
+        if not reachable_within(self.task, self.state, self.lifted_states):
             return None
         return lifted_space(self.task.lifted, self.task.atoms.atoms(self.state), self.lifted_states)
 

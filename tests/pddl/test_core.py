@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
-from conftest import dev_records, record_param
+import random
 
+import pytest
+from conftest import dev_records, generated_problem, random_walk, record_param
+
+import acpgen.pddl.explore as explore_module
 from acpgen.data import DOMAINS_DIR
 from acpgen.errors import PddlError
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.render import render_problem
 from acpgen.pddl.semantics import execute, is_plan, relaxed_reachable
 from acpgen.tasks.base import plan_from_question
 
@@ -213,3 +217,43 @@ def test_a_task_with_another_goal_is_the_grounding_of_that_problem():
         assert sorted(carried.atoms.atoms(getattr(carried, mask))) == sorted(other.atoms.atoms(getattr(other, mask)))
     assert carried.goal_satisfiable == other.goal_satisfiable
     assert task.lifted.goal != carried.lifted.goal and task.goal_pos != carried.goal_pos  # the original is untouched
+
+
+@pytest.mark.parametrize("domain", ["ferry", "grippers", "goldminer"])
+def test_what_an_exploration_found_answers_whether_a_space_is_small(domain, monkeypatch):
+    # reachable_within answers as a fresh exploration with the bound does. After an exploration of the same texts
+    # (a copy of the grounding: a question's generation, then its re-proof) it explores only when what that
+    # exploration found does not settle the bound.
+    task = generated_problem(domain, 2)
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    rng = random.Random(4)
+    for steps in (0, 3, 7):
+        problem = render_problem(task, random_walk(task, steps, rng))
+        own = GroundTask(GroundTask.from_strings(text, problem).lifted)  # a grounding of its own: nothing known
+        small = {bound: explore(own, own.init, bound).complete for bound in (10, 1000, 20000)}
+        for first in (20000, 10):
+            generating = GroundTask.from_strings(text, problem)
+            generating.explored_sizes.clear()
+            explore(generating, generating.init, first)
+            rechecking = GroundTask.from_strings(text, problem)
+            calls: list = []
+            monkeypatch.setattr(explore_module, "explore", _counting(calls, explore))
+            answers = {bound: explore_module.reachable_within(rechecking, rechecking.init, bound) for bound in small}
+            monkeypatch.undo()
+            assert answers == small, (domain, steps, first)
+            # a complete exploration settles every bound; an incomplete one with bound b every bound up to b: the
+            # bounds asked in turn, each explored only when the largest incomplete bound so far is smaller
+            expected, known = [], first
+            for bound in small:
+                if not small[known] and bound > known:
+                    expected.append(bound)
+                    known = bound
+            assert [args[2] for args in calls] == expected, (domain, steps, first)
+
+
+def _counting(calls: list, real):
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    return counted
