@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 
 from acpgen.errors import DataError
@@ -265,7 +266,7 @@ class LiftedWorld(World):
         def ground(literals: tuple[Literal, ...]) -> set[str]:
             return {canonical(lit.predicate, tuple(binding.get(a, a) for a in lit.args)) for lit in literals}
 
-        return self.derive(frozenset((set(facts) - ground(schema.delete)) | ground(schema.add)))
+        return self.derive(frozenset(facts).difference(ground(schema.delete)).union(ground(schema.add)))
 
     def _matches(
         self,
@@ -277,29 +278,47 @@ class LiftedWorld(World):
         """Bindings of the typed parameters under which the conjunction holds: its positive literals joined
         one at a time, each next one the literal with the fewest candidate facts given what is bound (found
         through ``index``, the state's :class:`_FactIndex`, made here when the caller has none); then the
-        remaining parameters over their objects, every literal checked."""
-        index = _FactIndex(facts) if index is None else index
-        positive = [lit for lit in conj if lit.positive and lit.predicate != EQUALITY]
+        remaining parameters over their objects, each binding checked for the parameters' types and the
+        conjunction's other literals (negated ones and equalities: a joined literal holds by its match)."""
+        index = _FactIndex(facts, self._parsed) if index is None else index
+        plan = self._plans.get((params, conj))
+        if plan is None:
+            plan = self._plans[(params, conj)] = _Plan.of(params, conj, self.lifted)
 
         def extend(rest: list[Literal], binding: dict[str, str]) -> Iterator[dict[str, str]]:
             if not rest:
                 yield binding
                 return
-            pool, lit = min(((index.candidates(x, binding), x) for x in rest), key=lambda c: len(c[0]))
-            others = [x for x in rest if x is not lit]
+            if len(rest) == 1:
+                lit, others = rest[0], rest[1:]
+                pool = index.candidates(lit, binding)
+            else:
+                pool, lit = min(((index.candidates(x, binding), x) for x in rest), key=lambda c: len(c[0]))
+                others = [x for x in rest if x is not lit]
             for args in pool:
                 new = dict(binding)
                 if all(new.setdefault(v, a) == a if v.startswith("?") else v == a for v, a in zip(lit.args, args)):
                     yield from extend(others, new)
 
-        for partial in extend(positive, {}):
-            free = [(v, t) for v, t in params if v not in partial]
-            for values in itertools.product(*(self.lifted.objects_of(t) for _, t in free)):
-                binding = {**partial, **{v: o for (v, _), o in zip(free, values)}}
-                if all(binding[v] in self.lifted.objects_of(t) for v, t in params) and all(
-                    self._holds(lit, binding, facts) for lit in conj
+        holds = self._holds
+        for partial in extend(list(plan.positive), {}):
+            free = [(v, objects) for v, objects, _ in plan.typed if v not in partial]
+            for values in itertools.product(*(ordered for _, ordered in free)):
+                binding = {**partial, **{v: o for (v, _), o in zip(free, values)}} if free else partial
+                if all(binding[v] in objects for v, _, objects in plan.typed) and all(
+                    holds(lit, binding, facts) for lit in plan.checks
                 ):
                     yield binding
+
+    @cached_property
+    def _plans(self) -> dict[tuple[tuple[tuple[str, str], ...], tuple[Literal, ...]], _Plan]:
+        """Each matched conjunction split once into what is joined and what is checked."""
+        return {}
+
+    @cached_property
+    def _parsed(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Atoms read into predicate and arguments, each once (states share most of their atoms)."""
+        return {}
 
     def executable(self, facts: Facts) -> list[str]:
         return [name for name, _, _ in self._executable(facts)]
@@ -311,7 +330,7 @@ class LiftedWorld(World):
     def _executable(self, facts: Facts) -> list[tuple[str, Schema, dict[str, str]]]:
         """The executable actions of the state, sorted by name, with their schema and binding (the
         state's atoms are indexed once for every schema)."""
-        index = _FactIndex(facts)
+        index = _FactIndex(facts, self._parsed)
         found: dict[str, tuple[Schema, dict[str, str]]] = {}
         for schema in self.lifted.schemas.values():
             for conj in schema.precondition:
@@ -324,12 +343,16 @@ class LiftedWorld(World):
 class _FactIndex:
     """A state's atoms by predicate and, built when first asked for, by predicate, argument position and value."""
 
-    def __init__(self, facts: Facts):
+    def __init__(self, facts: Facts, parsed: dict[str, tuple[str, tuple[str, ...]]] | None = None):
+        """``parsed``: atoms already read into predicate and arguments (those read here are added)."""
         self.facts = facts
         self.by_predicate: dict[str, list[tuple[str, ...]]] = {}
+        parsed = {} if parsed is None else parsed
         for atom in facts:
-            name, args = split_canonical(atom)
-            self.by_predicate.setdefault(name, []).append(args)
+            found = parsed.get(atom)
+            if found is None:
+                found = parsed[atom] = split_canonical(atom)
+            self.by_predicate.setdefault(found[0], []).append(found[1])
         self._at: dict[tuple[str, int], dict[str, list[tuple[str, ...]]]] = {}
 
     def candidates(self, literal: Literal, binding: dict[str, str]) -> list[tuple[str, ...]]:
@@ -349,6 +372,23 @@ class _FactIndex:
             found = self._at[key].get(value, [])
             best = found if len(found) < len(best) else best
         return best
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How :meth:`LiftedWorld._matches` reads a conjunction: the literals it joins against the state's atoms
+    (positive, not equalities), those it checks on each binding, and each parameter with its type's objects
+    (in order, and as a set)."""
+
+    positive: tuple[Literal, ...]
+    checks: tuple[Literal, ...]
+    typed: tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]
+
+    @classmethod
+    def of(cls, params: tuple[tuple[str, str], ...], conj: tuple[Literal, ...], lifted: LiftedTask) -> _Plan:
+        joined = tuple(lit for lit in conj if lit.positive and lit.predicate != EQUALITY)
+        typed = tuple((v, lifted.objects_of(t), frozenset(lifted.objects_of(t))) for v, t in params)
+        return cls(joined, tuple(lit for lit in conj if lit not in joined), typed)
 
 
 def _relaxed(conj: tuple[Literal, ...], static: frozenset[str], statics: frozenset[str]) -> tuple[Literal, ...] | None:
