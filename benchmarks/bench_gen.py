@@ -9,7 +9,8 @@ n=1 makes the cell's problems, plans and states, and the timed call resumes from
 
 Split mode (``--split N``): records of every task, the domains and levels 1-3 in turn, streamed to one
 JSONL file (``--out``/split.jsonl, written as they come, never held in memory) until N records are
-written; prints the rate every ``--every`` records and, at the end, the rate and the peak resident memory
+written (the tasks of a level and domain share one cache folder, as one `acp generate --tasks all` run
+would: the problems, plans and states are made once for them); prints the rate every ``--every`` records and, at the end, the rate and the peak resident memory
 of this process and of its worker processes.
 """
 
@@ -81,7 +82,10 @@ def split(args, config, domains: list[str], tasks: list[str]) -> None:
         while written < args.split:
             seed = next(seeds)
             for level, domain, task in itertools.product((1, 2, 3), domains, tasks):
-                for record in generate(domain, task, args.n, level, seed, args.jobs, args.cache, config):
+                # the tasks of one level and domain share the problems, plans and states (as `acp generate
+                # --tasks all` does): the first task's call makes them, the others' resume from them
+                first = task == tasks[0]
+                for record in generate(domain, task, args.n, level, seed, args.jobs, args.cache, config, fresh=first):
                     out.write(json.dumps(record) + "\n")
                     written += 1
                     if written % args.every == 0:
