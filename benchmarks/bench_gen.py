@@ -10,8 +10,8 @@ n=1 makes the cell's problems, plans and states, and the timed call resumes from
 Split mode (``--split N``): records of every task, the domains and levels 1-3 in turn, streamed to one
 JSONL file (``--out``/split.jsonl, written as they come, never held in memory) until N records are
 written (the tasks of a level and domain share one cache folder, as one `acp generate --tasks all` run
-would: the problems, plans and states are made once for them); prints the rate every ``--every`` records and, at the end, the rate and the peak resident memory
-of this process and of its worker processes.
+would: the problems, plans and states are made once for them); prints the rate every ``--every`` records
+and, at the end, the rate and the peak resident memory of this process and of its worker processes.
 """
 
 from __future__ import annotations
