@@ -19,8 +19,13 @@ import dataclasses
 import hashlib
 import json
 import logging
+import multiprocessing
 import random
-from collections.abc import Callable
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Generator
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import cached_property, partial
 from itertools import zip_longest
 from pathlib import Path
@@ -177,45 +182,115 @@ def _collect(
     fmt: str,
     propose: Propose,
     check: Callable[[RecordContext], Check],
+    spread: int = 1,
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Verified records of one task and format, and counts (tried, skipped, rejected, candidates).
 
     ``propose(ctx, item, rng, records)`` gives the stored fields of a question about the state
     (None: skip the state); ``check(ctx)`` re-proves the finished record with the verification
-    budget (a fresh grounding of the record as written).
+    budget (a fresh grounding of the record as written). ``spread``: processes the states may be tried
+    on at once, for a ``propose`` that ignores the records so far (see :func:`_spread`).
     """
     settings = qa_settings(ctx)
-    planners, generate_options, verify_options = _budgets(ctx)
-    source = QASource(ctx)
-    candidates = source.candidates(task_name, fmt)
+    attempt = _Attempt(ctx, task_name, fmt, propose, check)
+    candidates = attempt.source.candidates(task_name, fmt)
+    states = candidates[: settings.candidates_per_task] if settings.questions_per_task > 0 else []
     records: list[dict[str, Any]] = []
     counts = {"tried": 0, "skipped": 0, "rejected": 0, "candidates": len(candidates)}
-    for state in candidates[: settings.candidates_per_task]:
-        if len(records) >= settings.questions_per_task:
-            break
-        counts["tried"] += 1
+    outcomes: Generator[tuple[str, dict[str, Any] | None], None, None] = (
+        _spread(attempt, states, spread) if spread > 1 else (attempt(state, records) for state in states)
+    )
+    try:
+        for kind, record in outcomes:  # in the order of the states, whatever process tried them
+            counts["tried"] += 1
+            if record is None:
+                counts[kind] += 1
+                continue
+            records.append(record)
+            if len(records) >= settings.questions_per_task:
+                break
+    finally:
+        outcomes.close()
+    return records, counts
+
+
+class _Attempt:
+    """A question about one candidate state: ``("ok", record)``, or ``("skipped" | "rejected", None)``."""
+
+    def __init__(
+        self, ctx: StageContext, task_name: str, fmt: str, propose: Propose, check: Callable[[RecordContext], Check]
+    ):
+        self.ctx, self.task_name, self.fmt, self.propose, self.check = ctx, task_name, fmt, propose, check
+        self.source = QASource(ctx)
+        self.planners, self.generate_options, self.verify_options = _budgets(ctx)
+
+    def __call__(self, state: dict, records: list[dict[str, Any]]) -> tuple[str, dict[str, Any] | None]:
+        ctx, task_name, fmt, source = self.ctx, self.task_name, self.fmt, self.source
         record = source.base_record(task_name, state, fmt)
         rng = ctx.rng("qa", task_name, state["id"]) if fmt == "gen" else ctx.rng("qa", task_name, fmt, state["id"])
-        generating = RecordContext(record, generate_options, planners)
+        generating = RecordContext(record, self.generate_options, self.planners)
         texts = (record["PDDL_domain"], record["PDDL_problem"])
         try:
-            fields = propose(generating, source.item(state), rng, records)
+            fields = self.propose(generating, source.item(state), rng, records)
         except PddlError as err:
             log.warning("%s %s %s: %s", task_name, fmt, state["id"], err)
             fields = None
         if fields is None:
-            counts["skipped"] += 1
-            continue
+            return "skipped", None
         record.update(fields)
-        result = check(RecordContext(record, verify_options, planners))
+        result = self.check(RecordContext(record, self.verify_options, self.planners))
         if result.verdict != OK:
-            counts["rejected"] += 1
             log.warning("%s %s %s: not verified (%s: %s)", task_name, fmt, state["id"], result.verdict, result.reason)
-            continue
+            return "rejected", None
         if ctx.config.export.level is not None:
-            record["features"] = _features(generating, texts, generate_options, source)
-        records.append(record)
-    return records, counts
+            record["features"] = _features(generating, texts, self.generate_options, source)
+        return "ok", record
+
+
+#: the attempts being spread over processes, by token: forked workers find theirs here (see :func:`_spread`)
+_SPREADING: dict[str, tuple[_Attempt, list[dict]]] = {}
+#: in-process time before a task's states are spread: a small task is done before processes would start
+SPREAD_AFTER = 0.3
+
+
+def _spread(
+    attempt: _Attempt, states: list[dict], processes: int
+) -> Generator[tuple[str, dict[str, Any] | None], None, None]:
+    """The outcomes of ``attempt`` on ``states``, in their order, the states tried on ``processes`` processes
+    at once once trying them here has taken :data:`SPREAD_AFTER` seconds. Each question depends on its state
+    and its seed alone (not on the records so far: open-ended questions), so the outcomes are those of trying
+    the states one after the other; the caller stops taking them when it has enough, and the few states
+    handed out beyond that point are tried for nothing. Workers are forked from this process (they start with
+    its groundings and explorations); where processes cannot be forked, the states are tried here."""
+    started, done = time.perf_counter(), 0
+    while done < len(states) and (time.perf_counter() - started < SPREAD_AFTER or not _can_fork()):
+        yield attempt(states[done], [])
+        done += 1
+    if done == len(states):
+        return
+    token = uuid.uuid4().hex
+    _SPREADING[token] = (attempt, states)
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
+    pending: deque[Future] = deque()
+    try:
+        while done < len(states) or pending:
+            while done < len(states) and len(pending) < 2 * processes:  # one waiting per busy process
+                pending.append(pool.submit(_attempt_at, token, done))
+                done += 1
+            yield pending.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        _SPREADING.pop(token, None)
+
+
+def _attempt_at(token: str, position: int) -> tuple[str, dict[str, Any] | None]:
+    """A forked worker's try of the state at ``position`` of the attempt ``token`` (see :func:`_spread`)."""
+    attempt, states = _SPREADING[token]
+    return attempt(states[position], [])
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _features(
@@ -237,11 +312,17 @@ def _features(
     return state_features(task)
 
 
-def generate_task(ctx: StageContext, task_name: str) -> tuple[list[dict], dict]:
-    """Verified open-ended question records of one task, and counts (tried, skipped, rejected)."""
+def generate_task(ctx: StageContext, task_name: str, spread: int = 1) -> tuple[list[dict], dict]:
+    """Verified open-ended question records of one task, and counts (tried, skipped, rejected); ``spread``
+    processes may try its states at once."""
     task, settings = TASKS[task_name], qa_settings(ctx)
     return _collect(
-        ctx, task_name, "gen", lambda c, item, rng, records: task.generate(c, item, rng, settings), task.validate
+        ctx,
+        task_name,
+        "gen",
+        lambda c, item, rng, records: task.generate(c, item, rng, settings),
+        task.validate,
+        spread,
     )
 
 
@@ -324,9 +405,11 @@ def qa_file(ctx: StageContext, task_name: str, fmt: str) -> Path:
     return ctx.root / "qa" / f"{kind_of(task_name, fmt)}.jsonl"
 
 
-def _generate(ctx: StageContext, task_name: str, fmt: str) -> tuple[list[dict], dict]:
-    """A unit: the records of one task and format, and the counts of the search."""
-    return generate_task(ctx, task_name) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
+def _generate(ctx: StageContext, task_name: str, fmt: str, spread: int = 1) -> tuple[list[dict], dict]:
+    """A unit: the records of one task and format, and the counts of the search (``spread``: see
+    :func:`generate_task`; boolean and multiple-choice questions balance their answers over the records
+    so far, so their states are tried one after the other)."""
+    return generate_task(ctx, task_name, spread) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
 
 
 def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
@@ -431,6 +514,10 @@ def prepare(ctx: StageContext) -> StageWork:
             work.units.append(
                 Unit(f"{ctx.domain}/qa/{kind_of(t, f)}", _generate, (ctx, t, f), partial(commit, t, f), target)
             )
+
+    if len(work.units) == 1 and ctx.jobs > 1:  # one unit runs in this process: its states may be spread
+        only = work.units[0]
+        only.args = (*only.args, ctx.jobs)
 
     def finish() -> None:
         report.items = sum(

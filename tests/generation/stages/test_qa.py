@@ -26,3 +26,54 @@ def test_qa_questions_validate_and_their_answers_score_one(reference_run):
     for recheck in (False, True):
         scored = score_predictions(predictions, ScoreOptions(recheck=recheck), progress=False)
         assert [s.verdict.score for s in scored] == [1.0] * len(predictions)
+
+
+class _Tried:
+    """An attempt that skips every third state and otherwise records the state and the process that tried it."""
+
+    def __call__(self, state: dict, records: list) -> tuple[str, dict | None]:
+        import os
+
+        if state["i"] % 3 == 2:
+            return "skipped", None
+        return "ok", {"i": state["i"], "pid": os.getpid()}
+
+
+def test_states_spread_over_processes_give_their_outcomes_in_order(monkeypatch):
+    import os
+
+    from acpgen.generation.stages import qa
+
+    monkeypatch.setattr(qa, "SPREAD_AFTER", 0.0)  # spread from the first state
+    states = [{"i": i} for i in range(40)]
+    outcomes = list(qa._spread(_Tried(), states, 2))
+    expected = [("skipped", None) if i % 3 == 2 else ("ok", i) for i in range(40)]
+    assert [(kind, record and record["i"]) for kind, record in outcomes] == expected
+    assert {record["pid"] for _, record in outcomes if record} - {os.getpid()}  # tried by the workers
+    # stopped early (the caller has enough), the rest is never handed out and the workers are gone
+    taken = qa._spread(_Tried(), states, 2)
+    assert [next(taken)[1]["i"] for _ in range(2)] == [0, 1]
+    taken.close()
+    assert qa._SPREADING == {}
+
+
+def test_a_task_spread_over_two_processes_gives_the_records_and_counts_of_one(tmp_path, monkeypatch):
+    # The same open-ended records (and the same search counts in the qa stamps) whether the one task of a run
+    # tries its states in this process or on two forked workers.
+    import json
+    import warnings
+
+    import acpgen
+    from acpgen.generation.stages import qa
+
+    monkeypatch.setattr(qa, "SPREAD_AFTER", 0.0)
+    made = {}
+    for jobs in (1, 2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            records = list(
+                acpgen.generate("ferry", "reach", n=6, seed=2, level=2, cache_dir=tmp_path / str(jobs), jobs=jobs)
+            )
+        stamps = json.loads((tmp_path / str(jobs) / "ferry" / "stamps" / "qa.json").read_text())
+        made[jobs] = records, {k: v for k, v in next(iter(stamps.values())).items() if k in ("got", "tried")}
+    assert made[2] == made[1] and len(made[1][0]) == 6
