@@ -8,7 +8,9 @@ executor or the number of workers. Units read their inputs and write nothing but
 entries (atomically); the client writes every output.
 
 * ``local``: ``jobs`` worker processes (``concurrent.futures.ProcessPoolExecutor``); with one job
-  or one unit, the units run in this process, one after the other.
+  or one unit, the units run in this process, one after the other, and so do the first units of a
+  map until they have taken :data:`LOCAL_FIRST` seconds (the worker processes start only then, for
+  the units left).
 * ``dask``: a ``dask.distributed.Client`` connected to a running scheduler (``scheduler``: an
   address such as ``tcp://host:8786``, or a scheduler file written by ``dask scheduler
   --scheduler-file``), or to a cluster acp starts: a ``dask_jobqueue`` cluster from a spec
@@ -47,6 +49,9 @@ from acpgen.errors import ConfigError
 log = logging.getLogger(__name__)
 
 EXECUTORS = ("local", "dask")
+#: seconds of units run in this process before the local executor starts its worker processes: units that
+#: finish sooner (a stage of a few small problems) cost less than starting the processes would
+LOCAL_FIRST = 0.3
 #: dask-jobqueue cluster classes by the ``kind`` of an ``executor.cluster`` spec
 CLUSTER_CLASSES = {"slurm": "SLURMCluster", "pbs": "PBSCluster", "sge": "SGECluster", "lsf": "LSFCluster"}
 
@@ -153,12 +158,16 @@ class Executor:
     def _completions(
         self, fn: Callable[[Any], Any], units: list, names: list[str]
     ) -> Iterable[tuple[int, UnitOutcome]]:
-        if self.jobs <= 1 or len(units) <= 1:
-            for index, (unit, name) in enumerate(zip(units, names)):
-                yield index, _outcome(name, functools.partial(_run_unit, fn, unit))
+        started, here = time.perf_counter(), 0
+        while here < len(units) and (
+            self.jobs <= 1 or len(units) - here <= 1 or time.perf_counter() - started < LOCAL_FIRST
+        ):
+            yield here, _outcome(names[here], functools.partial(_run_unit, fn, units[here]))
+            here += 1
+        if here == len(units):
             return
-        with ProcessPoolExecutor(max_workers=min(self.jobs, len(units))) as pool:
-            futures = {pool.submit(_run_unit, fn, unit): i for i, unit in enumerate(units)}
+        with ProcessPoolExecutor(max_workers=min(self.jobs, len(units) - here)) as pool:
+            futures = {pool.submit(_run_unit, fn, units[i]): i for i in range(here, len(units))}
             for future in local_completed(futures):
                 index = futures[future]
                 yield index, _outcome(names[index], future.result)

@@ -89,6 +89,29 @@ def test_local_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit():
     check_order_and_failure(Executor(jobs=1))
 
 
+def _slow_square(n: int) -> int:
+    time.sleep(0.2)
+    return n * n
+
+
+def test_the_local_executor_starts_processes_only_for_units_left_after_its_first_seconds(monkeypatch):
+    # units run here until they have taken LOCAL_FIRST seconds, the rest on worker processes; the outcomes
+    # are the same, in unit order, wherever they ran
+    import acpgen.executors as executors_module
+
+    here = f"{os.uname().nodename}:{os.getpid()}"
+
+    def workers(first: float) -> list[bool]:
+        monkeypatch.setattr(executors_module, "LOCAL_FIRST", first)
+        outcomes = list(Executor(jobs=2).map(_slow_square, list(range(5)), [f"u{n}" for n in range(5)], progress=False))
+        assert [o.value for o in outcomes] == [0, 1, 4, 9, 16]
+        return [o.worker == here for o in outcomes]
+
+    assert workers(60.0) == [True] * 5  # a small map: no process started
+    assert workers(0.0) == [False] * 5
+    assert workers(0.3) == [True, True, False, False, False]  # 0.2 s each: the second unit passes 0.3 s
+
+
 def test_dask_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit(cluster):
     with DaskExecutor(scheduler=cluster.scheduler_address, retries=0) as executor:
         check_order_and_failure(executor)

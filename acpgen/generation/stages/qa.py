@@ -31,6 +31,7 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
+from acpgen import executors
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig, QAConfig
 from acpgen.errors import ConfigError, PddlError
@@ -249,21 +250,20 @@ class _Attempt:
 
 #: the attempts being spread over processes, by token: forked workers find theirs here (see :func:`_spread`)
 _SPREADING: dict[str, tuple[_Attempt, list[dict]]] = {}
-#: in-process time before a task's states are spread: a small task is done before processes would start
-SPREAD_AFTER = 0.3
 
 
 def _spread(
     attempt: _Attempt, states: list[dict], processes: int
 ) -> Generator[tuple[str, dict[str, Any] | None], None, None]:
     """The outcomes of ``attempt`` on ``states``, in their order, the states tried on ``processes`` processes
-    at once once trying them here has taken :data:`SPREAD_AFTER` seconds. Each question depends on its state
+    at once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local
+    executor starts its processes). Each question depends on its state
     and its seed alone (not on the records so far: open-ended questions), so the outcomes are those of trying
     the states one after the other; the caller stops taking them when it has enough, and the few states
     handed out beyond that point are tried for nothing. Workers are forked from this process (they start with
     its groundings and explorations); where processes cannot be forked, the states are tried here."""
     started, done = time.perf_counter(), 0
-    while done < len(states) and (time.perf_counter() - started < SPREAD_AFTER or not _can_fork()):
+    while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
         yield attempt(states[done], [])
         done += 1
     if done == len(states):

@@ -42,9 +42,10 @@ class _Tried:
 def test_states_spread_over_processes_give_their_outcomes_in_order(monkeypatch):
     import os
 
+    from acpgen import executors
     from acpgen.generation.stages import qa
 
-    monkeypatch.setattr(qa, "SPREAD_AFTER", 0.0)  # spread from the first state
+    monkeypatch.setattr(executors, "LOCAL_FIRST", 0.0)  # spread from the first state
     states = [{"i": i} for i in range(40)]
     outcomes = list(qa._spread(_Tried(), states, 2))
     expected = [("skipped", None) if i % 3 == 2 else ("ok", i) for i in range(40)]
@@ -64,9 +65,9 @@ def test_a_task_spread_over_two_processes_gives_the_records_and_counts_of_one(tm
     import warnings
 
     import acpgen
-    from acpgen.generation.stages import qa
+    from acpgen import executors
 
-    monkeypatch.setattr(qa, "SPREAD_AFTER", 0.0)
+    monkeypatch.setattr(executors, "LOCAL_FIRST", 0.0)
     made = {}
     for jobs in (1, 2):
         with warnings.catch_warnings():
