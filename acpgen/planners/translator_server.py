@@ -1,8 +1,9 @@
 """A warm Fast Downward translator: run as a script, never imported by acp.
 
-``python -B translator_server.py BIN_DIR`` imports the translator found in ``BIN_DIR`` (the
+``python -B translator_server.py BIN_DIR [LAYOUT]`` imports the translator found in ``BIN_DIR`` (the
 ``builds/release/bin`` folder of the up-fast-downward wheel, as its driver does through
-``PYTHONPATH``) once, then serves requests, one JSON object per line on standard input:
+``PYTHONPATH``; with LAYOUT ``kstar``, that of the kstar-planner wheel, whose ``translate/translate.py``
+its driver runs) once, then serves requests, one JSON object per line on standard input:
 
     {"cwd": DIR, "args": [translator arguments], "cpu": SECONDS, "memory_mb": MB or null, "log": FILE}
 
@@ -26,17 +27,14 @@ import sys
 import traceback
 from typing import Any
 
+FAST_DOWNWARD, KSTAR = "fast-downward", "kstar"  # whose translator: up-fast-downward's or K*'s (an older one)
 TRANSLATE_OUT_OF_MEMORY = 20
 TRANSLATE_OUT_OF_TIME = 21
 TRANSLATE_INPUT_ERROR = 31
 _RESERVE: list[bytes] = []
 
 
-def _child(request: dict[str, Any]) -> int:
-    from fast_downward.translate import pddl_parser  # type: ignore[import-untyped]
-    from fast_downward.translate.main import main  # type: ignore[import-untyped]
-    from fast_downward.translate.options import set_options  # type: ignore[import-untyped]
-
+def _child(request: dict[str, Any], layout: str) -> int:
     os.setsid()
     os.chdir(request["cwd"])
     log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -51,7 +49,7 @@ def _child(request: dict[str, Any]) -> int:
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
     signal.signal(signal.SIGXCPU, lambda *_: os._exit(TRANSLATE_OUT_OF_TIME))
     try:
-        set_options(request["args"])
+        main = _prepared(request["args"], layout)
         _RESERVE.append(b"x" * 10**7)  # freed on MemoryError so that the report can be written
         main()
         return 0
@@ -59,22 +57,56 @@ def _child(request: dict[str, Any]) -> int:
         _RESERVE.clear()
         print("Translator ran out of memory")
         return TRANSLATE_OUT_OF_MEMORY
-    except pddl_parser.ParseError as exc:
-        print(exc)
-        return TRANSLATE_INPUT_ERROR
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 1
+        if isinstance(exc.code, int):
+            return exc.code
+        print(exc.code)  # what the interpreter prints for an exit with a message (K*'s translator's input errors)
+        return 1
+    except Exception as exc:
+        if type(exc).__name__ == "ParseError":  # Fast Downward's translator: an input error
+            print(exc)
+            return TRANSLATE_INPUT_ERROR
+        traceback.print_exc()
+        return 1
     except BaseException:  # any crash: the driver reports exit 1 as a critical translator error
         traceback.print_exc()
         return 1
 
 
-def serve(bin_dir: str) -> None:
+def _prepared(args: list[str], layout: str) -> Any:
+    """The translator's ``main`` with its options read from ``args``."""
+    if layout == KSTAR:
+        import options  # type: ignore[import-not-found]
+        import translate  # type: ignore[import-not-found]
+
+        sys.argv = ["translate.py", *args]
+        options.setup()  # K*'s translator reads its options from sys.argv
+        return translate.main
+    from fast_downward.translate.main import main  # type: ignore[import-untyped]
+    from fast_downward.translate.options import set_options  # type: ignore[import-untyped]
+
+    set_options(args)
+    return main
+
+
+def _load(bin_dir: str, layout: str) -> None:
+    """Import the translator once, before the first fork: up-fast-downward's package ``fast_downward.translate``,
+    or K*'s ``translate/translate.py`` with its modules (whose options are parsed from sys.argv on import)."""
+    if layout == KSTAR:
+        sys.path.insert(0, os.path.join(bin_dir, "translate"))
+        saved, sys.argv = sys.argv, ["translate.py", "domain.pddl", "problem.pddl"]
+        import translate  # type: ignore[import-not-found]  # noqa: F401
+
+        sys.argv = saved
+        return
     sys.path.insert(0, bin_dir)
-    # Import everything the translations need once, before the first fork.
     import fast_downward.translate.main  # type: ignore[import-untyped]
     import fast_downward.translate.options  # noqa: F401
     from fast_downward.translate import pddl_parser  # noqa: F401
+
+
+def serve(bin_dir: str, layout: str = FAST_DOWNWARD) -> None:
+    _load(bin_dir, layout)
 
     out = sys.stdout
     for line in sys.stdin:
@@ -86,7 +118,7 @@ def serve(bin_dir: str) -> None:
         if pid == 0:
             code = 1
             try:
-                code = _child(request)
+                code = _child(request, layout)
             finally:
                 try:
                     sys.stdout.flush()
@@ -101,4 +133,4 @@ def serve(bin_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(*sys.argv[1:3])

@@ -35,6 +35,7 @@ from acpgen.planners import run as _run
 log = logging.getLogger(__name__)
 
 ENV_VAR = "ACP_FD_DRIVER"
+FAST_DOWNWARD, KSTAR = "fast-downward", "kstar"  # whose translator and search binary (translator_server's layouts)
 SERVER = Path(__file__).with_name("translator_server.py")
 TRANSLATE_CRITICAL_ERROR = 30
 DRIVER_INPUT_ERROR = 36
@@ -47,23 +48,26 @@ def enabled() -> bool:
     return os.environ.get(ENV_VAR, "") in ("", "0")
 
 
-def bin_dir() -> Path:
-    """The wheel's ``builds/release/bin``: the ``downward`` binary and the translator package."""
+def bin_dir(layout: str = FAST_DOWNWARD) -> Path:
+    """The wheel's ``builds/release/bin``: the ``downward`` binary and the translator (up-fast-downward's,
+    or with ``layout`` ``kstar`` kstar-planner's)."""
     import importlib.util
 
-    spec = importlib.util.find_spec("up_fast_downward")
+    package = "kstar_planner" if layout == KSTAR else "up_fast_downward"
+    spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        raise ToolError("Python package 'up_fast_downward' is not installed (pip install acpgen installs it)")
-    return Path(next(iter(spec.submodule_search_locations))) / "downward" / "builds" / "release" / "bin"
+        raise ToolError(f"Python package {package!r} is not installed (pip install acpgen installs it)")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    return (root if layout == KSTAR else root / "downward") / "builds" / "release" / "bin"
 
 
 class _Server:
     """One translator server process, owned by one process and thread."""
 
-    def __init__(self, python: str) -> None:
+    def __init__(self, python: str, layout: str = FAST_DOWNWARD) -> None:
         self.owner = os.getpid()
         self.proc = subprocess.Popen(
-            [python, "-B", str(SERVER), str(bin_dir())],
+            [python, "-B", str(SERVER), str(bin_dir(layout)), layout],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -122,50 +126,62 @@ class _Server:
 _local = threading.local()
 
 
-def _server() -> _Server:
-    server = getattr(_local, "server", None)
+def _servers() -> dict[str, _Server]:
+    servers: dict[str, _Server] | None = getattr(_local, "servers", None)
+    if servers is None:
+        servers = _local.servers = {}
+    return servers
+
+
+def _server(layout: str = FAST_DOWNWARD) -> _Server:
+    """This thread's translator server for ``layout`` (up-fast-downward's translator, or K*'s)."""
+    servers = _servers()
+    server = servers.get(layout)
     if server is None or not server.alive():
-        server = _Server(sys.executable)
-        _local.server = server
+        server = servers[layout] = _Server(sys.executable, layout)
     return server
 
 
 def reset() -> None:
-    """Close this thread's translator server (after a request was interrupted, e.g. by a signal, its
+    """Close this thread's translator servers (after a request was interrupted, e.g. by a signal, its
     answers would no longer match the requests); the next translation starts a fresh one."""
-    server = getattr(_local, "server", None)
-    _local.server = None
-    if server is not None:
-        server.close()
+    servers = _servers()
+    while servers:
+        servers.popitem()[1].close()
 
 
-def translate(workdir: Path, args: list[str], cpu: int, memory_mb: int | None) -> tuple[int, float, bool, str]:
-    """Run the translator with ``args`` in ``workdir``: (exit code, CPU s, timed out, its output)."""
+def translate(
+    workdir: Path, args: list[str], cpu: int, memory_mb: int | None, layout: str = FAST_DOWNWARD
+) -> tuple[int, float, bool, str]:
+    """Run the translator of ``layout`` with ``args`` in ``workdir``: (exit code, CPU s, timed out, its output)."""
     request = {"cwd": str(workdir), "args": args, "cpu": cpu, "memory_mb": memory_mb, "log": TRANSLATE_LOG}
     for attempt in range(2):
         try:
-            code, used, fired = _server().translate(request, _run.watchdog_seconds(cpu))
+            code, used, fired = _server(layout).translate(request, _run.watchdog_seconds(cpu))
             break
         except (BrokenPipeError, OSError, ValueError) as exc:  # the server died: start another, once
-            getattr(_local, "server", None) and _local.server.close()
-            _local.server = None
+            dead = _servers().pop(layout, None)
+            if dead is not None:
+                dead.close()
             if attempt:
                 raise ToolError(f"the warm Fast Downward translator failed: {exc}") from exc
     output = (workdir / TRANSLATE_LOG).read_text(encoding="utf-8", errors="replace")
     return code, used, fired, output
 
 
-def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
-    """Run a Fast Downward command line (driver arguments, as acp writes them) like the driver.
+def run(args: list[str], workdir: Path, memory_mb: int | None, layout: str = FAST_DOWNWARD) -> _run.ToolRun:
+    """Run a Fast Downward command line (driver arguments, as acp writes them) like the driver; with
+    ``layout`` ``kstar``, a K* command line like K*'s driver (its own translator and search binary).
 
     Understood: ``--overall-time-limit Ns``, ``--overall-memory-limit NM``, ``--plan-file F``,
     ``--translate`` (translate only), two input files (domain and problem) or one SAS task, and
-    ``--search S``.
+    ``--search S``, with K*'s ``--symmetries S`` before it (passed to the search in their order).
     """
     start = time.monotonic()
     seconds, plan_file, translate_only = 0, "sas_plan", False
     inputs: list[str] = []
     search: str | None = None
+    options: list[str] = []  # the search's own options before --search (K*'s symmetries)
     rest = list(args)
     while rest:
         arg = rest.pop(0)
@@ -179,18 +195,20 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
             translate_only = True
         elif arg == "--search":
             search = rest.pop(0)
+        elif arg == "--symmetries" and layout == KSTAR:
+            options += [arg, rest.pop(0)]
         elif not arg.startswith("--"):
             inputs.append(arg)
         else:
             raise ToolError(f"warm Fast Downward: unexpected argument {arg!r} (set {ENV_VAR}=1 to use the driver)")
-    cmd = ("fast-downward", *args)
+    cmd = (layout, *args)
     searched = len(inputs) == 1 and search is not None and not translate_only  # a SAS task: search only
     if not searched and (len(inputs) != 2 or (search is None) != translate_only):
         return _run.ToolRun(cmd, DRIVER_INPUT_ERROR, "", "bad arguments", time.monotonic() - start, False)
     if searched:
         code, used, fired, output, sas = 0, 0.0, False, "", Path(inputs[0])
     else:
-        code, used, fired, output = translate(workdir, [*inputs, "--sas-file", SAS_FILE], seconds, memory_mb)
+        code, used, fired, output = translate(workdir, [*inputs, "--sas-file", SAS_FILE], seconds, memory_mb, layout)
         sas = workdir / SAS_FILE
     if code == 1:
         code = TRANSLATE_CRITICAL_ERROR
@@ -198,9 +216,9 @@ def run(args: list[str], workdir: Path, memory_mb: int | None) -> _run.ToolRun:
         return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
     # The driver gives the search what is left of the overall limit, rounded down.
     left = math.floor(max(0.0, seconds - used))
-    binary = bin_dir() / "downward"
+    binary = bin_dir(layout) / "downward"
     search_run = _run.run_tool(
-        [str(binary), "--search", search, "--internal-plan-file", plan_file],
+        [str(binary), *options, "--search", search, "--internal-plan-file", plan_file],
         time_limit=max(left - 1, 0),
         memory_mb=memory_mb,
         cwd=workdir,
