@@ -95,7 +95,7 @@ def _load(bin_dir: str, layout: str) -> None:
     if layout == KSTAR:
         sys.path.insert(0, os.path.join(bin_dir, "translate"))
         saved, sys.argv = sys.argv, ["translate.py", "domain.pddl", "problem.pddl"]
-        import translate  # type: ignore[import-not-found]  # noqa: F401
+        import translate  # noqa: F401
 
         sys.argv = saved
         return
