@@ -257,11 +257,11 @@ def _spread(
 ) -> Generator[tuple[str, dict[str, Any] | None], None, None]:
     """The outcomes of ``attempt`` on ``states``, in their order, the states tried on ``processes`` processes
     at once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local
-    executor starts its processes). Each question depends on its state
-    and its seed alone (not on the records so far: open-ended questions), so the outcomes are those of trying
-    the states one after the other; the caller stops taking them when it has enough, and the few states
-    handed out beyond that point are tried for nothing. Workers are forked from this process (they start with
-    its groundings and explorations); where processes cannot be forked, the states are tried here."""
+    executor starts its processes). Each question depends on its state and its seed alone (not on the
+    records so far: open-ended questions), so the outcomes are those of trying the states one after the
+    other; the caller stops taking them when it has enough, and the few states handed out beyond that point
+    are tried for nothing. Workers are forked from this process (they start with its groundings and
+    explorations); where processes cannot be forked, the states are tried here."""
     started, done = time.perf_counter(), 0
     while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
         yield attempt(states[done], [])
