@@ -63,6 +63,16 @@ def _package_dir(module: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+def release_bin(tool: str) -> Path:
+    """The ``builds/release/bin`` folder of K*'s or Fast Downward's wheel: its search binary ``downward`` and
+    its translator (each wheel has its own; K*'s is older)."""
+    if tool == KSTAR:
+        return _package_dir("kstar_planner") / "builds" / "release" / "bin"
+    if tool == FAST_DOWNWARD:
+        return _package_dir("up_fast_downward") / "downward" / "builds" / "release" / "bin"
+    raise ToolError(f"no release folder for the planner tool {tool!r} (known: {KSTAR}, {FAST_DOWNWARD})")
+
+
 class LocalBackend(Backend):
     """The planners of the PyPI wheels installed next to acp (the default)."""
 
@@ -75,8 +85,7 @@ class LocalBackend(Backend):
     def command(self, tool: str, args: list[str], workdir: Path) -> list[str]:
         """Command line for one of :data:`TOOLS` from the installed wheels."""
         if tool == KSTAR:
-            build = _package_dir("kstar_planner") / "builds" / "release" / "bin"
-            return [self.python, "-B", "-m", "kstar_planner.driver.main", "--build", str(build), *args]
+            return [self.python, "-B", "-m", "kstar_planner.driver.main", "--build", str(release_bin(KSTAR)), *args]
         if tool == FAST_DOWNWARD:
             script = _package_dir("up_fast_downward") / "downward" / "fast-downward.py"
             return [self.python, str(script), *args]

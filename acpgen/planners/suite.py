@@ -501,7 +501,7 @@ class Planners:
             args.append(arg)
         memory = limits.memory_mb if self.backend.limits_memory else None
         if tool in (FAST_DOWNWARD, KSTAR) and isinstance(self.backend, LocalBackend) and warm.enabled():
-            return warm.run(args, workdir, memory, warm.KSTAR if tool == KSTAR else warm.FAST_DOWNWARD)
+            return warm.run(args, workdir, memory, tool)
         cmd = self.backend.command(tool, args, workdir)
         return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir)
 

@@ -62,13 +62,10 @@ def _child(request: dict[str, Any], layout: str) -> int:
             return exc.code
         print(exc.code)  # what the interpreter prints for an exit with a message (K*'s translator's input errors)
         return 1
-    except Exception as exc:
-        if type(exc).__name__ == "ParseError":  # Fast Downward's translator: an input error
+    except BaseException as exc:  # any crash: the driver reports exit 1 as a critical translator error
+        if type(exc).__name__ == "ParseError":  # but Fast Downward's translator's own: an input error
             print(exc)
             return TRANSLATE_INPUT_ERROR
-        traceback.print_exc()
-        return 1
-    except BaseException:  # any crash: the driver reports exit 1 as a critical translator error
         traceback.print_exc()
         return 1
 

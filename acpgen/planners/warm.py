@@ -31,11 +31,11 @@ from typing import Any
 
 from acpgen.errors import ToolError
 from acpgen.planners import run as _run
+from acpgen.planners.backends import FAST_DOWNWARD, KSTAR, release_bin
 
 log = logging.getLogger(__name__)
 
 ENV_VAR = "ACP_FD_DRIVER"
-FAST_DOWNWARD, KSTAR = "fast-downward", "kstar"  # whose translator and search binary (translator_server's layouts)
 SERVER = Path(__file__).with_name("translator_server.py")
 TRANSLATE_CRITICAL_ERROR = 30
 DRIVER_INPUT_ERROR = 36
@@ -48,26 +48,13 @@ def enabled() -> bool:
     return os.environ.get(ENV_VAR, "") in ("", "0")
 
 
-def bin_dir(layout: str = FAST_DOWNWARD) -> Path:
-    """The wheel's ``builds/release/bin``: the ``downward`` binary and the translator (up-fast-downward's,
-    or with ``layout`` ``kstar`` kstar-planner's)."""
-    import importlib.util
-
-    package = "kstar_planner" if layout == KSTAR else "up_fast_downward"
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise ToolError(f"Python package {package!r} is not installed (pip install acpgen installs it)")
-    root = Path(next(iter(spec.submodule_search_locations)))
-    return (root if layout == KSTAR else root / "downward") / "builds" / "release" / "bin"
-
-
 class _Server:
     """One translator server process, owned by one process and thread."""
 
     def __init__(self, python: str, layout: str = FAST_DOWNWARD) -> None:
         self.owner = os.getpid()
         self.proc = subprocess.Popen(
-            [python, "-B", str(SERVER), str(bin_dir(layout)), layout],
+            [python, "-B", str(SERVER), str(release_bin(layout)), layout],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -216,7 +203,7 @@ def run(args: list[str], workdir: Path, memory_mb: int | None, layout: str = FAS
         return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
     # The driver gives the search what is left of the overall limit, rounded down.
     left = math.floor(max(0.0, seconds - used))
-    binary = bin_dir(layout) / "downward"
+    binary = release_bin(layout) / "downward"
     search_run = _run.run_tool(
         [str(binary), *options, "--search", search, "--internal-plan-file", plan_file],
         time_limit=max(left - 1, 0),

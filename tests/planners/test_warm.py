@@ -17,6 +17,7 @@ from acpgen.pddl.render import render_problem
 from acpgen.pddl.sas import sas_query
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, LocalBackend, PlanCache, Planners, Status, warm
+from acpgen.planners.backends import FAST_DOWNWARD, KSTAR, release_bin
 
 FIX = FIXTURES / "planner"
 LIMITS = Limits(time=20.0, memory_mb=2048)
@@ -145,7 +146,7 @@ def test_warm_kstar_plans_like_its_driver_on_generated_problems(monkeypatch, dom
 
 
 @pytest.mark.parametrize("case", ["solvable", "axioms"])
-@pytest.mark.parametrize("layout", [warm.FAST_DOWNWARD, warm.KSTAR])
+@pytest.mark.parametrize("layout", [FAST_DOWNWARD, KSTAR])
 def test_the_warm_translator_writes_what_its_own_script_writes(tmp_path, layout, case):
     # each planner's translator, run cold as its driver runs it, and warm: the same SAS task, byte for byte (the
     # two translators differ: on the task with axioms their outputs do)
@@ -155,10 +156,8 @@ def test_the_warm_translator_writes_what_its_own_script_writes(tmp_path, layout,
     domain, problem = CASES[case]
     (tmp_path / "domain.pddl").write_text(domain)
     (tmp_path / "problem.pddl").write_text(problem)
-    bin_dir = warm.bin_dir(layout)
-    script = (
-        [str(bin_dir / "translate" / "translate.py")] if layout == warm.KSTAR else ["-m", "fast_downward.translate"]
-    )
+    bin_dir = release_bin(layout)
+    script = [str(bin_dir / "translate" / "translate.py")] if layout == KSTAR else ["-m", "fast_downward.translate"]
     cold = tmp_path / "cold"
     cold.mkdir()
     subprocess.run(
