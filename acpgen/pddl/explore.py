@@ -27,6 +27,7 @@ class StateSpace:
     index: dict[int, int]  # state -> position in ``states``
     complete: bool = True  # False: exploration stopped at the bound (only positive evidence is valid)
     _distances: list[int] | None = field(default=None, repr=False)
+    _predecessors: list[list[int]] | None = field(default=None, repr=False)
 
     @property
     def reachable_atoms(self) -> int:
@@ -38,13 +39,20 @@ class StateSpace:
     def reachable_action_indices(self) -> set[int]:
         return {a for succ in self.successors for a, _ in succ}
 
+    def predecessors(self) -> list[list[int]]:
+        """Per state, the positions of the states with an action leading to it."""
+        if self._predecessors is None:
+            found: list[list[int]] = [[] for _ in self.states]
+            for i, succ in enumerate(self.successors):
+                for _, j in succ:
+                    found[j].append(i)
+            self._predecessors = found  # made whole before it is shared (explorations may be read on threads)
+        return self._predecessors
+
     def goal_distances(self) -> list[int]:
         """h* of every state (-1 for dead ends), by backward breadth-first search."""
         if self._distances is None:
-            predecessors: list[list[int]] = [[] for _ in self.states]
-            for i, succ in enumerate(self.successors):
-                for _, j in succ:
-                    predecessors[j].append(i)
+            predecessors = self.predecessors()
             dist = [-1] * len(self.states)
             queue: deque[int] = deque()
             for i, state in enumerate(self.states):
@@ -102,6 +110,10 @@ class StateSpace:
     def reachable_count(self, at: int) -> int:
         """How many states are reachable from the state at position ``at`` (itself included), in a complete
         exploration."""
+        return len(self.reachable_from(at))
+
+    def reachable_from(self, at: int) -> set[int]:
+        """The positions of the states reachable from the state at position ``at`` (itself included)."""
         seen = {at}
         stack = [at]
         while stack:
@@ -109,7 +121,7 @@ class StateSpace:
                 if j not in seen:
                     seen.add(j)
                     stack.append(j)
-        return len(seen)
+        return seen
 
     def goal_reachable_avoiding(self, atom_bit: int) -> bool:
         """Whether some path from the root reaches the goal through states without ``atom_bit``."""

@@ -75,7 +75,6 @@ class ProblemSpace:
         self.origin = frozenset(task.atoms.atoms(task.init & ~task.static_mask))
         #: states reachable from a state of the complete space, by the state's position (see :meth:`_count`)
         self._counts: dict[int, int] = {}
-        self._predecessors: list[list[int]] | None = None
 
     def settle(self, state_task: GroundTask) -> tuple[int | None, int | None] | None:
         """(size, optimal plan length) of the state that is ``state_task``'s initial state, or None when this
@@ -105,30 +104,17 @@ class ProblemSpace:
         known = self._counts.get(at)
         if known is not None:
             return known
-        successors = self.space.successors
-        reached = {at}
-        queue = deque([at])
-        while queue:
-            for _, j in successors[queue.popleft()]:
-                if j not in reached:
-                    reached.add(j)
-                    queue.append(j)
-        predecessors = self._predecessors
-        if predecessors is None:  # made whole before it is shared (units may run on threads)
-            predecessors = [[] for _ in successors]
-            for i, succ in enumerate(successors):
-                for _, j in succ:
-                    predecessors[j].append(i)
-            self._predecessors = predecessors
-        count, back, queue = len(reached), {at}, deque([at])
+        reached = self.space.reachable_from(at)
+        predecessors = self.space.predecessors()
+        back, queue = {at}, deque([at])
         while queue:  # backwards, among the states reached: the component of ``at``
             for i in predecessors[queue.popleft()]:
                 if i in reached and i not in back:
                     back.add(i)
                     queue.append(i)
         for i in back:
-            self._counts[i] = count
-        return count
+            self._counts[i] = len(reached)
+        return len(reached)
 
     def _same_problem(self, state_task: GroundTask) -> bool:
         """Whether the state's task is the problem from another initial state: same domain, objects, static
