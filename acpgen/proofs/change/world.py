@@ -147,6 +147,10 @@ class LiftedWorld(World):
         self.lifted = lifted
         self.types = types
         self.base = base  # a ramification variant's base task (the same state, the base domain)
+        #: each matched conjunction split once into what is joined and what is checked (see :class:`_Plan`)
+        self._plans: dict[tuple[tuple[tuple[str, str], ...], tuple[Literal, ...]], _Plan] = {}
+        #: atoms read into predicate and arguments, each once (states share most of their atoms)
+        self._parsed: dict[str, tuple[str, tuple[str, ...]]] = {}
 
     def _base_lifted(self) -> LiftedTask | None:
         return self.base
@@ -310,16 +314,6 @@ class LiftedWorld(World):
                 ):
                     yield binding
 
-    @cached_property
-    def _plans(self) -> dict[tuple[tuple[tuple[str, str], ...], tuple[Literal, ...]], _Plan]:
-        """Each matched conjunction split once into what is joined and what is checked."""
-        return {}
-
-    @cached_property
-    def _parsed(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """Atoms read into predicate and arguments, each once (states share most of their atoms)."""
-        return {}
-
     def executable(self, facts: Facts) -> list[str]:
         return [name for name, _, _ in self._executable(facts)]
 
@@ -343,11 +337,11 @@ class LiftedWorld(World):
 class _FactIndex:
     """A state's atoms by predicate and, built when first asked for, by predicate, argument position and value."""
 
-    def __init__(self, facts: Facts, parsed: dict[str, tuple[str, tuple[str, ...]]] | None = None):
-        """``parsed``: atoms already read into predicate and arguments (those read here are added)."""
+    def __init__(self, facts: Facts, parsed: dict[str, tuple[str, tuple[str, ...]]]):
+        """``parsed``: atoms already read into predicate and arguments, by their world (those read here are
+        added)."""
         self.facts = facts
         self.by_predicate: dict[str, list[tuple[str, ...]]] = {}
-        parsed = {} if parsed is None else parsed
         for atom in facts:
             found = parsed.get(atom)
             if found is None:
@@ -425,7 +419,7 @@ def _relaxed_actions(lifted: LiftedTask, init: Facts) -> tuple[list[Relaxed], se
                     for binding in world._matches(axiom.params, kept, frozenset(facts)):
                         facts.add(canonical(axiom.predicate, tuple(binding[v] for v in axiom.head)))
         # one index per pass (facts this pass adds are joined in the next one, until none is new)
-        index = _FactIndex(frozenset(facts))
+        index = _FactIndex(frozenset(facts), world._parsed)
         counts = {predicate: len(args) for predicate, args in index.by_predicate.items()}
         for schema in lifted.schemas.values():
             for c, conj in enumerate(schema.precondition):
