@@ -504,6 +504,7 @@ def prepare(ctx: StageContext) -> StageWork:
         )
         report.done += 1
 
+    stale = []
     for t, f in wanted:
         target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
         if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
@@ -511,13 +512,12 @@ def prepare(ctx: StageContext) -> StageWork:
             if entry["shortfall"]:
                 report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
         else:
-            work.units.append(
-                Unit(f"{ctx.domain}/qa/{kind_of(t, f)}", _generate, (ctx, t, f), partial(commit, t, f), target)
-            )
-
-    if len(work.units) == 1 and ctx.jobs > 1:  # one unit runs in this process: its states may be spread
-        only = work.units[0]
-        only.args = (*only.args, ctx.jobs)
+            stale.append((t, f, target))
+    spread = ctx.jobs if len(stale) == 1 else 1  # one unit runs in this process: its states may be spread
+    for t, f, target in stale:
+        work.units.append(
+            Unit(f"{ctx.domain}/qa/{kind_of(t, f)}", _generate, (ctx, t, f, spread), partial(commit, t, f), target)
+        )
 
     def finish() -> None:
         report.items = sum(
