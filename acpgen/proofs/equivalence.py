@@ -83,6 +83,8 @@ from acpgen.proofs.oracle import Oracle
 SEARCH_STATES = 2000
 #: states of a state space explored in full before a planner is asked whether a problem is solvable
 SMALL_SPACE = 2000
+#: the solvability search's bounds: most plans are found within the first; the second goes on from it
+PLAN_SEARCH_STATES = (500, 5000)
 #: the most changing atoms of a task whose h² mutexes the closure uses (0.2 s at 780 atoms on alfworld,
 #: 1.4 s at 1,800; a planner's proof that a candidate is in the closure takes longer, or never comes)
 H2_ATOMS = 1000
@@ -307,7 +309,9 @@ class EquivalenceChecker:
                 return Closure(undecided=first or "the planner found no goal state of a solvable problem")
             parsed.witness = first
         if parsed.borrowed:  # a goal state of its own first: the truth's plan passes by, it does not aim
-            own = GreedySearch(task, task.goal_pos, task.goal_neg).run(min(self.max_states, 5000)).path
+            own = (
+                GreedySearch(task, task.goal_pos, task.goal_neg).run(min(self.max_states, PLAN_SEARCH_STATES[-1])).path
+            )
             if own:
                 witnesses.add(own)
         witnesses.add(parsed.witness)
@@ -415,7 +419,7 @@ class EquivalenceChecker:
             if parsed.base is not None and self._on_the_truths_way(parsed):
                 return True
             search = GreedySearch(task, task.goal_pos, task.goal_neg)  # the longer search goes on from the shorter
-            for budget in (min(self.max_states, 500), min(self.max_states, 5000)):
+            for budget in (min(self.max_states, bound) for bound in PLAN_SEARCH_STATES):
                 parsed.witness = tuple(search.run(budget).path or ())
                 if parsed.witness:
                     break
