@@ -20,8 +20,9 @@ started near the goal states found and guided toward an action that changes the 
 sweep from every goal state found over the goal states one action away), and invariants prove
 candidates in (:mod:`acpgen.pddl.mutexes`: h² mutexes and at-least-one sets, e.g. "every hoist is
 free when every crate sits on a pallet"; atoms implied by a goal atom, by induction over the actions;
-atoms every action achieving a goal atom needs and that nothing can change after it, as when
-alfworld's validation ends the episode with the objects where it found them). That gives bounds (the
+atoms every action achieving a goal atom needs and that no action can change while the goal atom
+holds, as when alfworld's validation ends the episode with the objects where it found them, or when
+the gold miner, once holding the gold, can no longer fire the laser that destroys it). That gives bounds (the
 sure literals, and the unrefuted candidates that may be in), and bounds that already differ in the
 number of goal literals of some predicate decide non-equivalence. Only the candidates still open are
 settled: by the whole state space when it has at most ``max_states`` states, else by the planner (a
@@ -29,6 +30,10 @@ portfolio of greedy searches, :meth:`acpgen.planners.Planners.solve`), one query
 planner time limit, sound both ways: "is there a reachable goal state where p is false?" — a plan
 removes p (and every other candidate its end state lacks), a proof of unsolvability puts p in the
 closure, and any other planner outcome makes the whole answer undecided (never a silent "no").
+A candidate with the truth's initial state whose goal literals include the truth's or are included in
+them (a goal fact added or dropped) needs neither closure in full: the two select the same goal states
+exactly when each literal one goal has more holds in every reachable goal state of the other, so only
+those literals are asked about.
 
 Placeholder mode: the truth's goal names no particular objects ("build one tower of three
 blocks"), so the goal may be realised by any objects. Following Planetarium, the initial states
@@ -220,8 +225,8 @@ class ProblemGraph:
 class _Parsed:
     task: GroundTask
     oracle: Oracle
-    closures: dict[bool, Closure] = field(default_factory=dict)
-    bounds: dict[bool, Closure] = field(default_factory=dict)
+    closures: dict[tuple[bool, int, int], Closure] = field(default_factory=dict)  # by (negatives, focus)
+    bounds: dict[tuple[bool, int, int], Closure] = field(default_factory=dict)
     witness: tuple[int, ...] = ()  # the states from the initial state to a reachable goal state (a search's)
     solvable: bool | None = None
     mutexes: Mutexes | None = None  # the task's h² pairs (None: not computed, or the task is too large)
@@ -281,24 +286,28 @@ class EquivalenceChecker:
             search_states=0,  # the checker runs its own greedy searches (solvable, refute) before the oracle
         )
 
-    def closure(self, parsed: _Parsed, negatives: bool) -> Closure:
+    def closure(self, parsed: _Parsed, negatives: bool, focus: tuple[int, int] = (-1, -1)) -> Closure:
         """The goal closed under the fluent literals true in every reachable goal state (``negatives``:
-        negative literals too). Assumes the goal is reachable."""
-        if negatives not in parsed.closures:
-            bounds = self.bounds(parsed, negatives)
+        negative literals too). Assumes the goal is reachable. ``focus``: the atoms whose positive and
+        negative literals are asked about (by default all); the closure is exact on them and may leave out
+        others (a planner is asked about focused candidates only)."""
+        key = (negatives, *focus)
+        if key not in parsed.closures:
+            bounds = self.bounds(parsed, negatives, focus)
             settle = not bounds.undecided and bounds.open_pos | bounds.open_neg
-            parsed.closures[negatives] = self._settle(parsed, bounds, negatives) if settle else bounds
-        return parsed.closures[negatives]
+            parsed.closures[key] = self._settle(parsed, bounds, negatives) if settle else bounds
+        return parsed.closures[key]
 
-    def bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
+    def bounds(self, parsed: _Parsed, negatives: bool, focus: tuple[int, int] = (-1, -1)) -> Closure:
         """The closure as far as it is known without a planner: ``pos``/``neg`` are in it for sure (the
         goal's own literals, or all of it when the state space was explored), ``open_pos``/``open_neg``
-        are the candidates no goal state found so far refutes (see :func:`_refute`)."""
-        if negatives not in parsed.bounds:
-            parsed.bounds[negatives] = self._bounds(parsed, negatives)
-        return parsed.bounds[negatives]
+        are the candidates among ``focus`` no goal state found so far refutes (see :func:`_refute`)."""
+        key = (negatives, *focus)
+        if key not in parsed.bounds:
+            parsed.bounds[key] = self._bounds(parsed, negatives, focus)
+        return parsed.bounds[key]
 
-    def _bounds(self, parsed: _Parsed, negatives: bool) -> Closure:
+    def _bounds(self, parsed: _Parsed, negatives: bool, focus: tuple[int, int]) -> Closure:
         task = parsed.task
         changing = _changing(task)
         # Goal states found by searches refute candidates (exact: each is a reachable goal state).
@@ -316,8 +325,8 @@ class EquivalenceChecker:
                 witnesses.add(own)
         witnesses.add(parsed.witness)
         pos, neg = task.goal_pos & changing, task.goal_neg & changing
-        open_pos = changing & ~pos & witnesses.always
-        open_neg = (changing & ~neg & ~witnesses.ever) if negatives else 0
+        open_pos = changing & ~pos & witnesses.always & focus[0]
+        open_neg = (changing & ~neg & ~witnesses.ever & focus[1]) if negatives else 0
         # Candidates the invariants prove are in the closure for sure (exact: see acpgen.pddl.mutexes).
         found = self._mutexes(parsed)
         if found is not None and open_pos | open_neg:
@@ -325,7 +334,7 @@ class EquivalenceChecker:
             pos, open_pos = pos | proven, open_pos & ~proven
             ruled_out = found.excluded(task.goal_pos | pos, task.goal_neg) & open_neg
             neg, open_neg = neg | ruled_out, open_neg & ~ruled_out
-        kept, gone = _kept_after_goal(task, open_pos)
+        kept, gone = _kept_after_goal(task, open_pos, found)
         kept |= _implied(task, task.goal_pos, open_pos & ~kept)  # true wherever a goal atom is
         pos, open_pos = pos | (open_pos & kept), open_pos & ~kept
         neg, open_neg = neg | (open_neg & gone), open_neg & ~gone
@@ -505,6 +514,9 @@ class EquivalenceChecker:
             if not truth_solvable and candidate_solvable:
                 reason = "the truth problem is unsolvable but the candidate is solvable"
             return Equivalence(True, candidate_solvable, both, reason)
+        nested = self._nested(truth, candidate)
+        if nested is not None:
+            return nested
         negatives = bool(truth.task.goal_neg or candidate.task.goal_neg)
         t_bounds, c_bounds = self.bounds(truth, negatives), self.bounds(candidate, negatives)
         decided = not (t_bounds.undecided or c_bounds.undecided)
@@ -527,6 +539,34 @@ class EquivalenceChecker:
             same = t_whole.isomorphic(c_whole)
             reason = "equivalent after closing both goals" if same else "goals differ after closing both"
         return Equivalence(True, True, same, reason)
+
+    def _nested(self, truth: _Parsed, candidate: _Parsed) -> Equivalence | None:
+        """The verdict on a solvable candidate on the truth's task (see :meth:`_carried`) whose goal
+        literals include the truth's, or are included in them (a goal fact added or dropped); None for
+        any other candidate. Every goal state of the goal with more literals (the inner one) is a goal
+        state of the other (the outer one), so the two select the same goal states exactly when each
+        extra literal holds in every reachable goal state of the outer goal; then the closures are
+        equal. Otherwise one extra literal is in the inner closure and not in the outer, which the inner
+        closure contains, so the closed goals differ in size and no bijection matches them. Only the
+        extra literals are asked about, not the whole closure of either goal."""
+        if candidate.base is not truth:
+            return None
+        t, c = truth.task, candidate.task
+        if c.goal_pos & t.goal_pos == t.goal_pos and c.goal_neg & t.goal_neg == t.goal_neg:
+            outer, inner, name = truth, candidate, "the candidate's"
+        elif t.goal_pos & c.goal_pos == c.goal_pos and t.goal_neg & c.goal_neg == c.goal_neg:
+            outer, inner, name = candidate, truth, "the truth's"
+        else:
+            return None
+        changing = _changing(t)
+        extra_pos = inner.task.goal_pos & ~outer.task.goal_pos & changing
+        extra_neg = inner.task.goal_neg & ~outer.task.goal_neg & changing
+        closed = self.closure(outer, bool(extra_neg), (extra_pos, extra_neg))
+        if closed.undecided:
+            return Equivalence(True, True, None, f"cannot close the goal: {closed.undecided}")
+        if extra_pos & ~closed.pos or extra_neg & ~closed.neg:
+            return Equivalence(True, True, False, f"goals differ: {name} extra goal literals do not always hold")
+        return Equivalence(True, True, True, f"equivalent: {name} extra goal literals hold in every goal state")
 
     def _initial_graph(self, problem_text: str, lifted: LiftedTask) -> ProblemGraph:
         """The initial-state graph of a problem text, with its canonical form, built once per text (a truth
@@ -623,15 +663,16 @@ def _goal_out_of_reach(task: GroundTask) -> bool:
     return bool(pos & ~(task.init | adds) or neg & task.init & ~deletes)
 
 
-def _kept_after_goal(task: GroundTask, open_pos: int) -> tuple[int, int]:
+def _kept_after_goal(task: GroundTask, open_pos: int, found: Mutexes | None = None) -> tuple[int, int]:
     """Atoms true (first) and atoms false (second) in every reachable goal state, proven from the actions
-    that achieve a goal atom G false initially: if every such action needs atom X (or adds it, or needs
-    an atom Y that implies X in every reachable state, among ``open_pos``) and keeps it, and deletes for
-    good an atom (one no action adds) that every action deleting X needs, then X holds right after the
-    last achievement of G and nothing can delete it after that; likewise for an atom every achiever needs
-    false (or deletes) and every action adding it needs a deleted atom. (The validation actions of
-    alfworld end the episode this way: the objects they need stay where they are.) Tasks with derived
-    atoms are left out."""
+    that achieve a goal atom G false initially. After the last achievement of G on a run to a goal state,
+    G holds in every state up to its end. So if every achiever needs atom X (or adds it, or needs an atom
+    Y that implies X in every reachable state, among ``open_pos``) and keeps it, and no action deleting X
+    can apply while G holds, X holds in the goal state; likewise for an atom every achiever needs false
+    (or deletes) that no action adding it can apply while G holds. An action cannot apply while G holds
+    when each disjunct of its precondition needs an atom every achiever deletes and no action adds (gone
+    for good, as when alfworld's validation ends the episode with the objects where it found them), or
+    needs G false, or is mutex with G (h², ``found``). Tasks with derived atoms are left out."""
     if task.axioms is not None or not task.goal_satisfiable:
         return 0, 0
     added = 0
@@ -646,14 +687,22 @@ def _kept_after_goal(task: GroundTask, open_pos: int) -> tuple[int, int]:
             needs_true &= (_always_needed(action, positive=True) | action.add) & ~action.delete
             needs_false &= (_always_needed(action, positive=False) | action.delete) & ~action.add
             touched |= action.delete
-        if not achievers or not ended:
+        if not achievers or not (ended or found):
             continue
+
+        def blocked(action: GroundAction, goal: int = goal, ended: int = ended) -> bool:
+            """Whether ``action`` cannot apply in a state where the goal atom holds."""
+            return all(
+                pre & ended or pre_neg >> goal & 1 or (found is not None and not found.together(pre | 1 << goal))
+                for pre, pre_neg in action.precondition
+            )
+
         true_after = needs_true | _implied(task, needs_true, open_pos & ~needs_true & ~touched)
         for atom in bits(true_after & ~kept):
-            if all(all(pre & ended for pre, _ in a.precondition) for a in task.actions if a.delete >> atom & 1):
+            if all(blocked(a) for a in task.actions if a.delete >> atom & 1):
                 kept |= 1 << atom
         for atom in bits(needs_false & ~gone):
-            if all(all(pre & ended for pre, _ in a.precondition) for a in task.actions if a.add >> atom & 1):
+            if all(blocked(a) for a in task.actions if a.add >> atom & 1):
                 gone |= 1 << atom
     return kept, gone
 
