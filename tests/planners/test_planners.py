@@ -147,14 +147,15 @@ def test_the_second_optimal_configuration_is_another_search_with_the_same_costs(
 
 
 def test_the_solve_portfolio_tries_the_other_searches_when_the_first_decides_nothing(planners, monkeypatch):
+    """Each probe for a moment, then the first search with the whole budget and the others with a quarter."""
     searches: list[tuple[str, float]] = []
     run = planners._run
     refused = {"eager_greedy([ff()],preferred=[ff()])", "lazy_greedy([ff()],preferred=[ff()])"}
 
-    def spy(tool, template, workdir, limits):  # the first two end without a plan or a proof (bound 0)
+    def spy(tool, template, workdir, limits):  # the probes and the first two end without a plan or a proof
         search = template[template.index("--search") + 1]
         searches.append((search, limits.time))
-        if search in refused:
+        if search in refused or "max_time=" in search:
             return run(tool, (*template[: template.index("--search") + 1], "astar(blind(),bound=0)"), workdir, limits)
         return run(tool, template, workdir, limits)
 
@@ -162,7 +163,11 @@ def test_the_solve_portfolio_tries_the_other_searches_when_the_first_decides_not
     sol = planners.solve(FERRY, FERRY_P01, LIMITS, portfolio=True)
     assert sol.status == Status.SOLVED and ferry_valid(sol.plans[0])
     quarter = LIMITS.time / 4
+    probe = min(0.25, LIMITS.time / 8)
     assert searches == [
+        (f"eager_greedy([ff()],preferred=[ff()],boost=1000,max_time={probe:g})", LIMITS.time),
+        (f"lazy_greedy([ff()],preferred=[ff()],max_time={probe:g})", LIMITS.time),
+        (f"eager_greedy([ff(), cg()],preferred=[ff(), cg()],max_time={probe:g})", LIMITS.time),
         ("eager_greedy([ff()],preferred=[ff()])", LIMITS.time),
         ("lazy_greedy([ff()],preferred=[ff()])", quarter),
         ("eager_greedy([ff(), cg()],preferred=[ff(), cg()])", quarter),
