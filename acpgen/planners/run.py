@@ -1,7 +1,10 @@
 """The only place where acp starts a subprocess: :func:`run_tool`.
 
 Every external tool runs in its own session (hence its own process group) with ``RLIMIT_CPU``
-and, unless the caller opts out, ``RLIMIT_AS`` set before ``exec``. A wall-clock watchdog ends a
+and, unless the caller opts out, ``RLIMIT_AS`` set before ``exec``: by util-linux's ``prlimit``, which
+sets them on itself and then executes the tool, when it is installed (a child that runs Python code
+between fork and exec is forked in full, about 8 ms from a process of 150 MB against under 1 ms for
+the ``vfork`` the standard library uses otherwise), else by a ``preexec_fn``. A wall-clock watchdog ends a
 run that outlives ``time_limit * 1.5 + 5`` seconds (a thread, so that the main thread can block in
 ``waitpid`` without polling): the whole group gets SIGTERM, then SIGKILL.
 Fast Downward's driver starts the translator and the search as children, and forbiditerative
@@ -19,6 +22,7 @@ import logging
 import math
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -84,6 +88,23 @@ def _limits(time_limit: float, memory_mb: int | None) -> list[tuple[int, tuple[i
     return wanted
 
 
+#: util-linux's prlimit (None: not installed, the limits are set by a preexec_fn)
+PRLIMIT = shutil.which("prlimit")
+_OPTIONS = {resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_AS: "--as"}
+
+
+def _launch(cmd: tuple[str, ...], limits: list[tuple[int, tuple[int, int]]]) -> tuple[list[str], Callable | None]:
+    """The command line to start and the preexec_fn (None when prlimit sets the limits). Raises
+    ToolError when the tool does not exist (prlimit would only report it in its exit status)."""
+    if PRLIMIT is None:
+        return list(cmd), _preexec(limits)
+    found = shutil.which(cmd[0]) if os.sep not in cmd[0] else (cmd[0] if os.access(cmd[0], os.X_OK) else None)
+    if found is None:
+        raise ToolError(f"cannot start {cmd[0]}: no such executable")
+    options = [f"{_OPTIONS[which]}={soft}:{hard}" for which, (soft, hard) in limits]
+    return [PRLIMIT, *options, "--", *cmd], None
+
+
 def _preexec(limits: list[tuple[int, tuple[int, int]]]) -> Callable[[], None]:
     def apply() -> None:  # runs in the child between fork and exec
         for which, values in limits:
@@ -143,7 +164,7 @@ def run_tool(
     """
     cmd = tuple(str(part) for part in cmd)
     budget = watchdog_seconds(time_limit) if wall_limit is None else wall_limit
-    limits = _limits(time_limit, memory_mb)
+    launched, preexec = _launch(cmd, _limits(time_limit, memory_mb))
     with (
         _output(stdout_path, cwd) as out,
         _output(stderr_path, cwd) as err,
@@ -152,13 +173,13 @@ def run_tool(
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
-                cmd,
+                launched,
                 cwd=cwd,
                 stdin=inp,
                 stdout=out,
                 stderr=err,
                 start_new_session=True,
-                preexec_fn=_preexec(limits),
+                preexec_fn=preexec,
                 env=env,
             )
         except OSError as exc:

@@ -450,7 +450,15 @@ def test_watchdog_kills_the_whole_process_group(tmp_path):
     assert _dead(pid_file)
 
 
-def test_run_tool_limits_and_missing_tool(tmp_path):
+@pytest.mark.parametrize("setter", ["prlimit", "preexec_fn"])
+def test_run_tool_limits_and_missing_tool(tmp_path, monkeypatch, setter):
+    """The limits reach the tool whether prlimit sets them or a preexec_fn does; a missing tool is an error."""
+    from acpgen.planners import run as run_module
+
+    if setter == "preexec_fn":
+        monkeypatch.setattr(run_module, "PRLIMIT", None)
+    elif run_module.PRLIMIT is None:
+        pytest.skip("prlimit (util-linux) is not installed")
     probe = "import resource; print(resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_AS))"
     run = run_tool(
         [sys.executable, "-c", probe], time_limit=3, memory_mb=1024, cwd=tmp_path, stdout_path=tmp_path / "out.txt"
@@ -460,6 +468,8 @@ def test_run_tool_limits_and_missing_tool(tmp_path):
     assert (tmp_path / "out.txt").read_text() == run.stdout
     with pytest.raises(ToolError):
         run_tool([str(tmp_path / "no-such-tool")], time_limit=1, memory_mb=None, cwd=tmp_path)
+    with pytest.raises(ToolError):
+        run_tool(["acp-no-such-tool"], time_limit=1, memory_mb=None, cwd=tmp_path)
 
 
 class _SleepBackend(Backend):
