@@ -93,7 +93,9 @@ PRLIMIT = shutil.which("prlimit")
 _OPTIONS = {resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_AS: "--as"}
 
 
-def _launch(cmd: tuple[str, ...], limits: list[tuple[int, tuple[int, int]]]) -> tuple[list[str], Callable | None]:
+def _launch(
+    cmd: tuple[str, ...], limits: list[tuple[int, tuple[int, int]]]
+) -> tuple[list[str], Callable[[], None] | None]:
     """The command line to start and the preexec_fn (None when prlimit sets the limits). Raises
     ToolError when the tool does not exist (prlimit would only report it in its exit status)."""
     if PRLIMIT is None:
