@@ -79,7 +79,8 @@ from acpgen.pddl.model import (
     without_comments,
 )
 from acpgen.pddl.mutexes import Mutexes, mutexes
-from acpgen.pddl.semantics import execute
+from acpgen.pddl.sas import sas_query
+from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, PlannerSetup, Status
 from acpgen.proofs.oracle import Oracle
@@ -311,7 +312,7 @@ class EquivalenceChecker:
         task = parsed.task
         changing = _changing(task)
         # Goal states found by searches refute candidates (exact: each is a reachable goal state).
-        witnesses = _GoalStates(task, self.search_states)
+        witnesses = _GoalStates(task, self.search_states, (focus[0], focus[1] if negatives else 0))
         if not parsed.witness:
             first = self._goal_state(task, task.goal_pos, task.goal_neg)
             if first is None or isinstance(first, str):
@@ -399,10 +400,11 @@ class EquivalenceChecker:
         ``neg``; None when the planner proved there is none; a reason string when it could not decide (a
         call that times out or fails is asked once more with ``retry_factor`` times the budget)."""
         encoding = lifted_query(task, task.init, pos, neg, "closure")
-        result = self.planners.solve(self.domain_text, encoding.problem, self.limits, portfolio=True)
+        sas = sas_query(task, task.init, pos, neg, relaxed_reachable(task, task.init)[0])
+        result = self.planners.solve(self.domain_text, encoding.problem, self.limits, portfolio=True, sas=sas)
         if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
-            result = self.planners.solve(self.domain_text, encoding.problem, bigger, portfolio=True)
+            result = self.planners.solve(self.domain_text, encoding.problem, bigger, portfolio=True, sas=sas)
         if result.status == Status.UNSOLVABLE:
             return None
         if result.status != Status.SOLVED or not result.plans:
@@ -561,11 +563,14 @@ class EquivalenceChecker:
         changing = _changing(t)
         extra_pos = inner.task.goal_pos & ~outer.task.goal_pos & changing
         extra_neg = inner.task.goal_neg & ~outer.task.goal_neg & changing
+        differ = f"goals differ: {name} extra goal literals do not always hold"
+        if outer.witness and (extra_pos & ~outer.witness[-1] or extra_neg & outer.witness[-1]):
+            return Equivalence(True, True, False, differ)  # the goal state the solvability search reached
         closed = self.closure(outer, bool(extra_neg), (extra_pos, extra_neg))
         if closed.undecided:
             return Equivalence(True, True, None, f"cannot close the goal: {closed.undecided}")
         if extra_pos & ~closed.pos or extra_neg & ~closed.neg:
-            return Equivalence(True, True, False, f"goals differ: {name} extra goal literals do not always hold")
+            return Equivalence(True, True, False, differ)
         return Equivalence(True, True, True, f"equivalent: {name} extra goal literals hold in every goal state")
 
     def _initial_graph(self, problem_text: str, lifted: LiftedTask) -> ProblemGraph:
@@ -767,8 +772,9 @@ class _GoalStates:
     up to ``limit`` states in all (moving what the goal does not mention refutes many candidates at once).
     The states on the way to them are kept as starts of later searches."""
 
-    def __init__(self, task: GroundTask, limit: int) -> None:
+    def __init__(self, task: GroundTask, limit: int, focus: tuple[int, int] = (-1, -1)) -> None:
         self.task, self.limit = task, limit
+        self.focus = focus  # the atoms asked about (positive, negative): a sweep ends once all are refuted
         self.seen: set[int] = set()
         self.found: list[int] = []  # the goal states added (the sweep's starts)
         self.on_the_way: list[int] = []  # reachable states on the paths to them
@@ -779,7 +785,7 @@ class _GoalStates:
         self.on_the_way += path[:-1]
         self.found.append(path[-1])
         queue = deque([path[-1]])
-        while queue and len(self.seen) < self.limit:
+        while queue and len(self.seen) < self.limit and self.open():
             state = queue.popleft()
             if state in self.seen:
                 continue
@@ -790,6 +796,11 @@ class _GoalStates:
                 nxt = action.apply(state)
                 if nxt not in self.seen and self.task.is_goal(nxt):
                     queue.append(nxt)
+
+    def open(self) -> bool:
+        """Whether an atom asked about is true in every goal state found so far (a positive one) or false
+        in every one (a negative one)."""
+        return bool(self.always & self.focus[0] or self.focus[1] & ~self.ever)
 
     def refute(self, pos: int, neg: int, focus: int) -> None:
         """Look for a reachable state with ``pos`` and without ``neg`` (a goal state without the closure

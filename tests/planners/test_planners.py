@@ -181,6 +181,43 @@ def test_the_solve_portfolio_tries_the_other_searches_when_the_first_decides_not
     assert unsolvable.status == Status.UNSOLVABLE
 
 
+def test_the_solve_portfolio_probes_a_sas_query_first_without_translating(planners, monkeypatch):
+    """Given the query in SAS form (written from acp's own grounding), the first probe searches it alone;
+    its plan is the answer. When that probe decides nothing, the PDDL probes follow as without it."""
+    from acpgen.pddl.grounding import GroundTask
+    from acpgen.pddl.sas import sas_query
+    from acpgen.pddl.semantics import relaxed_reachable
+
+    task = GroundTask.from_strings(FERRY, FERRY_P01)
+    sas = sas_query(task, task.init, task.goal_pos, task.goal_neg, relaxed_reachable(task, task.init)[0])
+    assert sas is not None
+    runs: list[tuple[str, bool]] = []
+    run = planners._run
+
+    def spy(tool, template, workdir, limits):
+        search = template[template.index("--search") + 1]
+        runs.append((search, "{sas}" in template))
+        return run(tool, template, workdir, limits)
+
+    monkeypatch.setattr(planners, "_run", spy)
+    sol = planners.solve(FERRY, FERRY_P01, LIMITS, portfolio=True, sas=sas)
+    assert sol.status == Status.SOLVED and ferry_valid(sol.plans[0])
+    probe = min(0.25, LIMITS.time / 8)
+    assert runs == [(f"eager_greedy([ff()],preferred=[ff()],boost=1000,max_time={probe:g})", True)]
+
+    def refusing(tool, template, workdir, limits):  # the SAS probe ends without a plan or a proof
+        if "{sas}" in template:
+            template = (*template[: template.index("--search") + 1], "astar(blind(),bound=0)")
+        return spy(tool, template, workdir, limits)
+
+    runs.clear()
+    monkeypatch.setattr(planners, "_run", refusing)
+    planners.cache = type(planners.cache)(env=False)  # nothing remembered from the first call
+    sol = planners.solve(FERRY, FERRY_P01, LIMITS, portfolio=True, sas=sas)
+    assert sol.status == Status.SOLVED and ferry_valid(sol.plans[0])
+    assert [on_sas for _, on_sas in runs] == [True, False]
+
+
 def pddl_pair(name: str) -> tuple[str, str]:
     return pddl(f"{name}-domain"), pddl(f"{name}-p01")
 

@@ -669,9 +669,9 @@ def test_a_goal_fact_added_or_dropped_gets_the_verdict_of_the_goal_states(name):
     queries: list[str] = []
 
     class Counting(Planners):
-        def solve(self, domain, problem, limits=None, portfolio=False):
+        def solve(self, domain, problem, limits=None, portfolio=False, sas=None):
             queries.append(problem)
-            return super().solve(domain, problem, limits, portfolio)
+            return super().solve(domain, problem, limits, portfolio, sas)
 
     decided = 0
     for literals in candidates:
