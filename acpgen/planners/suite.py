@@ -268,14 +268,14 @@ class Planners:
         first each of :data:`PROBE_SEARCHES` for a moment, then the search with the whole budget and, when
         it does neither, the other searches of :data:`SOLVE_PORTFOLIO` in turn, with a quarter of
         ``limits.time`` each. ``sas``: the same query in Fast Downward's SAS format (`acpgen.pddl.sas`),
-        which the first probe searches before any translation (the portfolio only)."""
+        which the first probe searches before anything is translated (with or without the portfolio)."""
+        probe = min(PROBE_SECONDS, limits.time / 8)
+        bounded = [f"{search[:-1]},max_time={probe:g})" for search in PROBE_SEARCHES]
+        if sas is not None:
+            result = self._fast_downward(sas, "", "solve-sas", (bounded[0],), limits)
+            if result.status in (Status.SOLVED, Status.UNSOLVABLE):
+                return result
         if portfolio:
-            probe = min(PROBE_SECONDS, limits.time / 8)
-            bounded = [f"{search[:-1]},max_time={probe:g})" for search in PROBE_SEARCHES]
-            if sas is not None:
-                result = self._fast_downward(sas, "", "solve-sas", (bounded[0],), limits)
-                if result.status in (Status.SOLVED, Status.UNSOLVABLE):
-                    return result
             for search in bounded:
                 result = self._fast_downward(domain, problem, "solve", (search,), limits)
                 if result.status in (Status.SOLVED, Status.UNSOLVABLE):

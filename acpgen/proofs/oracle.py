@@ -12,9 +12,9 @@ decision is *undecided* — never silently "no".
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
-from functools import cached_property
 
 from acpgen.enums import StrEnum
 from acpgen.pddl.encode import (
@@ -27,7 +27,7 @@ from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, rand
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.mutexes import Mutexes, mutexes
-from acpgen.pddl.sas import SasTask
+from acpgen.pddl.sas import SasTask, sas_query
 from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.lifted_space import LiftedSpace, lifted_space
@@ -112,7 +112,7 @@ class Oracle:
         self.evidence_plans = 8
 
     # ----- shared machinery (each computed once, on first use) ----------------------------
-    @cached_property
+    @functools.cached_property
     def explored(self) -> StateSpace:
         """Breadth-first exploration of at most ``max_states`` states (complete or not)."""
         return explore(self.task, self.state, max(1, self.max_states))
@@ -122,7 +122,7 @@ class Oracle:
         """The whole reachable state space, or None when it exceeds ``max_states``."""
         return self.explored if self.explored.complete else None
 
-    @cached_property
+    @functools.cached_property
     def _evidence(self) -> tuple[int, set[str]]:
         """Atoms and actions seen in explored states or on random walks: reachable for sure."""
         atoms, used = self.explored.reachable_atoms, self.explored.reachable_action_indices()
@@ -139,7 +139,7 @@ class Oracle:
     def seen_actions(self) -> set[str]:
         return self._evidence[1]
 
-    @cached_property
+    @functools.cached_property
     def lifted(self) -> LiftedSpace | None:
         """The space reachable from the state explored by the separate lifted interpreter, when it has at
         most ``lifted_states`` states (else, or with ``lifted_states`` 0, None)."""
@@ -156,7 +156,7 @@ class Oracle:
         space = self.lifted
         return None if space is None else space.node_of(frozenset(self.task.atoms.atoms(state)))
 
-    @cached_property
+    @functools.cached_property
     def relaxed(self) -> tuple[int, list[GroundAction]]:
         """Atoms and actions reachable from the state in the delete relaxation."""
         return relaxed_reachable(self.task, self.state)
@@ -169,8 +169,15 @@ class Oracle:
             result = query(encoding.domain, encoding.problem, bigger)
         return result
 
-    def _solvable(self, encoding: Encoding) -> Decision:
-        result = self._ask(self.planners.solve, encoding)
+    def _solvable(self, encoding: Encoding, reach: tuple[int, int] | None = None) -> Decision:
+        """Whether the encoding's goal is reachable, by a planner. ``reach``: the same question as the atoms
+        to reach and to avoid from the state, which a first opinion also asks on acp's own grounding in SAS
+        form before anything is translated (a second opinion's proof stays the translator's: a procedure
+        apart from acp's grounding)."""
+        sas = None
+        if reach is not None and not self.second_opinion:
+            sas = self._sas_of(reach)
+        result = self._ask(functools.partial(self.planners.solve, sas=sas), encoding)
         if result.status == Status.SOLVED:
             return Decision(True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
@@ -185,7 +192,7 @@ class Oracle:
         origin = self.state if start is None else start
         return greedy_search(self.task, pos, neg, self.search_states, (origin,), avoid)
 
-    @cached_property
+    @functools.cached_property
     def _mutexes(self) -> Mutexes | None:
         """h² of the task, when the state is its initial state (h² starts there); None otherwise, or for a
         task h² does not analyse."""
@@ -234,7 +241,7 @@ class Oracle:
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
         return self._in_process(atom_bit, 0) or self._solvable(
-            lifted_query(self.task, self.state, atom_bit, 0, "reach")
+            lifted_query(self.task, self.state, atom_bit, 0, "reach"), (atom_bit, 0)
         )
 
     def facts_reachable(self, mask: int) -> Decision:
@@ -249,7 +256,9 @@ class Oracle:
             return Decision(False, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
-        return self._in_process(mask, 0) or self._solvable(lifted_query(self.task, self.state, mask, 0, "reach"))
+        return self._in_process(mask, 0) or self._solvable(
+            lifted_query(self.task, self.state, mask, 0, "reach"), (mask, 0)
+        )
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
@@ -289,7 +298,7 @@ class Oracle:
             return Decision(False, method)
         undecided = None
         for pos, neg in open_disjuncts:
-            decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"))
+            decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"), (pos, neg))
             if decision.value:
                 return decision
             undecided = undecided or (decision if decision.value is None else None)
@@ -328,7 +337,7 @@ class Oracle:
         decision = self._solvable(lifted_never_achieved(self.task, self.state, atom_bit))
         return Decision(None if decision.value is None else not decision.value, decision.method, decision.detail)
 
-    @cached_property
+    @functools.cached_property
     def _rhw_landmarks(self) -> int:
         """Atoms that Fast Downward's RHW method proves to be landmarks (sound; 0 if it fails)."""
         found = 0
@@ -347,7 +356,7 @@ class Oracle:
         reached, _ = relaxed_reachable(self.task, self.state, without, underivable=atom_bit)
         return reached & self.task.goal_pos != self.task.goal_pos
 
-    @cached_property
+    @functools.cached_property
     def _plans_atoms(self) -> list[int]:
         """For several plans from the state, the atoms each one passes through (non-landmark evidence)."""
         found = []
@@ -370,7 +379,7 @@ class Oracle:
         """Does a plan exist from the state? (decided once per oracle)"""
         return self._goal_decision
 
-    @cached_property
+    @functools.cached_property
     def _goal_decision(self) -> Decision:
         if not self.task.goal_satisfiable:
             return Decision(False, Method.STATIC)
@@ -380,14 +389,20 @@ class Oracle:
             return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.optimal_cost() is not None, Method.LIFTED)
-        return self._searched(self.task.goal_pos, self.task.goal_neg) or self._solvable(self._goal_query("goal"))
+        return self._searched(self.task.goal_pos, self.task.goal_neg) or self._solvable(
+            self._goal_query("goal"), (self.task.goal_pos, self.task.goal_neg)
+        )
 
-    @cached_property
+    @functools.cached_property
     def _sas(self) -> SasTask:
         """The goal query in SAS form, written once; each optimal-cost question adds its state."""
         return SasTask(self.task, self.task.goal_pos, self.task.goal_neg)
 
-    @cached_property
+    def _sas_of(self, reach: tuple[int, int]) -> str | None:
+        """The SAS text of reaching ``reach[0]`` without ``reach[1]`` from the state (None: see SasTask.text)."""
+        return sas_query(self.task, self.state, *reach, self._covered)
+
+    @functools.cached_property
     def _covered(self) -> int:
         """Atoms of the task's own grounding: reachable from its initial state in the delete relaxation."""
         return self.relaxed[0] if self.state == self.task.init else relaxed_reachable(self.task, self.task.init)[0]

@@ -218,3 +218,35 @@ def test_h2_settles_unreachable_atoms_and_actions_a_short_search_leaves_open_but
                 assert first.value is False and asked == [], (domain, item)
     if domain == "blocksworld":  # a block on itself: h² rules out every such atom and action the space never reaches
         assert by_h2 == len(atoms[:25]) + len(actions[:25]) > 0
+
+
+class _Recording(Planners):
+    """The real planners, recording whether each solvability query came with its SAS form."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sas: list[bool] = []
+
+    def solve(self, domain, problem, limits=None, portfolio=False, sas=None):
+        self.sas.append(sas is not None)
+        return super().solve(domain, problem, limits, portfolio, sas)
+
+
+def test_reachability_by_planner_is_the_explored_spaces_with_or_without_the_sas_probe(pair):
+    """Atoms no search settles (the oracle bounded at one state, no walks, no search): the planner decides
+    each as the complete exploration does. A first opinion probes the query in SAS form (acp's own
+    grounding) before translating; a second opinion never does (its proof stays the translator's)."""
+    domain, task, space = pair
+    fluent = task.atoms.atoms(relaxed_reachable(task, task.init)[0] & ~task.static_mask & ~task.init)[:6]
+    by_planner = 0
+    for atom in fluent:
+        bit = task.atoms.mask([atom])
+        for second_opinion in (False, True):
+            planners = _Recording()
+            oracle = Oracle(task, planners, max_states=1, walks=0, search_states=0, second_opinion=second_opinion)
+            decision = oracle.atom_reachable(bit)
+            assert decision.value is bool(space.reachable_atoms & bit), (domain, atom, second_opinion)
+            if decision.method == Method.PLANNER:
+                assert planners.sas == [not second_opinion], (domain, atom, planners.sas)
+                by_planner += 1
+    assert by_planner >= 2, by_planner
