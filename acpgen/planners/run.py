@@ -94,14 +94,18 @@ _OPTIONS = {resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_AS: "--as"}
 
 
 def _launch(
-    cmd: tuple[str, ...], limits: list[tuple[int, tuple[int, int]]]
+    cmd: tuple[str, ...], limits: list[tuple[int, tuple[int, int]]], cwd: Path, env: dict[str, str] | None
 ) -> tuple[list[str], Callable[[], None] | None]:
     """The command line to start and the preexec_fn (None when prlimit sets the limits). Raises
-    ToolError when the tool does not exist (prlimit would only report it in its exit status)."""
+    ToolError when the tool does not exist (prlimit would only report it in its exit status); the tool
+    is looked up as the child will: a name on the PATH it gets, a relative path from ``cwd``."""
     if PRLIMIT is None:
         return list(cmd), _preexec(limits)
-    found = shutil.which(cmd[0]) if os.sep not in cmd[0] else (cmd[0] if os.access(cmd[0], os.X_OK) else None)
-    if found is None:
+    if os.sep in cmd[0]:
+        found = os.access(Path(cwd) / cmd[0], os.X_OK)
+    else:
+        found = shutil.which(cmd[0], path=(os.environ if env is None else env).get("PATH")) is not None
+    if not found:
         raise ToolError(f"cannot start {cmd[0]}: no such executable")
     options = [f"{_OPTIONS[which]}={soft}:{hard}" for which, (soft, hard) in limits]
     return [PRLIMIT, *options, "--", *cmd], None
@@ -166,7 +170,7 @@ def run_tool(
     """
     cmd = tuple(str(part) for part in cmd)
     budget = watchdog_seconds(time_limit) if wall_limit is None else wall_limit
-    launched, preexec = _launch(cmd, _limits(time_limit, memory_mb))
+    launched, preexec = _launch(cmd, _limits(time_limit, memory_mb), cwd, env)
     with (
         _output(stdout_path, cwd) as out,
         _output(stderr_path, cwd) as err,

@@ -507,6 +507,13 @@ def test_run_tool_limits_and_missing_tool(tmp_path, monkeypatch, setter):
         run_tool([str(tmp_path / "no-such-tool")], time_limit=1, memory_mb=None, cwd=tmp_path)
     with pytest.raises(ToolError):
         run_tool(["acp-no-such-tool"], time_limit=1, memory_mb=None, cwd=tmp_path)
+    # a relative path is the tool's path from cwd, as the child resolves it
+    (tmp_path / "bin").mkdir()
+    tool = tmp_path / "bin" / "hello"
+    tool.write_text("#!/bin/sh\necho hello\n")
+    tool.chmod(0o755)
+    relative = run_tool([os.path.join("bin", "hello")], time_limit=1, memory_mb=None, cwd=tmp_path)
+    assert relative.returncode == 0 and relative.stdout.strip() == "hello"
 
 
 class _SleepBackend(Backend):
