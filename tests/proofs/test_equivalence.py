@@ -602,6 +602,29 @@ def test_closure_rules_prove_only_what_every_goal_state_holds():
     assert sorted(task.atoms.atoms(gone)) == ["(open)"]
 
 
+def test_an_atom_no_action_can_change_while_the_goal_holds_stays_in_every_goal_state():
+    """Gold miner: the gold stays where it is once the robot holds it (the laser that destroys it needs
+    the arm the gold fills; h² shows the two never hold together), so every reachable goal state has the
+    gold's atom. Proven with h², not without it; every atom proven holds in every goal state explored."""
+    from acpgen.pddl.mutexes import mutexes
+
+    _, task, _ = _generated("goldminer")
+    space = explore(task, task.init, 30000)
+    assert space.complete
+    always = -1
+    for state in space.states:
+        if task.is_goal(state):
+            always &= state
+    fluent = sum(1 << task.atoms.index[a] for a in task.fluent_atoms() if a in task.atoms.index)
+    candidates = fluent & ~task.goal_pos
+    kept, _ = _kept_after_goal(task, candidates, mutexes(task))
+    assert kept & candidates & ~always == 0, "an atom proven that some goal state lacks"
+    gold = [a for a in task.atoms.atoms(kept & candidates) if a.startswith("(gold-at ")]
+    assert gold and set(gold) <= set(task.atoms.atoms(task.init)), gold
+    without_h2, _ = _kept_after_goal(task, candidates)
+    assert not any(a.startswith("(gold-at ") for a in task.atoms.atoms(without_h2 & candidates))
+
+
 class _NoPlanner(Planners):
     def solve(self, *args, **kwargs):
         raise AssertionError("the planner was called")
