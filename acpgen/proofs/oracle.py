@@ -169,14 +169,22 @@ class Oracle:
             result = query(encoding.domain, encoding.problem, bigger)
         return result
 
-    def _solvable(self, encoding: Encoding, reach: tuple[int, int] | None = None) -> Decision:
-        """Whether the encoding's goal is reachable, by a planner. ``reach``: the same question as the atoms
-        to reach and to avoid from the state, which a first opinion also asks on acp's own grounding in SAS
-        form before anything is translated (a second opinion's proof stays the translator's: a procedure
-        apart from acp's grounding)."""
+    def _reachable_by_planner(self, pos: int, neg: int, name: str) -> Decision:
+        """Whether a state with ``pos`` and without ``neg`` is reachable from the state, by a planner: a first
+        opinion asks it on acp's own grounding in SAS form before anything is translated (a second opinion's
+        proof stays the translator's: a procedure apart from acp's grounding)."""
         sas = None
-        if reach is not None and not self.second_opinion:
-            sas = self._sas_of(reach)
+        if not self.second_opinion:
+            sas = (
+                self._sas.text(self.state, self._covered)
+                if (pos, neg) == (self.task.goal_pos, self.task.goal_neg)
+                else sas_query(self.task, self.state, pos, neg, self._covered)
+            )
+        return self._solvable(lifted_query(self.task, self.state, pos, neg, name), sas)
+
+    def _solvable(self, encoding: Encoding, sas: str | None = None) -> Decision:
+        """Whether the encoding's goal is reachable, by a planner (``sas``: the same query in SAS form, see
+        :meth:`acpgen.planners.Planners.solve`)."""
         result = self._ask(functools.partial(self.planners.solve, sas=sas), encoding)
         if result.status == Status.SOLVED:
             return Decision(True, Method.PLANNER)
@@ -240,9 +248,7 @@ class Oracle:
             return Decision(True, Method.EXPLORED)
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
-        return self._in_process(atom_bit, 0) or self._solvable(
-            lifted_query(self.task, self.state, atom_bit, 0, "reach"), (atom_bit, 0)
-        )
+        return self._in_process(atom_bit, 0) or self._reachable_by_planner(atom_bit, 0, "reach")
 
     def facts_reachable(self, mask: int) -> Decision:
         """Can all atoms of ``mask`` hold together in some state reachable from the state?"""
@@ -256,9 +262,7 @@ class Oracle:
             return Decision(False, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.facts_together(self.task.atoms.atoms(mask)), Method.LIFTED)
-        return self._in_process(mask, 0) or self._solvable(
-            lifted_query(self.task, self.state, mask, 0, "reach"), (mask, 0)
-        )
+        return self._in_process(mask, 0) or self._reachable_by_planner(mask, 0, "reach")
 
     def action_reachable(self, action: GroundAction, planner: bool = True) -> Decision:
         """Is the action applicable in some state reachable from the state? (``planner=False``: cheap checks only)"""
@@ -298,7 +302,7 @@ class Oracle:
             return Decision(False, method)
         undecided = None
         for pos, neg in open_disjuncts:
-            decision = self._solvable(lifted_query(self.task, self.state, pos, neg, "areach"), (pos, neg))
+            decision = self._reachable_by_planner(pos, neg, "areach")
             if decision.value:
                 return decision
             undecided = undecided or (decision if decision.value is None else None)
@@ -389,18 +393,13 @@ class Oracle:
             return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
         if self.lifted is not None:
             return Decision(self.lifted.optimal_cost() is not None, Method.LIFTED)
-        return self._searched(self.task.goal_pos, self.task.goal_neg) or self._solvable(
-            self._goal_query("goal"), (self.task.goal_pos, self.task.goal_neg)
-        )
+        goal = self.task.goal_pos, self.task.goal_neg
+        return self._searched(*goal) or self._reachable_by_planner(*goal, "goal")
 
     @functools.cached_property
     def _sas(self) -> SasTask:
         """The goal query in SAS form, written once; each optimal-cost question adds its state."""
         return SasTask(self.task, self.task.goal_pos, self.task.goal_neg)
-
-    def _sas_of(self, reach: tuple[int, int]) -> str | None:
-        """The SAS text of reaching ``reach[0]`` without ``reach[1]`` from the state (None: see SasTask.text)."""
-        return sas_query(self.task, self.state, *reach, self._covered)
 
     @functools.cached_property
     def _covered(self) -> int:
