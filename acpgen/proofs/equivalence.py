@@ -80,7 +80,7 @@ from acpgen.pddl.model import (
 )
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import sas_query
-from acpgen.pddl.semantics import execute, relaxed_reachable
+from acpgen.pddl.semantics import execute
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners, PlannerSetup, Status
 from acpgen.proofs.oracle import Oracle
@@ -314,7 +314,7 @@ class EquivalenceChecker:
         # Goal states found by searches refute candidates (exact: each is a reachable goal state).
         witnesses = _GoalStates(task, self.search_states, (focus[0], focus[1] if negatives else 0))
         if not parsed.witness:
-            first = self._goal_state(task, task.goal_pos, task.goal_neg)
+            first = self._goal_state(parsed, task.goal_pos, task.goal_neg)
             if first is None or isinstance(first, str):
                 return Closure(undecided=first or "the planner found no goal state of a solvable problem")
             parsed.witness = first
@@ -375,7 +375,7 @@ class EquivalenceChecker:
         for bit in bits(open_pos):
             if not open_pos >> bit & 1:
                 continue  # refuted by an earlier witness
-            found = self._goal_state(task, task.goal_pos, task.goal_neg | 1 << bit)
+            found = self._goal_state(parsed, task.goal_pos, task.goal_neg | 1 << bit)
             if isinstance(found, str):
                 return Closure(undecided=found)
             if found is None:
@@ -386,7 +386,7 @@ class EquivalenceChecker:
         for bit in bits(open_neg):
             if not open_neg >> bit & 1:
                 continue
-            found = self._goal_state(task, task.goal_pos | 1 << bit, task.goal_neg)
+            found = self._goal_state(parsed, task.goal_pos | 1 << bit, task.goal_neg)
             if isinstance(found, str):
                 return Closure(undecided=found)
             if found is None:
@@ -395,12 +395,13 @@ class EquivalenceChecker:
                 open_neg &= ~found[-1]
         return Closure(pos, neg)
 
-    def _goal_state(self, task: GroundTask, pos: int, neg: int) -> tuple[int, ...] | str | None:
+    def _goal_state(self, parsed: _Parsed, pos: int, neg: int) -> tuple[int, ...] | str | None:
         """The states of a plan from the initial state to a reachable state with all of ``pos`` and none of
         ``neg``; None when the planner proved there is none; a reason string when it could not decide (a
         call that times out or fails is asked once more with ``retry_factor`` times the budget)."""
+        task = parsed.task
         encoding = lifted_query(task, task.init, pos, neg, "closure")
-        sas = sas_query(task, task.init, pos, neg, relaxed_reachable(task, task.init)[0])
+        sas = sas_query(task, task.init, pos, neg, parsed.oracle.relaxed[0])  # the oracle's state is task.init
         result = self.planners.solve(self.domain_text, encoding.problem, self.limits, portfolio=True, sas=sas)
         if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
@@ -468,7 +469,7 @@ class EquivalenceChecker:
             return any(task.is_goal(state) for state in small.states)
         if self.max_states <= SMALL_SPACE:
             return parsed.oracle.goal_reachable().value
-        found = self._goal_state(task, task.goal_pos, task.goal_neg)
+        found = self._goal_state(parsed, task.goal_pos, task.goal_neg)
         if isinstance(found, str):
             return None
         if found is not None:
