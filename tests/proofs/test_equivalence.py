@@ -17,6 +17,7 @@ import pytest
 from acpgen.data import DOMAINS_DIR
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.mutexes import mutexes
 from acpgen.planners import Planners
 from acpgen.proofs.equivalence import EquivalenceChecker, _goal_out_of_reach, _implied, _kept_after_goal, equivalent
 
@@ -581,19 +582,25 @@ def test_pairs_beyond_the_exploration_bound(name, truth, candidate, placeholder,
     assert result.equivalent is expected, result.reason
 
 
-def test_closure_rules_prove_only_what_every_goal_state_holds():
-    """The atoms the goal's achievers keep and those a goal atom implies (proven without a search) are true
-    in every reachable goal state of the explored space, and here they are all of them: (at a s), needed
-    by the only finish action, and (near a s), which (at a s) implies."""
-    task = GroundTask.from_strings(CHORES, write(CHORES_P))
-    space = explore(task, task.init, 10000)
+def _goal_state_atoms(task: GroundTask, limit: int) -> tuple[int, int]:
+    """(the atoms true in every reachable goal state, the fluent atoms not in the goal), from a complete
+    exploration of at most ``limit`` states: what the closure rules may prove, and what they may try."""
+    space = explore(task, task.init, limit)
     assert space.complete
     always = -1
     for state in space.states:
         if task.is_goal(state):
             always &= state
     fluent = sum(1 << task.atoms.index[a] for a in task.fluent_atoms() if a in task.atoms.index)
-    candidates = fluent & ~task.goal_pos
+    return always, fluent & ~task.goal_pos
+
+
+def test_closure_rules_prove_only_what_every_goal_state_holds():
+    """The atoms the goal's achievers keep and those a goal atom implies (proven without a search) are true
+    in every reachable goal state of the explored space, and here they are all of them: (at a s), needed
+    by the only finish action, and (near a s), which (at a s) implies."""
+    task = GroundTask.from_strings(CHORES, write(CHORES_P))
+    always, candidates = _goal_state_atoms(task, 10000)
     kept, gone = _kept_after_goal(task, candidates)
     kept |= _implied(task, task.goal_pos, candidates & ~kept)
     assert kept & ~always == 0, "an atom proven that some goal state lacks"
@@ -606,17 +613,8 @@ def test_an_atom_no_action_can_change_while_the_goal_holds_stays_in_every_goal_s
     """Gold miner: the gold stays where it is once the robot holds it (the laser that destroys it needs
     the arm the gold fills; h² shows the two never hold together), so every reachable goal state has the
     gold's atom. Proven with h², not without it; every atom proven holds in every goal state explored."""
-    from acpgen.pddl.mutexes import mutexes
-
     _, task, _ = _generated("goldminer")
-    space = explore(task, task.init, 30000)
-    assert space.complete
-    always = -1
-    for state in space.states:
-        if task.is_goal(state):
-            always &= state
-    fluent = sum(1 << task.atoms.index[a] for a in task.fluent_atoms() if a in task.atoms.index)
-    candidates = fluent & ~task.goal_pos
+    always, candidates = _goal_state_atoms(task, 30000)
     kept, _ = _kept_after_goal(task, candidates, mutexes(task))
     assert kept & candidates & ~always == 0, "an atom proven that some goal state lacks"
     gold = [a for a in task.atoms.atoms(kept & candidates) if a.startswith("(gold-at ")]
