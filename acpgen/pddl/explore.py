@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections import deque
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import GroundAction
+from acpgen.pddl.model import GroundAction, bits
 
 
 @dataclass
@@ -145,7 +146,14 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
 
     When more states exist the result has ``complete=False``: its states are reachable (positive
     evidence), but atoms or actions it does not contain may still be reachable.
+
+    An earlier exploration in this process of the same problem with the same ground actions that expanded
+    ``root`` and what it reaches (:func:`_read_off`) gives the result without generating successors again:
+    the same states in the same order, with the same successor lists.
     """
+    found = _read_off(task, root, max_states)
+    if found is not None:
+        return found
     index = {root: 0}
     states = [root]
     successors: list[list[tuple[int, int]]] = []
@@ -160,14 +168,135 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
             if j is None:
                 if len(states) >= max_states:
                     successors.append(succ)
-                    _note(task, root, len(states), False)
-                    return StateSpace(task, root, states, successors, index, complete=False)
+                    return _explored(StateSpace(task, root, states, successors, index, complete=False))
                 j = index[nxt] = len(states)
                 states.append(nxt)
             succ.append((position, j))
         successors.append(succ)
-    _note(task, root, len(states), True)
-    return StateSpace(task, root, states, successors, index)
+    return _explored(StateSpace(task, root, states, successors, index))
+
+
+# Explorations made in this process, by how their tasks step: the problem (``LiftedTask.problem_key``: the
+# domain, objects, static facts and goal) and the ground actions by name. Two groundings of one problem from
+# two of its states (two questions' texts) number their atoms apart, but with the same actions a state has
+# the same successors in both. Most recently used last; bounded by the states they hold together.
+_KNOWN: OrderedDict[tuple[str, tuple[str, ...]], list[StateSpace]] = OrderedDict()
+_KNOWN_LOCK = threading.Lock()
+_KNOWN_STATES = 200_000
+_KNOWN_PER_KEY = 8
+
+
+def _stepping(task: GroundTask) -> tuple[str, tuple[str, ...]]:
+    return task.lifted.problem_key, task.action_names
+
+
+def _explored(space: StateSpace) -> StateSpace:
+    """A fresh exploration, noted on its task and remembered for :func:`_read_off`."""
+    task = space.task
+    _note(task, space.root, len(space.states), space.complete)
+    key = _stepping(task)
+    with _KNOWN_LOCK:
+        spaces = _KNOWN.setdefault(key, [])
+        spaces.append(space)
+        del spaces[:-_KNOWN_PER_KEY]
+        _KNOWN.move_to_end(key)
+        while len(_KNOWN) > 1 and sum(len(s.states) for found in _KNOWN.values() for s in found) > _KNOWN_STATES:
+            _KNOWN.popitem(last=False)
+    return space
+
+
+def _read_off(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
+    """The exploration of ``task`` from ``root``, read off an earlier one (see :data:`_KNOWN`) in which ``root`` and
+    every state the breadth-first search expands before it stops were expanded whole; None when there is none.
+    The search visits the states and their successor lists in the order :func:`explore` generates them, so the
+    result is the one it gives, its states renumbered into ``task``'s atoms."""
+    with _KNOWN_LOCK:
+        spaces = list(_KNOWN.get(_stepping(task), ()))
+    for known in reversed(spaces):
+        origin = known.task.atoms.known_mask(task.atoms.atoms(root)) if known.task.atoms is not task.atoms else root
+        at = None if origin is None else known.index.get(origin)
+        if at is None:
+            continue
+        replayed = _replay(known, at, max_states)
+        if replayed is None:
+            continue
+        order, successors, complete = replayed
+        renumber = _renumbering(known.task, task, [known.states[i] for i in order])
+        if renumber is None:
+            continue
+        states = [renumber(known.states[i]) for i in order]
+        _note(task, root, len(states), complete)
+        return StateSpace(task, root, states, successors, {s: n for n, s in enumerate(states)}, complete=complete)
+    return None
+
+
+def _replay(known: StateSpace, at: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool] | None:
+    """:func:`explore`'s loop from the state at position ``at`` of ``known``, on its successor lists: (positions
+    in ``known`` of the states in the order found, their successor lists numbered in that order, complete); None
+    when it would expand a state ``known`` did not expand whole."""
+    whole = len(known.successors) - (0 if known.complete else 1)  # the last one of a bounded exploration is cut
+    position = {at: 0}
+    order = [at]
+    successors: list[list[tuple[int, int]]] = []
+    head = 0
+    while head < len(order):
+        i = order[head]
+        head += 1
+        if i >= whole:
+            return None
+        succ: list[tuple[int, int]] = []
+        for action, j in known.successors[i]:
+            p = position.get(j)
+            if p is None:
+                if len(order) >= max_states:
+                    successors.append(succ)
+                    return order, successors, False
+                p = position[j] = len(order)
+                order.append(j)
+            succ.append((action, p))
+        successors.append(succ)
+    return order, successors, True
+
+
+def _renumbering(source: GroundTask, target: GroundTask, states: list[int]) -> Callable[[int], int] | None:
+    """A function giving ``states`` of ``source`` (and any state over their atoms) in ``target``'s atom numbering;
+    None when one of their atoms has no number in ``target``."""
+    used = 0
+    for state in states:
+        used |= state
+    if source.atoms is target.atoms:
+        return _same
+    names, index = source.atoms.names, target.atoms.index
+    bit_of: dict[int, int] = {}
+    for b in bits(used):
+        found = index.get(names[b])
+        if found is None:
+            return None
+        bit_of[b] = found
+    if all(b == n for b, n in bit_of.items()):
+        return _same
+    chunks: list[tuple[int, list[int]]] = []  # (shift, the target mask of each value of the 8 bits there)
+    for shift in range(0, used.bit_length(), 8):
+        if not (used >> shift) & 255:
+            continue
+        table = [0] * 256
+        for value in range(1, 256):
+            low = value & -value
+            b = shift + low.bit_length() - 1
+            table[value] = table[value ^ low] | (1 << bit_of[b] if b in bit_of else 0)
+        chunks.append((shift, table))
+
+    def renumber(state: int) -> int:
+        out = 0
+        for shift, table in chunks:
+            out |= table[(state >> shift) & 255]
+        return out
+
+    return renumber
+
+
+def _same(state: int) -> int:
+    return state
 
 
 def _note(task: GroundTask, root: int, count: int, complete: bool) -> None:

@@ -159,6 +159,7 @@ class GroundTask:
         """A copy that shares the immutable grounding (actions, rules, lifted task) and owns what grows
         on use: the atom table and the on-demand actions, so that using it never changes this task."""
         _ = self._triggers  # successor buckets depend on the actions only: built once, shared by the copies
+        _ = self.action_names
         twin = copy.copy(self)
         twin.atoms = AtomTable(list(self.atoms.names), dict(self.atoms.index))
         twin._actions = dict(self._actions)
@@ -518,6 +519,12 @@ class GroundTask:
             for args in itertools.product(*(self._by_type.get(t, ()) for t in types)):
                 out.append(canonical(pred, args))
         return out
+
+    @cached_property
+    def action_names(self) -> tuple[str, ...]:
+        """The names of :attr:`actions`, in their order: two groundings of one problem with the same names step
+        alike (a state has the same successors in both, whatever numbering their atoms have)."""
+        return tuple(action.name for action in self.actions)
 
     def all_action_names(self) -> Iterator[str]:
         """Every type-correct ground action name of the task (a generator: there can be many)."""
