@@ -176,10 +176,11 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     return _explored(StateSpace(task, root, states, successors, index))
 
 
-# Explorations made in this process, by how their tasks step: the problem (``LiftedTask.problem_key``: the
-# domain, objects, static facts and goal) and the ground actions by name. Two groundings of one problem from
-# two of its states (two questions' texts) number their atoms apart, but with the same actions a state has
-# the same successors in both. Most recently used last; bounded by the states they hold together.
+# Explorations made in this process, by how their tasks step: the problem apart from its initial state and goal
+# (``LiftedTask.dynamics_key``: the domain, objects and static facts) and the ground actions by name. Two
+# groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
+# apart, but with the same actions a state has the same successors in both. Most recently used last; bounded by
+# the states they hold together.
 _KNOWN: OrderedDict[tuple[str, tuple[str, ...]], list[StateSpace]] = OrderedDict()
 _KNOWN_LOCK = threading.Lock()
 _KNOWN_STATES = 200_000
@@ -187,7 +188,7 @@ _KNOWN_PER_KEY = 8
 
 
 def _stepping(task: GroundTask) -> tuple[str, tuple[str, ...]]:
-    return task.lifted.problem_key, task.action_names
+    return task.lifted.dynamics_key, task.action_names
 
 
 def _explored(space: StateSpace) -> StateSpace:

@@ -133,6 +133,19 @@ class LiftedTask:
     strata: tuple[tuple[str, ...], ...] = ()  # derived predicates by stratum, lowest first
 
     @cached_property
+    def dynamics_key(self) -> str:
+        """A digest of what the transitions between the problem's states depend on: the domain text, the objects
+        and the static facts (not the goal, not the initial state's changing facts). Two tasks with the same key
+        have the same states and successors, however they number their atoms."""
+        static = self.static_predicates
+        parts = (
+            self.domain_text,
+            repr(sorted(self.objects.items())),
+            repr(sorted((p, a) for p, a in self.init if p in static)),
+        )
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    @cached_property
     def problem_key(self) -> str:
         """A digest of the problem apart from its initial state's changing facts: the domain text, the
         objects, the static facts and the goal. Two tasks with the same key are the same problem asked from

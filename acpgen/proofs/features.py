@@ -9,6 +9,7 @@ from typing import Any
 
 from acpgen.pddl.explore import StateSpace, explore, greedy_search
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import Literal
 
 #: exhaustive exploration bound for the state-space size and the optimal plan length (as qa.max_states)
 MAX_STATES = 20000
@@ -67,7 +68,10 @@ class ProblemSpace:
     * when it is not (more than the bound from the origin), a state from which acp's greedy search reaches
       the origin again reaches all those states too: more than the bound, so neither is given.
 
-    Anything else (a state outside the graph, a search that does not return) is left to an exploration."""
+    The states and their successors do not depend on the goal: a question with another goal over the problem's
+    objects and static facts (text to PDDL's problems) is settled too, its optimal plan length the distance to
+    its own goal in the same graph. Anything else (a state outside the graph, a search that does not return) is
+    left to an exploration."""
 
     def __init__(self, task: GroundTask, max_states: int = MAX_STATES, search_states: int = 2000):
         self.task, self.search_states = task, search_states
@@ -75,6 +79,8 @@ class ProblemSpace:
         self.origin = frozenset(task.atoms.atoms(task.init & ~task.static_mask))
         #: states reachable from a state of the complete space, by the state's position (see :meth:`_count`)
         self._counts: dict[int, int] = {}
+        #: the goal distances of the complete space for the other goals asked about, most recent last
+        self._distances: OrderedDict[tuple[Literal, ...], list[int]] = OrderedDict()
 
     def settle(self, state_task: GroundTask) -> tuple[int | None, int | None] | None:
         """(size, optimal plan length) of the state that is ``state_task``'s initial state, or None when this
@@ -87,7 +93,7 @@ class ProblemSpace:
             at = None if state is None else self.space.index.get(state)
             if at is None:
                 return None
-            distance = self.space.goal_distances()[at]
+            distance = self._goal_distances(state_task.lifted.goal)[at]
             return self._count(at), (None if distance < 0 else distance)
         target = state_task.atoms.known_mask(self.origin)
         if target is None:  # an atom of the initial state no action of the state's grounding adds
@@ -95,6 +101,21 @@ class ProblemSpace:
         others = ~target & ~state_task.static_mask & ((1 << len(state_task.atoms.names)) - 1)
         found = greedy_search(state_task, target, others, self.search_states).path
         return (None, None) if found is not None else None
+
+    def _goal_distances(self, goal: tuple[Literal, ...]) -> list[int]:
+        """The goal distance of every state of the complete space, for ``goal`` (the problem's, or another)."""
+        if goal == self.task.lifted.goal:
+            return self.space.goal_distances()
+        found = self._distances.get(goal)
+        if found is None:
+            space = self.space
+            view = StateSpace(self.task.with_goal(goal), space.root, space.states, space.successors, space.index)
+            found = self._distances[goal] = view.goal_distances()
+            if len(self._distances) > 32:
+                self._distances.popitem(last=False)
+        else:
+            self._distances.move_to_end(goal)
+        return found
 
     def _count(self, at: int) -> int:
         """How many states are reachable from the state at position ``at`` of the complete space. The states
@@ -117,22 +138,19 @@ class ProblemSpace:
         return len(reached)
 
     def _same_problem(self, state_task: GroundTask) -> bool:
-        """Whether the state's task is the problem from another initial state: same domain, objects, static
-        facts and goal."""
+        """Whether the state's task is the problem from another initial state, perhaps with another goal: same
+        domain, objects and static facts."""
         mine, theirs = self.task, state_task
         return (
             mine.lifted.domain_text == theirs.lifted.domain_text
             and mine.lifted.objects == theirs.lifted.objects
-            and mine.goal_satisfiable == theirs.goal_satisfiable
-            and set(mine.atoms.atoms(mine.goal_pos)) == set(theirs.atoms.atoms(theirs.goal_pos))
-            and set(mine.atoms.atoms(mine.goal_neg)) == set(theirs.atoms.atoms(theirs.goal_neg))
             and set(mine.atoms.atoms(mine.init & mine.static_mask))
             == set(theirs.atoms.atoms(theirs.init & theirs.static_mask))
         )
 
 
-# Explorations by problem (domain text, objects, static facts, goal), most recently used last: a problem's states
-# are asked about by every task and format of a run (in this process), each a unit of the qa stage of its own.
+# Explorations by problem (domain text, objects, static facts; not the goal), most recently used last: a problem's
+# states are asked about by every task and format of a run (in this process), each a unit of the qa stage of its own.
 _SPACES: OrderedDict[str, ProblemSpace] = OrderedDict()
 _SPACES_LOCK = threading.Lock()
 _MAX_SPACES = 16
@@ -142,8 +160,9 @@ _MAX_SPACE_STATES = 200_000  # states held by all the explorations together
 def problem_space(task: GroundTask) -> ProblemSpace:
     """The :class:`ProblemSpace` of the problem ``task`` is a state of (with the default bounds), explored from
     ``task``'s initial state the first time this process asks about the problem, and kept for the next (what
-    it settles does not depend on the state it was explored from; see :meth:`ProblemSpace.settle`)."""
-    key = task.lifted.problem_key
+    it settles does not depend on the state it was explored from, nor on the goal; see
+    :meth:`ProblemSpace.settle`)."""
+    key = task.lifted.dynamics_key
     with _SPACES_LOCK:
         found = _SPACES.get(key)
         if found is not None:

@@ -12,6 +12,7 @@ from conftest import generated_problem, random_walk
 from ramification_problems import rules_of
 
 import acpgen.pddl.explore as explore_module
+from acpgen.config import load_config
 from acpgen.pddl.explore import StateSpace, explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.ramifications import variant_domain, variant_problem
@@ -76,16 +77,24 @@ def test_an_exploration_read_off_an_earlier_one_is_the_one_explored(domain, vari
     assert read_off >= (2 if domain in ("goldminer", "visitall") else len(texts)), (domain, read_off)
 
 
-def test_another_problem_or_other_actions_are_not_read_off(monkeypatch):
+def test_another_goal_is_read_off_another_problem_is_not(monkeypatch):
     _forget(monkeypatch)
     task = generated_problem("ferry", 3)
     explore(task, task.init, 20000)
     state = random_walk(task, 4, random.Random(2))
+    # the same states and actions with another goal: read off, the goal distances those of its own goal
     changed_goal = render_problem(task, state, goal=(task.init & ~task.static_mask, 0))
-    other = GroundTask.from_strings(task.lifted.domain_text, changed_goal)
-    assert explore_module._read_off(other, other.init, 20000) is None  # another goal: another problem
-    same = GroundTask.from_strings(task.lifted.domain_text, render_problem(task, state))
-    assert explore_module._read_off(same, same.init, 20000) is not None
+    other_goal = GroundTask.from_strings(task.lifted.domain_text, changed_goal)
+    read = explore_module._read_off(other_goal, other_goal.init, 20000)
+    assert read is not None
+    _forget(monkeypatch)
+    own = explore(other_goal, other_goal.init, 20000)
+    assert _fields(read) == _fields(own) and read.goal_distances() == own.goal_distances()
+    assert read.optimal_cost() != explore(task, state, 20000).optimal_cost()  # the goal changed what it asks
+    # other objects: another problem
+    other = generated_problem("ferry", 3, load_config().domain("ferry").sizes[1])
+    assert other.lifted.objects != task.lifted.objects
+    assert explore_module._read_off(other, other.init, 20000) is None
     # the same problem ground with fewer actions (a goldminer state after the gold is held cannot reach all
     # the actions of the initial state's grounding) is not read off either
     miner = generated_problem("goldminer", 3)

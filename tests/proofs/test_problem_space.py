@@ -5,11 +5,14 @@ of the states asked about in it. Each answer it gives must be the one an explora
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 
 import pytest
 from conftest import generated_problem, random_walk
 from ramification_problems import rules_of
 
+import acpgen.pddl.explore as explore_module
+from acpgen.config import load_config
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.ramifications import variant_domain, variant_problem
@@ -53,10 +56,29 @@ def test_a_task_of_another_problem_is_not_settled():
     text, task = _problem("ferry")
     other_text, other = _problem("grippers")
     assert ProblemSpace(task, max_states=3000).settle(other) is None
-    # the same objects with another goal: not the same problem either
-    changed = render_problem(task, task.init, goal=(task.init & ~task.static_mask, 0))
-    assert ProblemSpace(task, max_states=3000).settle(GroundTask.from_strings(text, changed)) is None
     assert other_text != text
+
+
+@pytest.mark.parametrize("domain", ["ferry", "grippers", "blocksworld"])
+def test_a_state_with_another_goal_is_settled_with_the_distance_to_that_goal(domain, monkeypatch):
+    # text to PDDL asks about a problem's state with another goal: the same graph, the distances to its own goal
+    monkeypatch.setattr(explore_module, "_KNOWN", OrderedDict())  # each state's task explored afresh below
+    text, task = _problem(domain)
+    problem = ProblemSpace(task, max_states=3000)
+    assert problem.space.complete, domain
+    rng = random.Random(3)
+    states = _walked_states(task, 10, rng)
+    settled = 0
+    for state, goal_state in zip(states, reversed(states)):
+        changed = render_problem(task, state, goal=(goal_state & ~task.static_mask, 0))
+        state_task = GroundTask.from_strings(text, changed)
+        assert state_task.lifted.goal != task.lifted.goal or goal_state == task.init
+        own = explore(state_task, state_task.init, 3000)
+        monkeypatch.setattr(explore_module, "_KNOWN", OrderedDict())
+        known = problem.settle(state_task)
+        assert known == (len(own.states), own.optimal_cost()), domain
+        settled += known[1] is not None
+    assert settled >= 5, (domain, settled)  # goals of walked states: most of them reachable from the others
 
 
 @pytest.mark.parametrize("domain", ["ferry", "grippers", "blocksworld"])
@@ -98,8 +120,8 @@ def test_the_count_of_each_state_is_the_number_of_states_it_reaches(domain):
 
 
 def test_one_exploration_per_problem_in_a_process():
-    # problem_space keeps a problem's exploration for its other states (of any task of the run), not for another
-    # problem: the same objects with another goal are explored on their own.
+    # problem_space keeps a problem's exploration for its other states (of any task of the run, with the problem's
+    # goal or another), not for another problem: other objects are explored on their own.
     text, task = _problem("grippers")
     rng = random.Random(3)
     first = problem_space(task)
@@ -109,4 +131,6 @@ def test_one_exploration_per_problem_in_a_process():
         own = explore(state_task, state_task.init, MAX_STATES)
         assert first.settle(state_task) == ((len(own.states), own.optimal_cost()) if own.complete else (None, None))
     changed = GroundTask.from_strings(text, render_problem(task, task.init, goal=(task.init & ~task.static_mask, 0)))
-    assert problem_space(changed) is not first
+    assert problem_space(changed) is first
+    bigger = generated_problem("grippers", 2, load_config().domain("grippers").sizes[1])
+    assert bigger.lifted.objects != task.lifted.objects and problem_space(bigger) is not first
