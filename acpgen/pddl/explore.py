@@ -147,116 +147,82 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     When more states exist the result has ``complete=False``: its states are reachable (positive
     evidence), but atoms or actions it does not contain may still be reachable.
 
-    An earlier exploration in this process of the same problem with the same ground actions that expanded
-    ``root`` and what it reaches (:func:`_read_off`) gives the result without generating successors again:
-    the same states in the same order, with the same successor lists.
+    The successors of a state are generated once per process for all the tasks that step alike (:class:`_Steps`):
+    an exploration of the same problem from another state, or with another goal, on another grounding of it,
+    takes the successors of the states expanded before. The result is the same.
     """
-    found = _read_off(task, root, max_states)
-    if found is not None:
-        return found
+    steps = _steps(task)
+    origin = root if steps.task.atoms is task.atoms else steps.task.atoms.known_mask(task.atoms.atoms(root))
+    found = None if origin is None else _breadth_first(steps, origin, max_states)
+    renumber = None if found is None else _renumbering(steps.task, task, found[0])
+    if found is None or renumber is None:  # an atom one of the two groundings does not number: on its own
+        found, renumber = _breadth_first(_Steps(task), root, max_states), _same
+    order, successors, complete = found
+    states = order if renumber is _same else [renumber(state) for state in order]
+    _note(task, root, len(states), complete)
+    return StateSpace(task, root, states, successors, dict(zip(states, range(len(states)))), complete=complete)
+
+
+def _breadth_first(steps: _Steps, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
+    """(the states found from ``root`` in breadth-first order, up to ``max_states``; their successor lists as
+    (action position, state position); whether that was all of them). A state whose successors add one state too
+    many keeps those found before it."""
     index = {root: 0}
-    states = [root]
-    successors: list[list[tuple[int, int]]] = []
-    head = 0
-    while head < len(states):
-        state = states[head]
-        head += 1
-        succ: list[tuple[int, int]] = []
-        for position, action in task.successors(state):
-            nxt = action.apply(state)
-            j = index.get(nxt)
-            if j is None:
-                if len(states) >= max_states:
-                    successors.append(succ)
-                    return _explored(StateSpace(task, root, states, successors, index, complete=False))
-                j = index[nxt] = len(states)
-                states.append(nxt)
-            succ.append((position, j))
-        successors.append(succ)
-    return _explored(StateSpace(task, root, states, successors, index))
-
-
-# Explorations made in this process, by how their tasks step: the problem apart from its initial state and goal
-# (``LiftedTask.dynamics_key``: the domain, objects and static facts) and the ground actions by name. Two
-# groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
-# apart, but with the same actions a state has the same successors in both. Most recently used last; bounded by
-# the states they hold together.
-_KNOWN: OrderedDict[tuple[str, tuple[str, ...]], list[StateSpace]] = OrderedDict()
-_KNOWN_LOCK = threading.Lock()
-_KNOWN_STATES = 200_000
-_KNOWN_PER_KEY = 8
-
-
-def _stepping(task: GroundTask) -> tuple[str, tuple[str, ...]]:
-    return task.lifted.dynamics_key, task.action_names
-
-
-def _explored(space: StateSpace) -> StateSpace:
-    """A fresh exploration, noted on its task and remembered for :func:`_read_off`."""
-    task = space.task
-    _note(task, space.root, len(space.states), space.complete)
-    key = _stepping(task)
-    with _KNOWN_LOCK:
-        spaces = _KNOWN.setdefault(key, [])
-        spaces.append(space)
-        del spaces[:-_KNOWN_PER_KEY]
-        _KNOWN.move_to_end(key)
-        while len(_KNOWN) > 1 and sum(len(s.states) for found in _KNOWN.values() for s in found) > _KNOWN_STATES:
-            _KNOWN.popitem(last=False)
-    return space
-
-
-def _read_off(task: GroundTask, root: int, max_states: int) -> StateSpace | None:
-    """The exploration of ``task`` from ``root``, read off an earlier one (see :data:`_KNOWN`) in which ``root`` and
-    every state the breadth-first search expands before it stops were expanded whole; None when there is none.
-    The search visits the states and their successor lists in the order :func:`explore` generates them, so the
-    result is the one it gives, its states renumbered into ``task``'s atoms."""
-    with _KNOWN_LOCK:
-        spaces = list(_KNOWN.get(_stepping(task), ()))
-    for known in reversed(spaces):
-        origin = known.task.atoms.known_mask(task.atoms.atoms(root)) if known.task.atoms is not task.atoms else root
-        at = None if origin is None else known.index.get(origin)
-        if at is None:
-            continue
-        replayed = _replay(known, at, max_states)
-        if replayed is None:
-            continue
-        order, successors, complete = replayed
-        renumber = _renumbering(known.task, task, [known.states[i] for i in order])
-        if renumber is None:
-            continue
-        states = [renumber(known.states[i]) for i in order]
-        _note(task, root, len(states), complete)
-        return StateSpace(task, root, states, successors, {s: n for n, s in enumerate(states)}, complete=complete)
-    return None
-
-
-def _replay(known: StateSpace, at: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool] | None:
-    """:func:`explore`'s loop from the state at position ``at`` of ``known``, on its successor lists: (positions
-    in ``known`` of the states in the order found, their successor lists numbered in that order, complete); None
-    when it would expand a state ``known`` did not expand whole."""
-    whole = len(known.successors) - (0 if known.complete else 1)  # the last one of a bounded exploration is cut
-    position = {at: 0}
-    order = [at]
+    order = [root]
     successors: list[list[tuple[int, int]]] = []
     head = 0
     while head < len(order):
-        i = order[head]
+        state = order[head]
         head += 1
-        if i >= whole:
-            return None
         succ: list[tuple[int, int]] = []
-        for action, j in known.successors[i]:
-            p = position.get(j)
-            if p is None:
+        for position, nxt in steps.of(state):
+            j = index.get(nxt)
+            if j is None:
                 if len(order) >= max_states:
                     successors.append(succ)
                     return order, successors, False
-                p = position[j] = len(order)
-                order.append(j)
-            succ.append((action, p))
+                j = index[nxt] = len(order)
+                order.append(nxt)
+            succ.append((position, j))
         successors.append(succ)
     return order, successors, True
+
+
+class _Steps:
+    """The successors of the states expanded so far by the tasks that step alike (see :data:`_STEPS`), numbered in
+    the atoms of the first of them: per state, (the action's position in the actions, the next state), by position."""
+
+    def __init__(self, task: GroundTask) -> None:
+        self.task = task
+        self.known: dict[int, list[tuple[int, int]]] = {}
+
+    def of(self, state: int) -> list[tuple[int, int]]:
+        found = self.known.get(state)
+        if found is None:
+            found = self.known[state] = [(i, action.apply(state)) for i, action in self.task.successors(state)]
+        return found
+
+
+# The states expanded in this process, by how their tasks step: the problem apart from its initial state and goal
+# (``LiftedTask.dynamics_key``: the domain, objects and static facts) and the ground actions by name. Two
+# groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
+# apart, but with the same actions a state has the same successors in both. Most recently used last; bounded by
+# the states they hold together (a problem alone over the bound starts again).
+_STEPS: OrderedDict[tuple[str, tuple[str, ...]], _Steps] = OrderedDict()
+_STEPS_LOCK = threading.Lock()
+_STEPS_STATES = 100_000
+
+
+def _steps(task: GroundTask) -> _Steps:
+    key = task.lifted.dynamics_key, task.action_names
+    with _STEPS_LOCK:
+        found = _STEPS.get(key)
+        if found is None or len(found.known) > _STEPS_STATES:
+            found = _STEPS[key] = _Steps(task)
+        _STEPS.move_to_end(key)
+        while len(_STEPS) > 1 and sum(len(s.known) for s in _STEPS.values()) > _STEPS_STATES:
+            _STEPS.popitem(last=False)
+    return found
 
 
 def _renumbering(source: GroundTask, target: GroundTask, states: list[int]) -> Callable[[int], int] | None:

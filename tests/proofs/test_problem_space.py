@@ -62,7 +62,7 @@ def test_a_task_of_another_problem_is_not_settled():
 @pytest.mark.parametrize("domain", ["ferry", "grippers", "blocksworld"])
 def test_a_state_with_another_goal_is_settled_with_the_distance_to_that_goal(domain, monkeypatch):
     # text to PDDL asks about a problem's state with another goal: the same graph, the distances to its own goal
-    monkeypatch.setattr(explore_module, "_KNOWN", OrderedDict())  # each state's task explored afresh below
+    monkeypatch.setattr(explore_module, "_STEPS", OrderedDict())  # each state's task explored afresh below
     text, task = _problem(domain)
     problem = ProblemSpace(task, max_states=3000)
     assert problem.space.complete, domain
@@ -74,7 +74,7 @@ def test_a_state_with_another_goal_is_settled_with_the_distance_to_that_goal(dom
         state_task = GroundTask.from_strings(text, changed)
         assert state_task.lifted.goal != task.lifted.goal or goal_state == task.init
         own = explore(state_task, state_task.init, 3000)
-        monkeypatch.setattr(explore_module, "_KNOWN", OrderedDict())
+        monkeypatch.setattr(explore_module, "_STEPS", OrderedDict())
         known = problem.settle(state_task)
         assert known == (len(own.states), own.optimal_cost()), domain
         settled += known[1] is not None
