@@ -204,17 +204,17 @@ class _Steps:
 
 
 # The states expanded in this process, by how their tasks step: the problem apart from its initial state and goal
-# (``LiftedTask.dynamics_key``: the domain, objects and static facts) and the ground actions by name. Two
+# (``LiftedTask.dynamics_key``: the domain, objects and static facts), the ground actions and rules by name. Two
 # groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
-# apart, but with the same actions a state has the same successors in both. Most recently used last; bounded by
-# the states they hold together (a problem alone over the bound starts again).
-_STEPS: OrderedDict[tuple[str, tuple[str, ...]], _Steps] = OrderedDict()
+# apart, but with the same actions and rules a state has the same successors in both. Most recently used last;
+# bounded by the states they hold together (a problem alone over the bound starts again).
+_STEPS: OrderedDict[tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
 
 
 def _steps(task: GroundTask) -> _Steps:
-    key = task.lifted.dynamics_key, task.action_names
+    key = task.lifted.dynamics_key, task.action_names, task.rule_names
     with _STEPS_LOCK:
         found = _STEPS.get(key)
         if found is None or len(found.known) > _STEPS_STATES:

@@ -130,6 +130,9 @@ class GroundTask:
         #: them); shared by the copies (:meth:`from_strings`), whose states are numbered alike
         self.explored_sizes: dict[int, tuple[int, bool]] = {}
         self.derived_mask = 0  # bits of the derived atoms
+        #: the ground rules by (rule, arguments), sorted: with :attr:`action_names`, what a state's successors
+        #: depend on besides the problem's objects and static facts
+        self.rule_names: tuple[tuple[int, tuple[str, ...]], ...] = ()
         self.actions: list[GroundAction] = self._relaxed_grounding()
         if self.axioms is not None:
             self.init = self.axioms.close(self.init)
@@ -300,6 +303,7 @@ class GroundTask:
         by_stratum: list[list[tuple[int, int, int]]] = [[] for _ in self.lifted.strata]
         for (k, _), ground in rules.items():
             by_stratum[stratum_of[self.lifted.axioms[k].predicate]].extend(dict.fromkeys(ground))
+        self.rule_names = tuple(sorted(key for key, ground in rules.items() if ground))
         derived = self.lifted.derived_predicates
         self.derived_mask = self.atoms.mask(name for name in self.atoms.names if split_canonical(name)[0] in derived)
         self.axioms = AxiomEvaluator(by_stratum, self.derived_mask)
@@ -522,8 +526,9 @@ class GroundTask:
 
     @cached_property
     def action_names(self) -> tuple[str, ...]:
-        """The names of :attr:`actions`, in their order: two groundings of one problem with the same names step
-        alike (a state has the same successors in both, whatever numbering their atoms have)."""
+        """The names of :attr:`actions`, in their order: two groundings of one problem with the same names (and
+        the same :attr:`rule_names`) step alike (a state has the same successors in both, whatever numbering
+        their atoms have)."""
         return tuple(action.name for action in self.actions)
 
     def all_action_names(self) -> Iterator[str]:

@@ -139,3 +139,32 @@ def test_another_goal_steps_alike_another_problem_does_not(monkeypatch):
             break
     else:
         pytest.fail("no goldminer state with fewer ground actions than the initial state's")
+
+
+RULES_DOMAIN = """
+(define (domain rules-apart)
+  (:requirements :negative-preconditions :derived-predicates)
+  (:predicates (p) (q) (r) (d))
+  (:derived (d) (and (p) (r)))
+  (:action use :parameters () :precondition (q) :effect (and (r) (not (q))))
+  (:action drop :parameters () :precondition (q) :effect (not (p))))
+"""
+
+
+def _rules_problem(init: str) -> str:
+    return f"(define (problem one) (:domain rules-apart) (:init {init}) (:goal (r)))"
+
+
+def test_groundings_with_other_rules_do_not_share_successors(monkeypatch):
+    # From (p) (q) the rule for d is ground; from (q) alone p can never hold and it is not: the same actions,
+    # other rules, so the second grounding's states are expanded by its own rules
+    _forget(monkeypatch)
+    with_p = GroundTask.from_strings(RULES_DOMAIN, _rules_problem("(p) (q)"))
+    without_p = GroundTask.from_strings(RULES_DOMAIN, _rules_problem("(q)"))
+    assert with_p.action_names == without_p.action_names
+    assert with_p.lifted.dynamics_key == without_p.lifted.dynamics_key
+    assert with_p.rule_names and not without_p.rule_names
+    explore(with_p, with_p.init, 100)
+    generated = _counting(monkeypatch)
+    space = explore(without_p, without_p.init, 100)
+    assert generated and _fields(space) == _reference(without_p, without_p.init, 100)
