@@ -7,9 +7,9 @@ space with :class:`~acpgen.proofs.change.world.LiftedWorld` — sets of atoms, s
 them, nothing shared with the grounded task but the parsed PDDL — costs well under a millisecond per
 state and is just as independent. :class:`LiftedSpace` is the space reachable from one state, up to a
 bound; :class:`LiftedGraph` holds the states the interpreter has expanded for one problem (its domain,
-objects, static facts and goal; not its initial state) and is shared by every record of that problem
-in a process (:func:`lifted_space`), so the records about the states of one problem expand each state
-once.
+objects and static facts; not its initial state, nor its goal) and is shared by every record of that problem
+in a process (:func:`lifted_space`), whatever goal it asks about, so the records about the states of one
+problem expand each state once.
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from acpgen.proofs.change.world import Facts, LiftedWorld
 
 
 class LiftedGraph:
-    """The states the lifted interpreter has reached for one problem, with their successors."""
+    """The states the lifted interpreter has reached for one problem (any goal), with their successors."""
 
     def __init__(self, lifted: LiftedTask):
         self.world = LiftedWorld(lifted, {})
-        self.goal: tuple[Literal, ...] = lifted.goal
         self.states: list[Facts] = []
         self.index: dict[Facts, int] = {}
         #: per state: (action, next state) for every executable action (None: not expanded yet)
@@ -48,9 +47,10 @@ class LiftedGraph:
             edges = self.edges[node] = [(a, self.node(f)) for a, f in self.world.successors(self.states[node])]
         return edges
 
-    def is_goal(self, node: int) -> bool:
+    def is_goal(self, node: int, goal: tuple[Literal, ...]) -> bool:
+        """Whether the state satisfies ``goal`` (ground literals)."""
         facts = self.states[node]
-        for literal in self.goal:
+        for literal in goal:
             if literal.predicate == EQUALITY:
                 holds = literal.args[0] == literal.args[1]
             else:
@@ -74,10 +74,11 @@ class LiftedGraph:
 
 
 class LiftedSpace:
-    """The whole state space reachable from one state, explored by the lifted interpreter."""
+    """The whole state space reachable from one state, explored by the lifted interpreter, and the goal asked about."""
 
-    def __init__(self, graph: LiftedGraph, start: int, members: list[int]):
+    def __init__(self, graph: LiftedGraph, start: int, members: list[int], goal: tuple[Literal, ...]):
         self.graph = graph
+        self.goal = goal
         self.start = start
         self.members = members
 
@@ -112,7 +113,7 @@ class LiftedSpace:
         for node in self.members:
             for _, nxt in self.graph.successors(node):
                 before[nxt].append(node)
-        distances = {n: 0 for n in self.members if self.graph.is_goal(n)}
+        distances = {n: 0 for n in self.members if self.graph.is_goal(n, self.goal)}
         queue = deque(distances)
         while queue:
             node = queue.popleft()
@@ -144,7 +145,7 @@ class LiftedSpace:
         seen, queue = {self.start}, deque([self.start])
         while queue:
             node = queue.popleft()
-            if self.graph.is_goal(node):
+            if self.graph.is_goal(node, self.goal):
                 return True
             for _, nxt in self.graph.successors(node):
                 if nxt not in seen and atom not in self.graph.states[nxt]:
@@ -153,14 +154,14 @@ class LiftedSpace:
         return False
 
 
-# Graphs by problem (domain text, objects, static facts, goal), most recently used last.
+# Graphs by problem (domain text, objects, static facts; not the goal), most recently used last.
 _GRAPHS: OrderedDict[str, LiftedGraph] = OrderedDict()
 _MAX_GRAPHS = 64
 _MAX_STATES = 200_000  # states held by all graphs together
 
 
 def _graph(lifted: LiftedTask) -> LiftedGraph:
-    key = lifted.problem_key
+    key = lifted.dynamics_key
     graph = _GRAPHS.get(key)
     if graph is None:
         graph = _GRAPHS[key] = LiftedGraph(lifted)
@@ -179,4 +180,4 @@ def lifted_space(lifted: LiftedTask, facts: Iterable[str], limit: int) -> Lifted
     graph = _graph(lifted)
     start = graph.node(graph.world.derive(frozenset(facts)))
     members = graph.closure(start, limit)
-    return None if members is None else LiftedSpace(graph, start, members)
+    return None if members is None else LiftedSpace(graph, start, members, lifted.goal)

@@ -9,9 +9,12 @@ import pytest
 from conftest import explored_problems
 
 from acpgen.generators import DOMAINS
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import Literal, split_canonical
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Planners
+from acpgen.proofs.change.world import LiftedWorld
 from acpgen.proofs.lifted_space import lifted_space
 from acpgen.proofs.oracle import Method, Oracle
 
@@ -98,3 +101,21 @@ def test_the_oracle_decides_by_the_lifted_space_without_planners(pair):
     unreached = task.atoms.atoms(~grounded.reachable_atoms & ((1 << len(task.atoms.names)) - 1))
     for atom in unreached[:10]:
         assert oracle.atom_reachable(task.atoms.mask([atom])).value is False, (domain, atom)
+
+
+def test_another_goal_of_the_problem_is_asked_on_the_states_expanded_for_the_first(pair, monkeypatch):
+    # text to PDDL asks about a problem's state with another goal: the interpreter's graph of the problem serves
+    # it without expanding a state again, and the costs are those to that goal (against the grounded exploration)
+    _, task, grounded, _ = pair
+    last = grounded.states[-1]  # the farthest state found: its fluent atoms as the goal
+    other = task.with_goal(tuple(Literal(*split_canonical(a), True) for a in facts(task, last & ~task.static_mask)))
+    expanded = []
+    real = LiftedWorld.successors
+    monkeypatch.setattr(LiftedWorld, "successors", lambda self, state: expanded.append(state) or real(self, state))
+    lifted = lifted_space(other.lifted, task.atoms.atoms(task.init), LIMIT)
+    assert lifted is not None and not expanded
+    distances = explore(other, other.init, LIMIT).goal_distances()
+    assert distances[grounded.index[last]] == 0
+    for position, state in enumerate(grounded.states):
+        expected = distances[position]
+        assert lifted.optimal_cost(lifted.node_of(facts(task, state))) == (None if expected < 0 else expected)
