@@ -145,20 +145,6 @@ class LiftedTask:
         )
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
-    @cached_property
-    def problem_key(self) -> str:
-        """A digest of the problem apart from its initial state's changing facts: the domain text, the
-        objects, the static facts and the goal. Two tasks with the same key are the same problem asked from
-        two states (for caches of what holds for every state of a problem)."""
-        static = self.static_predicates
-        parts = (
-            self.domain_text,
-            repr(sorted(self.objects.items())),
-            repr(sorted((p, a) for p, a in self.init if p in static)),
-            repr(sorted(map(repr, self.goal))),
-        )
-        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
     @property
     def derived_predicates(self) -> frozenset[str]:
         """Predicates defined by axioms (never in an action effect)."""
