@@ -7,10 +7,10 @@ in, so the client writes the files in a fixed order and the output bytes do not 
 executor or the number of workers. Units read their inputs and write nothing but planner-cache
 entries (atomically); the client writes every output.
 
-* ``local``: ``jobs`` worker processes (``concurrent.futures.ProcessPoolExecutor``); with one job
-  or one unit, the units run in this process, one after the other, and so do the first units of a
-  map until they have taken :data:`LOCAL_FIRST` seconds (the worker processes start only then, for
-  the units left).
+* ``local``: this process and ``jobs - 1`` worker processes (``concurrent.futures.ProcessPoolExecutor``);
+  with one job or one unit, the units run in this process, one after the other, and so do the first
+  units of a map until they have taken :data:`LOCAL_FIRST` seconds (the worker processes start only
+  then, for the units left: this process goes on from the front, the workers take units from the back).
 * ``dask``: a ``dask.distributed.Client`` connected to a running scheduler (``scheduler``: an
   address such as ``tcp://host:8786``, or a scheduler file written by ``dask scheduler
   --scheduler-file``), or to a cluster acp starts: a ``dask_jobqueue`` cluster from a spec
@@ -36,7 +36,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import as_completed as local_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,11 +166,25 @@ class Executor:
             here += 1
         if here == len(units):
             return
-        with ProcessPoolExecutor(max_workers=min(self.jobs, len(units) - here)) as pool:
-            futures = {pool.submit(_run_unit, fn, units[i]): i for i in range(here, len(units))}
-            for future in local_completed(futures):
-                index = futures[future]
-                yield index, _outcome(names[index], future.result)
+        # This process goes on with the units from the front (its groundings and warm planners are made), ``jobs -
+        # 1`` worker processes take them from the back, two at a time each, until the two ends meet.
+        workers = min(self.jobs - 1, len(units) - here - 1)
+        front, back = here, len(units)
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures: dict[Future, int] = {}
+            while front < back or futures:
+                while back > front + 1 and len(futures) < 2 * workers:
+                    back -= 1
+                    futures[pool.submit(_run_unit, fn, units[back])] = back
+                if front < back:
+                    yield front, _outcome(names[front], functools.partial(_run_unit, fn, units[front]))
+                    front += 1
+                    finished = [future for future in futures if future.done()]
+                else:
+                    finished = [next(local_completed(futures))]
+                for future in finished:
+                    index = futures.pop(future)
+                    yield index, _outcome(names[index], future.result)
 
 
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:

@@ -96,8 +96,9 @@ def _slow_square(n: int) -> int:
 
 
 def test_the_local_executor_starts_processes_only_for_units_left_after_its_first_seconds(monkeypatch):
-    # units run here until they have taken LOCAL_FIRST seconds, the rest on worker processes; the outcomes
-    # are the same, in unit order, wherever they ran
+    # units run here until they have taken LOCAL_FIRST seconds; then this process goes on from the front and a
+    # worker process (jobs 2: one besides this one) takes units from the back; the outcomes are the same, in unit
+    # order, wherever they ran
     import acpgen.executors as executors_module
 
     here = f"{socket.gethostname()}:{os.getpid()}"
@@ -109,8 +110,10 @@ def test_the_local_executor_starts_processes_only_for_units_left_after_its_first
         return [o.worker == here for o in outcomes]
 
     assert workers(60.0) == [True] * 5  # the map's work within the bound: no process started
-    assert workers(0.0) == [False] * 5
-    assert workers(0.1) == [True, False, False, False, False]  # 0.2 s each: the first unit passes 0.1 s
+    for first in (0.0, 0.1):  # 0.2 s each: the first unit passes 0.1 s
+        here_first = workers(first)
+        done_here = here_first.count(True)
+        assert 1 <= done_here <= 4 and here_first == [True] * done_here + [False] * (5 - done_here), here_first
 
 
 def test_dask_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit(cluster):

@@ -255,31 +255,43 @@ _SPREADING: dict[str, tuple[_Attempt, list[dict]]] = {}
 def _spread(
     attempt: _Attempt, states: list[dict], processes: int
 ) -> Generator[tuple[str, dict[str, Any] | None], None, None]:
-    """The outcomes of ``attempt`` on ``states``, in their order, the states tried on ``processes`` processes
-    at once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local
-    executor starts its processes). Each question depends on its state and its seed alone (not on the
-    records so far: open-ended questions), so the outcomes are those of trying the states one after the
-    other; the caller stops taking them when it has enough, and the few states handed out beyond that point
-    are tried for nothing. Workers are forked from this process (they start with its groundings and
-    explorations); where processes cannot be forked, the states are tried here."""
+    """The outcomes of ``attempt`` on ``states``, in their order, the states tried on ``processes`` processes at
+    once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local executor
+    starts its processes). Each question depends on its state and its seed alone (not on the records so far:
+    open-ended questions), so the outcomes are those of trying the states one after the other; the caller stops
+    taking them when it has enough, and the few states handed out beyond that point are tried for nothing.
+
+    The states left are shared out by problem, all the states of a problem to one process (which grounds and
+    explores the problem once): this process keeps the first problems' (it has worked on them already) and tries
+    them as the caller reaches them, ``processes - 1`` workers forked from it (with its groundings and
+    explorations so far) take the others, each trying its next states ahead of the caller. Where processes cannot
+    be forked, the states are tried here."""
     started, done = time.perf_counter(), 0
     while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
         yield attempt(states[done], [])
         done += 1
     if done == len(states):
         return
+    problems = list(dict.fromkeys(str(state.get("problem", "")) for state in states))  # by first appearance
+    share = {problem: i % processes for i, problem in enumerate(problems)}  # share 0: this process
     token = uuid.uuid4().hex
     _SPREADING[token] = (attempt, states)
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"))
-    pending: deque[Future] = deque()
+    context = multiprocessing.get_context("fork")
+    workers = {w: ProcessPoolExecutor(1, mp_context=context) for w in range(1, processes)}
+    ahead = {
+        w: deque(i for i in range(done, len(states)) if share[str(states[i].get("problem", ""))] == w) for w in workers
+    }
+    pending: dict[int, deque[Future]] = {w: deque() for w in workers}
     try:
-        while done < len(states) or pending:
-            while done < len(states) and len(pending) < 2 * processes:  # one waiting per busy process
-                pending.append(pool.submit(_attempt_at, token, done))
-                done += 1
-            yield pending.popleft().result()
+        for position in range(done, len(states)):
+            for w, pool in workers.items():  # each worker two states ahead of the caller
+                while ahead[w] and len(pending[w]) < 2:
+                    pending[w].append(pool.submit(_attempt_at, token, ahead[w].popleft()))
+            owner = share[str(states[position].get("problem", ""))]
+            yield attempt(states[position], []) if owner == 0 else pending[owner].popleft().result()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for pool in workers.values():
+            pool.shutdown(wait=True, cancel_futures=True)
         _SPREADING.pop(token, None)
 
 

@@ -46,11 +46,17 @@ def test_states_spread_over_processes_give_their_outcomes_in_order(monkeypatch):
     from acpgen.generation.stages import qa
 
     monkeypatch.setattr(executors, "LOCAL_FIRST", 0.0)  # spread from the first state
-    states = [{"i": i} for i in range(40)]
-    outcomes = list(qa._spread(_Tried(), states, 2))
+    states = [{"i": i, "problem": f"p{i % 5}"} for i in range(40)]  # the problems alternate, as the stage orders them
+    outcomes = list(qa._spread(_Tried(), states, 3))
     expected = [("skipped", None) if i % 3 == 2 else ("ok", i) for i in range(40)]
     assert [(kind, record and record["i"]) for kind, record in outcomes] == expected
-    assert {record["pid"] for _, record in outcomes if record} - {os.getpid()}  # tried by the workers
+    tried_by = {}
+    for _, record in outcomes:
+        if record:
+            tried_by.setdefault(states[record["i"]]["problem"], set()).add(record["pid"])
+    assert all(len(pids) == 1 for pids in tried_by.values())  # a problem's states on one process
+    pids = set().union(*tried_by.values())
+    assert os.getpid() in pids and len(pids) == 3  # this process and two workers
     # stopped early (the caller has enough), the rest is never handed out and the workers are gone
     taken = qa._spread(_Tried(), states, 2)
     assert [next(taken)[1]["i"] for _ in range(2)] == [0, 1]
