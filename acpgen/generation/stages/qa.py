@@ -262,33 +262,35 @@ def _spread(
     taking them when it has enough, and the few states handed out beyond that point are tried for nothing.
 
     The states left are shared out by problem, all the states of a problem to one process (which grounds and
-    explores the problem once): this process keeps the first problems' (it has worked on them already) and tries
-    them as the caller reaches them, ``processes - 1`` workers forked from it (with its groundings and
-    explorations so far) take the others, each trying its next states ahead of the caller. Where processes cannot
-    be forked, the states are tried here."""
+    explores the problem once): this process keeps the first problems' and tries them as the caller reaches them,
+    ``processes - 1`` workers forked from it (with its groundings and explorations so far) take the others, each
+    trying its next states ahead of the caller. With fewer problems than processes, the states are shared out in
+    turn. Where processes cannot be forked, the states are tried here."""
     started, done = time.perf_counter(), 0
     while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
         yield attempt(states[done], [])
         done += 1
     if done == len(states):
         return
-    problems = list(dict.fromkeys(str(state.get("problem", "")) for state in states))  # by first appearance
-    share = {problem: i % processes for i, problem in enumerate(problems)}  # share 0: this process
+    problems = list(dict.fromkeys(str(state.get("problem", "")) for state in states[done:]))  # by first appearance
+    by_problem = {problem: i % processes for i, problem in enumerate(problems)}  # share 0: this process
+    owner = {
+        i: by_problem[str(states[i].get("problem", ""))] if len(problems) >= processes else i % processes
+        for i in range(done, len(states))
+    }
     token = uuid.uuid4().hex
     _SPREADING[token] = (attempt, states)
     context = multiprocessing.get_context("fork")
     workers = {w: ProcessPoolExecutor(1, mp_context=context) for w in range(1, processes)}
-    ahead = {
-        w: deque(i for i in range(done, len(states)) if share[str(states[i].get("problem", ""))] == w) for w in workers
-    }
+    ahead = {w: deque(i for i in range(done, len(states)) if owner[i] == w) for w in workers}
     pending: dict[int, deque[Future]] = {w: deque() for w in workers}
     try:
         for position in range(done, len(states)):
             for w, pool in workers.items():  # each worker two states ahead of the caller
                 while ahead[w] and len(pending[w]) < 2:
                     pending[w].append(pool.submit(_attempt_at, token, ahead[w].popleft()))
-            owner = share[str(states[position].get("problem", ""))]
-            yield attempt(states[position], []) if owner == 0 else pending[owner].popleft().result()
+            by = owner[position]
+            yield attempt(states[position], []) if by == 0 else pending[by].popleft().result()
     finally:
         for pool in workers.values():
             pool.shutdown(wait=True, cancel_futures=True)

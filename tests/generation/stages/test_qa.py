@@ -57,6 +57,11 @@ def test_states_spread_over_processes_give_their_outcomes_in_order(monkeypatch):
     assert all(len(pids) == 1 for pids in tried_by.values())  # a problem's states on one process
     pids = set().union(*tried_by.values())
     assert os.getpid() in pids and len(pids) == 3  # this process and two workers
+    # fewer problems than processes: the states in turn
+    one = [{"i": i, "problem": "p0"} for i in range(12)]
+    in_turn = list(qa._spread(_Tried(), one, 2))
+    assert [record and record["i"] for _, record in in_turn] == [None if i % 3 == 2 else i for i in range(12)]
+    assert len({record["pid"] for _, record in in_turn if record}) == 2
     # stopped early (the caller has enough), the rest is never handed out and the workers are gone
     taken = qa._spread(_Tried(), states, 2)
     assert [next(taken)[1]["i"] for _ in range(2)] == [0, 1]
