@@ -4,7 +4,8 @@ A run killed half-way therefore leaves either the old file or the complete new o
 truncated file; on a full disk the temporary file is removed and the error names the target.
 Artefacts are also flushed to the disk before the rename (``durable``), so that they survive a
 crash of the machine; entries that can be made again and are read back defensively (the planner
-cache: an unreadable entry is a miss) skip that flush, which costs milliseconds per file.
+cache: an unreadable entry is a miss; the stages' stamps: an unreadable sidecar or an entry whose file has
+another digest makes the files again) skip that flush, which costs milliseconds per file.
 """
 
 from __future__ import annotations

@@ -119,6 +119,9 @@ class StampBook:
         return entry.get("stamp") == stamp and entry.get("sha256") == file_digest(target)
 
     def record(self, unit: str, target: Path, stamp: dict, **facts: object) -> None:
-        """Note that ``target`` (already written) was made from ``stamp``; saved at once."""
+        """Note that ``target`` (already written) was made from ``stamp``; saved at once, atomically but without
+        the flush to the disk: the sidecar is read back defensively (unreadable, every file of the stage is made
+        again; an entry whose file has another digest, that file is), so a crash of the machine that loses the
+        last entries costs the work of making their files again, never a file taken for up to date."""
         self.entries[unit] = {"stamp": stamp, "sha256": file_digest(target), **facts}
-        atomic_write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n")
+        atomic_write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n", durable=False)

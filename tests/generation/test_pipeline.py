@@ -79,3 +79,24 @@ def test_a_resumed_run_removes_what_a_kill_left_half_written_in_every_stage_fold
         (out / "ferry" / folder / ".half.jsonl.abc123.tmp").write_text('{"PDDL_domain": "; ferry')
     generate(out)
     assert snapshot(out) == snapshot(reference_run)
+
+
+def test_stamps_lost_or_torn_by_a_machine_crash_make_their_files_again(reference_run, tmp_path):
+    """The stamp sidecars are written without a flush to the disk: after a crash of the machine a sidecar may be
+    torn (unreadable) or lack its last entries, and a file may hold other bytes than its entry records. Each case
+    makes the files concerned again, never takes them for up to date: the artefacts are those of an uninterrupted
+    run."""
+    out = tmp_path / "crashed"
+    shutil.copytree(reference_run, out)
+    stamps = out / "ferry" / "stamps"
+    qa = (stamps / "qa.json").read_bytes()
+    (stamps / "qa.json").write_bytes(qa[: len(qa) // 2])  # torn: unreadable
+    plans = json.loads((stamps / "plans.json").read_text())
+    lost = sorted(plans)[-1]
+    del plans[lost]  # the last entry never reached the disk
+    (stamps / "plans.json").write_text(json.dumps(plans))
+    (out / "ferry" / "plans" / lost).write_text("{}")  # and its file holds what a half-finished write left
+    states = sorted((out / "ferry" / "states").glob("p*.jsonl"))[0]
+    states.write_text(states.read_text()[:10])  # another digest than its entry records
+    generate(out)
+    assert snapshot(out) == snapshot(reference_run)
