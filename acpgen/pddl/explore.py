@@ -153,7 +153,7 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     """
     steps = _steps(task)
     origin = root if steps.task.atoms is task.atoms else steps.task.atoms.known_mask(task.atoms.atoms(root))
-    found = None if origin is None else _breadth_first(steps, origin, max_states)
+    found = None if origin is None else steps.breadth_first(origin, max_states)
     renumber = None if found is None else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # an atom one of the two groundings does not number: on its own
         found, renumber = _breadth_first(_Steps(task), root, max_states), _same
@@ -195,6 +195,23 @@ class _Steps:
     def __init__(self, task: GroundTask) -> None:
         self.task = task
         self.known: dict[int, list[tuple[int, int]]] = {}
+        #: the last searches, by root and bound: the questions of several tasks about one state explore from it
+        self._searched: OrderedDict[tuple[int, int], tuple[list[int], list[list[tuple[int, int]]], bool]] = (
+            OrderedDict()
+        )
+
+    def breadth_first(self, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
+        """:func:`_breadth_first` from ``root``, the same search given again when it was one of the last made."""
+        key = root, max_states
+        with _STEPS_LOCK:
+            found = self._searched.get(key)
+        if found is None:
+            found = _breadth_first(self, root, max_states)
+            with _STEPS_LOCK:
+                self._searched[key] = found
+                while len(self._searched) > _SEARCHES_KEPT:
+                    self._searched.popitem(last=False)
+        return found
 
     def of(self, state: int) -> list[tuple[int, int]]:
         found = self.known.get(state)
@@ -211,6 +228,7 @@ class _Steps:
 _STEPS: OrderedDict[tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
+_SEARCHES_KEPT = 8  # per problem
 
 
 def _steps(task: GroundTask) -> _Steps:

@@ -168,3 +168,14 @@ def test_groundings_with_other_rules_do_not_share_successors(monkeypatch):
     generated = _counting(monkeypatch)
     space = explore(without_p, without_p.init, 100)
     assert generated and _fields(space) == _reference(without_p, without_p.init, 100)
+
+
+def test_a_search_given_again_is_the_one_asked_for(monkeypatch):
+    # the last searches of a problem are kept by root and bound: asked again, the same; another bound, its own
+    _forget(monkeypatch)
+    task = generated_problem("ferry", 3)
+    state = random_walk(task, 3, random.Random(6))
+    again = GroundTask.from_strings(task.lifted.domain_text, render_problem(task, state))
+    for bound in (8, 20000, 8, 1, 20000):
+        assert _fields(explore(again, again.init, bound)) == _reference(again, again.init, bound), bound
+        assert _fields(explore(task, state, bound)) == _reference(task, state, bound), bound
