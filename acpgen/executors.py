@@ -36,7 +36,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import as_completed as local_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,25 +166,20 @@ class Executor:
             here += 1
         if here == len(units):
             return
-        # This process goes on with the units from the front (its groundings and warm planners are made), ``jobs -
-        # 1`` worker processes take them from the back, two at a time each, until the two ends meet.
+        # This process goes on with the units from the front, ``jobs - 1`` worker processes take them from the
+        # back (submitted last first): a unit runs here when no worker has taken it yet (its future cancels).
         workers = min(self.jobs - 1, len(units) - here - 1)
-        front, back = here, len(units)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures: dict[Future, int] = {}
-            while front < back or futures:
-                while back > front + 1 and len(futures) < 2 * workers:
-                    back -= 1
-                    futures[pool.submit(_run_unit, fn, units[back])] = back
-                if front < back:
-                    yield front, _outcome(names[front], functools.partial(_run_unit, fn, units[front]))
-                    front += 1
-                    finished = [future for future in futures if future.done()]
-                else:
-                    finished = [next(local_completed(futures))]
-                for future in finished:
-                    index = futures.pop(future)
-                    yield index, _outcome(names[index], future.result)
+            left = {i: pool.submit(_run_unit, fn, units[i]) for i in reversed(range(here, len(units)))}
+            index_of = {future: i for i, future in left.items()}
+            for i in range(here, len(units)):
+                if i in left and left[i].cancel():
+                    del left[i]
+                    yield i, _outcome(names[i], functools.partial(_run_unit, fn, units[i]))
+                for j in [j for j, future in left.items() if future.done()]:
+                    yield j, _outcome(names[j], left.pop(j).result)
+            for future in local_completed(list(left.values())):
+                yield index_of[future], _outcome(names[index_of[future]], future.result)
 
 
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:

@@ -23,9 +23,8 @@ import multiprocessing
 import random
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable, Generator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from functools import cached_property, partial
 from itertools import zip_longest
 from pathlib import Path
@@ -264,8 +263,9 @@ def _spread(
     The states left are shared out by problem, all the states of a problem to one process (which grounds and
     explores the problem once): this process keeps the first problems' and tries them as the caller reaches them,
     ``processes - 1`` workers forked from it (with its groundings and explorations so far) take the others, each
-    trying its next states ahead of the caller. With fewer problems than processes, the states are shared out in
-    turn. Where processes cannot be forked, the states are tried here."""
+    trying its states in order, ahead of the caller (those not started when the caller stops are never tried).
+    With fewer problems than processes, the states are shared out in turn. Where processes cannot be forked,
+    the states are tried here."""
     started, done = time.perf_counter(), 0
     while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
         yield attempt(states[done], [])
@@ -282,15 +282,12 @@ def _spread(
     _SPREADING[token] = (attempt, states)
     context = multiprocessing.get_context("fork")
     workers = {w: ProcessPoolExecutor(1, mp_context=context) for w in range(1, processes)}
-    ahead = {w: deque(i for i in range(done, len(states)) if owner[i] == w) for w in workers}
-    pending: dict[int, deque[Future]] = {w: deque() for w in workers}
+    tried = {  # each worker's share, in order: it tries on while this process works on its own states
+        i: workers[owner[i]].submit(_attempt_at, token, i) for i in range(done, len(states)) if owner[i]
+    }
     try:
         for position in range(done, len(states)):
-            for w, pool in workers.items():  # each worker two states ahead of the caller
-                while ahead[w] and len(pending[w]) < 2:
-                    pending[w].append(pool.submit(_attempt_at, token, ahead[w].popleft()))
-            by = owner[position]
-            yield attempt(states[position], []) if by == 0 else pending[by].popleft().result()
+            yield tried[position].result() if owner[position] else attempt(states[position], [])
     finally:
         for pool in workers.values():
             pool.shutdown(wait=True, cancel_futures=True)
