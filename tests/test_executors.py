@@ -85,6 +85,23 @@ def check_order_and_failure(executor: Executor) -> None:
     assert all(o.worker for o in outcomes if o.ok)
 
 
+def _slow_first(n: int) -> int:
+    time.sleep(1.5 if n == 0 else 0.02)
+    return n
+
+
+def test_a_worker_goes_on_while_this_process_works_on_a_long_unit(monkeypatch):
+    # jobs 2: this process takes the first unit (1.5 s), the worker process every other unit meanwhile (all of
+    # them were handed to it at once, from the back), and the outcomes still come in unit order
+    import acpgen.executors as executors_module
+
+    monkeypatch.setattr(executors_module, "LOCAL_FIRST", 0.0)
+    here = f"{socket.gethostname()}:{os.getpid()}"
+    outcomes = list(Executor(jobs=2).map(_slow_first, list(range(12)), [f"u{n}" for n in range(12)], progress=False))
+    assert [o.value for o in outcomes] == list(range(12))
+    assert [o.worker == here for o in outcomes] == [True] + [False] * 11
+
+
 def test_local_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit():
     check_order_and_failure(Executor(jobs=2))
     check_order_and_failure(Executor(jobs=1))
