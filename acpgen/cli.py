@@ -245,7 +245,7 @@ def run_options(func):
     help="Before a planner is asked for a path (a state reached, a plan avoiding an atom, a plan as short as a "
     "proven lower bound), search this many states in acp's own process (0: never).",
 )
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 @executor_options
 @planner_options
 def score(
@@ -342,7 +342,7 @@ def score(
 @cli.command("validate")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record: id, task, verdict, reason.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 @executor_options
 @planner_options
 def validate(
