@@ -147,9 +147,9 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     When more states exist the result has ``complete=False``: its states are reachable (positive
     evidence), but atoms or actions it does not contain may still be reachable.
 
-    The successors of a state are generated once per process for all the tasks that step alike (:class:`_Steps`):
-    an exploration of the same problem from another state, or with another goal, on another grounding of it,
-    takes the successors of the states expanded before. The result is the same.
+    A problem's first complete exploration in this process keeps its successor lists for all the tasks that step
+    alike (:class:`_Steps`): an exploration of the same problem from one of its states, or with another goal, on
+    another grounding of it, walks those lists instead of generating the successors again. The result is the same.
     """
     key = _stepping(task)
     steps = _steps(key, task)
@@ -202,8 +202,9 @@ def _breadth_first(steps: _Steps, root: int, max_states: int) -> tuple[list[int]
 
 
 class _Steps:
-    """The successors of the states expanded so far by the tasks that step alike (see :data:`_STEPS`), numbered in
-    the atoms of the first of them: per state, (the action's position in the actions, the next state), by position."""
+    """The successors of the states of a problem's complete explorations, for the tasks that step alike (see
+    :data:`_STEPS`), numbered in the atoms of the grounding that explored them: per state, (the action's position
+    in the actions, the next state), by position."""
 
     def __init__(self, task: GroundTask) -> None:
         self.task = task
@@ -227,7 +228,7 @@ class _Steps:
         return found
 
 
-# The states expanded in this process, by how their tasks step: the problem apart from its initial state and goal
+# The complete explorations of this process, by how their tasks step: the problem apart from its initial state and goal
 # (``LiftedTask.dynamics_key``: the domain, objects and static facts), the ground actions and rules by name. Two
 # groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
 # apart, but with the same actions and rules a state has the same successors in both. Most recently used last;
