@@ -153,11 +153,14 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     """
     key = _stepping(task)
     steps = _steps(key, task)
-    origin = root if steps.task.atoms is task.atoms else steps.task.atoms.known_mask(task.atoms.atoms(root))
-    found = None if origin is None or origin not in steps.known else steps.breadth_first(origin, max_states)
-    renumber = None if found is None else _renumbering(steps.task, task, found[0])
+    alike = steps.task.atoms is task.atoms  # this grounding's own graph: its atoms, no renumbering
+    origin = root if alike else steps.task.atoms.known_mask(task.atoms.atoms(root))
+    found, renumber = None, None
+    if origin is not None and origin in steps.known:
+        found = steps.breadth_first(origin, max_states)
+        renumber = _same if alike else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
-        own = steps if steps.task.atoms is task.atoms else _Steps(task)
+        own = steps if alike else _Steps(task)
         found, renumber = own.breadth_first(root, max_states), _same
         if own.known and not steps.known:  # the problem's first complete exploration: its graph from now on
             _adopt(key, own)
@@ -233,22 +236,23 @@ class _Steps:
 # groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
 # apart, but with the same actions and rules a state has the same successors in both. Most recently used last;
 # bounded by the states they hold together (a problem alone over the bound starts again).
-_STEPS: OrderedDict[tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], _Steps] = OrderedDict()
+_Key = tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]  # dynamics, actions, rules
+_STEPS: OrderedDict[_Key, _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
 _SEARCHES_KEPT = 8  # per problem
 
 
-def _stepping(task: GroundTask) -> tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
+def _stepping(task: GroundTask) -> _Key:
     return task.lifted.dynamics_key, task.action_names, task.rule_names
 
 
-def _adopt(key: tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], steps: _Steps) -> None:
+def _adopt(key: _Key, steps: _Steps) -> None:
     with _STEPS_LOCK:
         _STEPS[key] = steps
 
 
-def _steps(key: tuple[str, tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]], task: GroundTask) -> _Steps:
+def _steps(key: _Key, task: GroundTask) -> _Steps:
     with _STEPS_LOCK:
         found = _STEPS.get(key)
         if found is None or len(found.known) > _STEPS_STATES:
@@ -265,8 +269,6 @@ def _renumbering(source: GroundTask, target: GroundTask, states: list[int]) -> C
     used = 0
     for state in states:
         used |= state
-    if source.atoms is target.atoms:
-        return _same
     names, index = source.atoms.names, target.atoms.index
     bit_of: dict[int, int] = {}
     for b in bits(used):

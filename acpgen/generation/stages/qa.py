@@ -258,7 +258,7 @@ def _spread(
     once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local executor
     starts its processes). Each question depends on its state and its seed alone (not on the records so far:
     open-ended questions), so the outcomes are those of trying the states one after the other; the caller stops
-    taking them when it has enough, and the few states handed out beyond that point are tried for nothing.
+    taking them when it has enough, and the states a worker has started beyond that point are tried for nothing.
 
     The states left are shared out by problem, all the states of a problem to one process (which grounds and
     explores the problem once): this process keeps the first problems' and tries them as the caller reaches them,
@@ -272,12 +272,10 @@ def _spread(
         done += 1
     if done == len(states):
         return
-    problems = list(dict.fromkeys(str(state.get("problem", "")) for state in states[done:]))  # by first appearance
+    problem_of = {i: str(states[i].get("problem", "")) for i in range(done, len(states))}
+    problems = list(dict.fromkeys(problem_of.values()))  # by first appearance
     by_problem = {problem: i % processes for i, problem in enumerate(problems)}  # share 0: this process
-    owner = {
-        i: by_problem[str(states[i].get("problem", ""))] if len(problems) >= processes else i % processes
-        for i in range(done, len(states))
-    }
+    owner = {i: by_problem[p] if len(problems) >= processes else i % processes for i, p in problem_of.items()}
     token = uuid.uuid4().hex
     _SPREADING[token] = (attempt, states)
     context = multiprocessing.get_context("fork")
