@@ -29,13 +29,17 @@ class StateSpace:
     complete: bool = True  # False: exploration stopped at the bound (only positive evidence is valid)
     _distances: list[int] | None = field(default=None, repr=False)
     _predecessors: list[list[int]] | None = field(default=None, repr=False)
+    _atoms: int | None = field(default=None, repr=False)
 
     @property
     def reachable_atoms(self) -> int:
-        union = 0
-        for state in self.states:
-            union |= state
-        return union
+        """The atoms of its states (computed once: a reachability question asks it for each atom)."""
+        if self._atoms is None:
+            union = 0
+            for state in self.states:
+                union |= state
+            self._atoms = union
+        return self._atoms
 
     def reachable_action_indices(self) -> set[int]:
         return {a for succ in self.successors for a, _ in succ}
@@ -156,13 +160,13 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     alike = steps.task.atoms is task.atoms  # this grounding's own graph: its atoms, no renumbering
     origin = root if alike else steps.task.atoms.known_mask(task.atoms.atoms(root))
     found, renumber = None, None
-    if origin is not None and origin in steps.known:
+    if origin is not None and origin in steps.ids:
         found = steps.breadth_first(origin, max_states)
         renumber = _same if alike else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
         own = steps if alike else _Steps(task)
         found, renumber = own.breadth_first(root, max_states), _same
-        if own.known and not steps.known:  # the problem's first complete exploration: its graph from now on
+        if own.states and not steps.states:  # the problem's first complete exploration: its graph from now on
             _adopt(key, own)
     order, successors, complete = found
     states = order if renumber is _same else [renumber(state) for state in order]
@@ -173,23 +177,23 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
 def _breadth_first(steps: _Steps, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
     """(the states found from ``root`` in breadth-first order, up to ``max_states``; their successor lists as
     (action position, state position); whether that was all of them). A state whose successors add one state too
-    many keeps those found before it. The successors of a state ``steps`` knows are read there; a search that finds
-    every state leaves the successors it generated there too (a bounded one does not: in a space larger than the
-    bound, searches from other states would mostly need others)."""
-    known, task = steps.known, steps.task
+    many keeps those found before it. From a state ``steps`` knows the search walks its graph; otherwise it
+    generates the successors, and a search that finds every state leaves them there (a bounded one does not: in a
+    space larger than the bound, searches from other states would mostly need others)."""
+    known = steps.ids.get(root)
+    if known is not None:
+        return _walk(steps, known, max_states)
+    task = steps.task
     index = {root: 0}
     order = [root]
     successors: list[list[tuple[int, int]]] = []
-    generated: list[int] = []  # positions of the states whose successors were generated here
     head = 0
     while head < len(order):
         state = order[head]
         head += 1
-        listed = known.get(state)
-        if listed is None:
-            generated.append(head - 1)
         succ: list[tuple[int, int]] = []
-        for position, nxt in listed or ((i, action.apply(state)) for i, action in task.successors(state)):
+        for position, action in task.successors(state):
+            nxt = action.apply(state)
             j = index.get(nxt)
             if j is None:
                 if len(order) >= max_states:
@@ -199,23 +203,63 @@ def _breadth_first(steps: _Steps, root: int, max_states: int) -> tuple[list[int]
                 order.append(nxt)
             succ.append((position, j))
         successors.append(succ)
-    for at in generated:
-        known[order[at]] = [(position, order[j]) for position, j in successors[at]]
+    steps.add(order, successors)
     return order, successors, True
 
 
+def _walk(steps: _Steps, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
+    """:func:`_breadth_first` from the state numbered ``root`` in ``steps``' graph, on the graph alone (it holds the
+    successors of every state it holds: complete explorations only)."""
+    graph = steps.graph
+    position = [-1] * len(graph)
+    position[root] = 0
+    order = [root]
+    successors: list[list[tuple[int, int]]] = []
+    for at in order:  # the list grows as the search goes
+        succ: list[tuple[int, int]] = []
+        for action, nxt in graph[at]:
+            j = position[nxt]
+            if j < 0:
+                if len(order) >= max_states:
+                    successors.append(succ)
+                    return [steps.states[i] for i in order], successors, False
+                j = position[nxt] = len(order)
+                order.append(nxt)
+            succ.append((action, j))
+        successors.append(succ)
+    return [steps.states[i] for i in order], successors, True
+
+
 class _Steps:
-    """The successors of the states of a problem's complete explorations, for the tasks that step alike (see
-    :data:`_STEPS`), numbered in the atoms of the grounding that explored them: per state, (the action's position
-    in the actions, the next state), by position."""
+    """The graph of a problem's complete explorations, for the tasks that step alike (see :data:`_STEPS`): its states
+    (numbered in the atoms of the grounding that explored them), each with its successors as (the action's position
+    in the actions, the next state's number in the graph), by position. It holds the successors of every state it
+    holds."""
 
     def __init__(self, task: GroundTask) -> None:
         self.task = task
-        self.known: dict[int, list[tuple[int, int]]] = {}
+        self.states: list[int] = []
+        self.ids: dict[int, int] = {}  # state -> its number in ``states``
+        self.graph: list[list[tuple[int, int]]] = []
         #: the last searches, by root and bound: the questions of several tasks about one state explore from it
         self._searched: OrderedDict[tuple[int, int], tuple[list[int], list[list[tuple[int, int]]], bool]] = (
             OrderedDict()
         )
+
+    def add(self, order: list[int], successors: list[list[tuple[int, int]]]) -> None:
+        """Add a complete exploration: ``order``'s states with ``successors`` by position in ``order``."""
+        number: list[int] = []
+        new: list[int] = []  # positions in ``order`` of the states the graph did not hold
+        for position, state in enumerate(order):
+            at = self.ids.get(state)
+            if at is None:
+                at = self.ids[state] = len(self.states)
+                self.states.append(state)
+                self.graph.append([])
+                new.append(position)
+            number.append(at)
+        for position in new:
+            self.graph[number[position]] = [(action, number[j]) for action, j in successors[position]]
 
     def breadth_first(self, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
         """:func:`_breadth_first` from ``root``, the same search given again when it was one of the last made."""
@@ -255,10 +299,10 @@ def _adopt(key: _Key, steps: _Steps) -> None:
 def _steps(key: _Key, task: GroundTask) -> _Steps:
     with _STEPS_LOCK:
         found = _STEPS.get(key)
-        if found is None or len(found.known) > _STEPS_STATES:
+        if found is None or len(found.states) > _STEPS_STATES:
             found = _STEPS[key] = _Steps(task)
         _STEPS.move_to_end(key)
-        while len(_STEPS) > 1 and sum(len(s.known) for s in _STEPS.values()) > _STEPS_STATES:
+        while len(_STEPS) > 1 and sum(len(s.states) for s in _STEPS.values()) > _STEPS_STATES:
             _STEPS.popitem(last=False)
     return found
 

@@ -96,9 +96,11 @@ PROBE_SEARCHES = (
 PROBE_SECONDS = 0.25
 OPTIMAL_SEARCHES = ("astar(lmcut())", "astar(blind())")
 #: the second optimal configuration, which re-proves an optimal cost the first one found: A* with the
-#: Cartesian abstraction heuristic (CEGAR), admissible as LM-cut is but computed otherwise; on the
-#: largest problems of the benchmarks it finishes about as often as LM-cut, neither always first
-CHECK_SEARCHES = ("astar(cegar())", "astar(blind())")
+#: Cartesian abstraction heuristic (CEGAR), admissible as LM-cut is but computed otherwise, on the goal
+#: subtasks only. CEGAR's default also refines an abstraction per landmark: on the 202 successor states of
+#: 52 dataset next-action questions (13 domains) that took 161 s against 97 s, and up to 1.5 s on grippers
+#: tasks A* with LM-cut solves in 7 ms; within 5 s it left 7 unfinished against 4 (satellite, unfinished by both).
+CHECK_SEARCHES = ("astar(cegar(subtasks=[goals()]))", "astar(blind())")
 #: bound=0 stops the search after evaluating the initial state, right after the graph dump.
 LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_rhw(verbosity=debug))],bound=0)"
 
