@@ -11,25 +11,54 @@ import random
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, bits
 
 
-@dataclass
 class StateSpace:
-    """The states reachable from ``root`` with their successor lists."""
+    """The states reachable from ``root`` with their successor lists: ``states`` in breadth-first order from the
+    root, ``successors`` per state as (action index in ``task.actions``, state position), ``index`` from a state to
+    its position; ``complete`` False when the exploration stopped at its bound (only positive evidence is valid)."""
 
-    task: GroundTask
-    root: int
-    states: list[int]
-    successors: list[list[tuple[int, int]]]  # per state: (action index in task.actions, state index)
-    index: dict[int, int]  # state -> position in ``states``
-    complete: bool = True  # False: exploration stopped at the bound (only positive evidence is valid)
-    _distances: list[int] | None = field(default=None, repr=False)
-    _predecessors: list[list[int]] | None = field(default=None, repr=False)
-    _atoms: int | None = field(default=None, repr=False)
+    def __init__(
+        self,
+        task: GroundTask,
+        root: int,
+        states: list[int] | None,
+        successors: list[list[tuple[int, int]]] | None,
+        index: dict[int, int] | None,
+        complete: bool = True,
+    ) -> None:
+        self.task = task
+        self.root = root
+        self.complete = complete
+        self._lists = None if states is None or successors is None or index is None else (states, successors, index)
+        self._distances: list[int] | None = None
+        self._predecessors: list[list[int]] | None = None
+        self._atoms: int | None = None
+
+    def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
+        assert self._lists is not None
+        return self._lists
+
+    @property
+    def states(self) -> list[int]:
+        return self._listed()[0]
+
+    @property
+    def successors(self) -> list[list[tuple[int, int]]]:
+        return self._listed()[1]
+
+    @property
+    def index(self) -> dict[int, int]:
+        return self._listed()[2]
+
+    def holds(self, state: int) -> bool:
+        """Whether ``state`` is one of its states."""
+        return state in self.index
 
     @property
     def reachable_atoms(self) -> int:
@@ -154,6 +183,8 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     A problem's first complete exploration in this process keeps its successor lists for all the tasks that step
     alike (:class:`_Steps`): an exploration of the same problem from one of its states, or with another goal, on
     another grounding of it, walks those lists instead of generating the successors again. The result is the same.
+    When every state of that graph reaches every other, an exploration from one of them finds them all: it is then
+    read off the graph (:class:`_GraphSpace`), its lists made only when asked for.
     """
     key = _stepping(task)
     steps = _steps(key, task)
@@ -161,6 +192,11 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     origin = root if alike else steps.task.atoms.known_mask(task.atoms.atoms(root))
     found, renumber = None, None
     if origin is not None and origin in steps.ids:
+        if len(steps.states) <= max_states and steps.strongly_connected():
+            whole = _GraphSpace.over(task, root, steps, origin, alike)
+            if whole is not None:
+                _note(task, root, len(steps.states), True)
+                return whole
         found = steps.breadth_first(origin, max_states)
         renumber = _same if alike else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
@@ -245,6 +281,72 @@ class _Steps:
         self._searched: OrderedDict[tuple[int, int], tuple[list[int], list[list[tuple[int, int]]], bool]] = (
             OrderedDict()
         )
+        self._derived: dict[str, Any] = {}  # facts of the graph as it is (emptied when it grows)
+        self._distances: OrderedDict[tuple[int, int], list[int]] = OrderedDict()  # by goal (pos, neg)
+
+    def _predecessors(self) -> list[list[int]]:
+        found = self._derived.get("predecessors")
+        if found is None:
+            found = [[] for _ in self.states]
+            for at, succ in enumerate(self.graph):
+                for _, nxt in succ:
+                    found[nxt].append(at)
+            self._derived["predecessors"] = found
+        return found
+
+    def strongly_connected(self) -> bool:
+        """Whether every state of the graph reaches every other."""
+        found = self._derived.get("connected")
+        if found is None:
+            found = bool(self.states) and all(
+                len(_reached(edges)) == len(self.states)
+                for edges in ([[nxt for _, nxt in succ] for succ in self.graph], self._predecessors())
+            )
+            self._derived["connected"] = found
+        return found
+
+    def atoms(self) -> int:
+        """The atoms of its states."""
+        found = self._derived.get("atoms")
+        if found is None:
+            found = 0
+            for state in self.states:
+                found |= state
+            self._derived["atoms"] = found
+        return found
+
+    def actions(self) -> frozenset[int]:
+        """The positions of the actions on its edges."""
+        found = self._derived.get("actions")
+        if found is None:
+            found = self._derived["actions"] = frozenset(a for succ in self.graph for a, _ in succ)
+        return found
+
+    def distances(self, pos: int, neg: int) -> list[int]:
+        """Per state of the graph, the fewest steps to a state with the atoms of ``pos`` and none of ``neg``
+        (-1: none), by backward breadth-first search; the last goals asked are kept."""
+        key = pos, neg
+        with _STEPS_LOCK:
+            found = self._distances.get(key)
+        if found is None:
+            predecessors = self._predecessors()
+            found = [-1] * len(self.states)
+            queue: deque[int] = deque()
+            for at, state in enumerate(self.states):
+                if state & pos == pos and not state & neg:
+                    found[at] = 0
+                    queue.append(at)
+            while queue:
+                at = queue.popleft()
+                for before in predecessors[at]:
+                    if found[before] < 0:
+                        found[before] = found[at] + 1
+                        queue.append(before)
+            with _STEPS_LOCK:
+                self._distances[key] = found
+                while len(self._distances) > _GOALS_KEPT:
+                    self._distances.popitem(last=False)
+        return found
 
     def add(self, order: list[int], successors: list[list[tuple[int, int]]]) -> None:
         """Add a complete exploration: ``order``'s states with ``successors`` by position in ``order``."""
@@ -260,6 +362,9 @@ class _Steps:
             number.append(at)
         for position in new:
             self.graph[number[position]] = [(action, number[j]) for action, j in successors[position]]
+        if new:
+            self._derived = {}
+            self._distances = OrderedDict()
 
     def breadth_first(self, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
         """:func:`_breadth_first` from ``root``, the same search given again when it was one of the last made."""
@@ -275,6 +380,80 @@ class _Steps:
         return found
 
 
+def _reached(edges: list[list[int]]) -> set[int]:
+    """The states reached from state 0 along ``edges`` (per state, the states it leads to)."""
+    seen = {0}
+    stack = [0]
+    while stack:
+        for nxt in edges[stack.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+class _GraphSpace(StateSpace):
+    """The complete space from ``root`` when it is a problem's whole graph (:class:`_Steps`, each of its states
+    reaching every other): its atoms, actions and optimal costs come from the graph, and the lists an exploration
+    gives (states in breadth-first order from the root, renumbered into the task's atoms) are made when first
+    asked for. Every question about a state of a problem asks for these, so most never make the lists."""
+
+    def __init__(
+        self, task: GroundTask, root: int, steps: _Steps, origin: int, renumber: Callable[[int], int], alike: bool
+    ) -> None:
+        super().__init__(task, root, None, None, None, True)
+        self._steps, self._origin, self._renumber, self._alike = steps, origin, renumber, alike
+
+    @classmethod
+    def over(cls, task: GroundTask, root: int, steps: _Steps, origin: int, alike: bool) -> _GraphSpace | None:
+        """The space from ``root`` (``origin`` in the graph's atoms); None when one of the graph's atoms has no
+        number in ``task``."""
+        renumber = _same if alike else _renumbering(steps.task, task, [steps.atoms()])
+        return None if renumber is None else cls(task, root, steps, origin, renumber, alike)
+
+    def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
+        if self._lists is None:
+            order, successors, _ = self._steps.breadth_first(self._origin, len(self._steps.states))
+            states = order if self._renumber is _same else [self._renumber(state) for state in order]
+            self._lists = states, successors, dict(zip(states, range(len(states))))
+        return self._lists
+
+    def _in_graph(self, state: int) -> int | None:
+        """The state's number in the graph (None: not one of its states)."""
+        own = state if self._alike else self._steps.task.atoms.known_mask(self.task.atoms.atoms(state))
+        return None if own is None else self._steps.ids.get(own)
+
+    def holds(self, state: int) -> bool:
+        return self._in_graph(state) is not None
+
+    @property
+    def reachable_atoms(self) -> int:
+        if self._atoms is None:
+            self._atoms = self._renumber(self._steps.atoms())
+        return self._atoms
+
+    def reachable_action_indices(self) -> set[int]:
+        return set(self._steps.actions())
+
+    def optimal_cost(self, state: int | None = None) -> int | None:
+        task = self.task
+        if not task.goal_satisfiable:
+            return None
+        at = self._steps.ids[self._origin] if state is None else self._in_graph(state)
+        if at is None:
+            raise KeyError(state)
+        atoms = self._steps.task.atoms
+        pos = task.goal_pos if self._alike else atoms.known_mask(task.atoms.atoms(task.goal_pos))
+        if pos is None:  # an atom of the goal in no state of the graph
+            return None
+        # an atom the goal forbids that is in no state of the graph is never there
+        neg = task.goal_neg
+        if not self._alike:
+            neg = atoms.known_mask(a for a in task.atoms.atoms(neg) if a in atoms.index) or 0
+        value = self._steps.distances(pos, neg)[at]
+        return None if value < 0 else value
+
+
 # The complete explorations of this process, by how their tasks step: the problem apart from its initial state and goal
 # (``LiftedTask.dynamics_key``: the domain, objects and static facts), the ground actions and rules by name. Two
 # groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
@@ -285,6 +464,7 @@ _STEPS: OrderedDict[_Key, _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
 _SEARCHES_KEPT = 8  # per problem
+_GOALS_KEPT = 16  # per problem: the goals' distances kept
 
 
 def _stepping(task: GroundTask) -> _Key:

@@ -430,7 +430,7 @@ class Oracle:
         state = self.state if state is None else state
         if not self.task.goal_satisfiable:
             return CostDecision(None, True, Method.STATIC)
-        if self.space is not None and state in self.space.index:
+        if self.space is not None and self.space.holds(state):
             return CostDecision(self.space.optimal_cost(state), True, Method.EXPLORED)
         node = self._lifted_node(state)
         if node is not None and self.lifted is not None:

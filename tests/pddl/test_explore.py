@@ -179,3 +179,43 @@ def test_a_search_given_again_is_the_one_asked_for(monkeypatch):
     for bound in (8, 20000, 8, 1, 20000):
         assert _fields(explore(again, again.init, bound)) == _reference(again, again.init, bound), bound
         assert _fields(explore(task, state, bound)) == _reference(task, state, bound), bound
+
+
+def _answers(space: StateSpace, states: list[int], outside: int) -> tuple:
+    """What the questions ask of a complete space: its atoms and actions, the optimal cost from the root and from
+    each of ``states``, whether each of them and ``outside`` is one of its states."""
+    return (
+        space.reachable_atoms,
+        space.reachable_action_indices(),
+        space.optimal_cost(),
+        [space.optimal_cost(state) for state in states],
+        [space.holds(state) for state in [*states, outside]],
+    )
+
+
+@pytest.mark.parametrize(
+    ("domain", "variant", "whole"),
+    [("ferry", False, True), ("blocksworld", False, True), ("grippers", True, True), ("goldminer", False, False)],
+)
+def test_a_space_read_off_the_problems_graph_answers_as_the_explored_one(domain, variant, whole, monkeypatch):
+    # In a problem whose states all reach each other, a state's complete space is the problem's whole graph: its
+    # atoms, actions and optimal costs are read there (the goal of the state's own text, or another goal), its
+    # lists made only when asked for. goldminer's states do not all reach each other: explored as before.
+    problem, texts = _tasks(domain, variant)
+    _forget(monkeypatch)
+    explore(problem, problem.init, 20000)
+    rng = random.Random(3)
+    fluent = problem.init & ~problem.static_mask
+    low = fluent & -fluent  # one atom of the initial state, the goal asking it gone
+    texts = texts + [render_problem(problem, problem.init, goal=goal) for goal in ((fluent, 0), (fluent ^ low, low))]
+    for n, text in enumerate(texts):
+        own = GroundTask.from_strings(problem.lifted.domain_text, text)
+        reference = _reference(own, own.init, 20000)
+        assert reference[4]
+        plain = StateSpace(own, *reference)
+        asked = rng.sample(reference[1], min(12, len(reference[1])))
+        outside = own.goal_pos | own.init  # holds the goal and the initial state together: in no reachable state
+        space = explore(own, own.init, 20000)
+        assert isinstance(space, explore_module._GraphSpace) == whole, (domain, n)
+        assert _answers(space, asked, outside) == _answers(plain, asked, outside), (domain, n)
+        assert _fields(space) == reference, (domain, n)
