@@ -183,8 +183,9 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     A problem's first complete exploration in this process keeps its successor lists for all the tasks that step
     alike (:class:`_Steps`): an exploration of the same problem from one of its states, or with another goal, on
     another grounding of it, walks those lists instead of generating the successors again. The result is the same.
-    When every state of that graph reaches every other, an exploration from one of them finds them all: it is then
-    read off the graph (:class:`_GraphSpace`), its lists made only when asked for.
+    When every state of that graph reaches every other, an exploration from one of them finds them all, or stops at
+    its bound when the graph is larger: it is then read off the graph (:class:`_GraphSpace`), its lists made only
+    when asked for.
     """
     key = _stepping(task)
     steps = _steps(key, task)
@@ -192,11 +193,11 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     origin = root if alike else steps.task.atoms.known_mask(task.atoms.atoms(root))
     found, renumber = None, None
     if origin is not None and origin in steps.ids:
-        if len(steps.states) <= max_states and steps.strongly_connected():
-            whole = _GraphSpace.over(task, root, steps, origin, alike)
-            if whole is not None:
-                _note(task, root, len(steps.states), True)
-                return whole
+        if max_states >= 1 and steps.strongly_connected():
+            read = _GraphSpace.over(task, root, steps, origin, alike, max_states)
+            if read is not None:
+                _note(task, root, min(len(steps.states), max_states), read.complete)
+                return read
         found = steps.breadth_first(origin, max_states)
         renumber = _same if alike else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
@@ -393,27 +394,37 @@ def _reached(edges: list[list[int]]) -> set[int]:
 
 
 class _GraphSpace(StateSpace):
-    """The complete space from ``root`` when it is a problem's whole graph (:class:`_Steps`, each of its states
-    reaching every other): its atoms, actions and optimal costs come from the graph, and the lists an exploration
-    gives (states in breadth-first order from the root, renumbered into the task's atoms) are made when first
-    asked for. Every question about a state of a problem asks for these, so most never make the lists."""
+    """The space from ``root`` when ``root`` is in a problem's graph (:class:`_Steps`) whose states all reach each
+    other: complete when the graph has at most ``bound`` states, and then its atoms, actions and optimal costs come
+    from the graph. The lists an exploration gives (states in breadth-first order from the root up to the bound,
+    renumbered into the task's atoms) are made when first asked for: most questions about a state ask only for
+    those answers, or only whether its space is complete."""
 
     def __init__(
-        self, task: GroundTask, root: int, steps: _Steps, origin: int, renumber: Callable[[int], int], alike: bool
+        self,
+        task: GroundTask,
+        root: int,
+        steps: _Steps,
+        origin: int,
+        renumber: Callable[[int], int],
+        alike: bool,
+        bound: int,
     ) -> None:
-        super().__init__(task, root, None, None, None, True)
-        self._steps, self._origin, self._renumber, self._alike = steps, origin, renumber, alike
+        super().__init__(task, root, None, None, None, len(steps.states) <= bound)
+        self._steps, self._origin, self._renumber, self._alike, self._bound = steps, origin, renumber, alike, bound
 
     @classmethod
-    def over(cls, task: GroundTask, root: int, steps: _Steps, origin: int, alike: bool) -> _GraphSpace | None:
-        """The space from ``root`` (``origin`` in the graph's atoms); None when one of the graph's atoms has no
-        number in ``task``."""
+    def over(
+        cls, task: GroundTask, root: int, steps: _Steps, origin: int, alike: bool, bound: int
+    ) -> _GraphSpace | None:
+        """The space from ``root`` (``origin`` in the graph's atoms) up to ``bound`` states; None when one of the
+        graph's atoms has no number in ``task``."""
         renumber = _same if alike else _renumbering(steps.task, task, [steps.atoms()])
-        return None if renumber is None else cls(task, root, steps, origin, renumber, alike)
+        return None if renumber is None else cls(task, root, steps, origin, renumber, alike, bound)
 
     def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
         if self._lists is None:
-            order, successors, _ = self._steps.breadth_first(self._origin, len(self._steps.states))
+            order, successors, _ = self._steps.breadth_first(self._origin, min(self._bound, len(self._steps.states)))
             states = order if self._renumber is _same else [self._renumber(state) for state in order]
             self._lists = states, successors, dict(zip(states, range(len(states))))
         return self._lists
@@ -424,19 +435,21 @@ class _GraphSpace(StateSpace):
         return None if own is None else self._steps.ids.get(own)
 
     def holds(self, state: int) -> bool:
-        return self._in_graph(state) is not None
+        return self._in_graph(state) is not None if self.complete else super().holds(state)
 
     @property
     def reachable_atoms(self) -> int:
         if self._atoms is None:
-            self._atoms = self._renumber(self._steps.atoms())
+            self._atoms = self._renumber(self._steps.atoms()) if self.complete else super().reachable_atoms
         return self._atoms
 
     def reachable_action_indices(self) -> set[int]:
-        return set(self._steps.actions())
+        return set(self._steps.actions()) if self.complete else super().reachable_action_indices()
 
     def optimal_cost(self, state: int | None = None) -> int | None:
         task = self.task
+        if not self.complete:
+            return super().optimal_cost(state)
         if not task.goal_satisfiable:
             return None
         at = self._steps.ids[self._origin] if state is None else self._in_graph(state)

@@ -200,7 +200,8 @@ def _answers(space: StateSpace, states: list[int], outside: int) -> tuple:
 def test_a_space_read_off_the_problems_graph_answers_as_the_explored_one(domain, variant, whole, monkeypatch):
     # In a problem whose states all reach each other, a state's complete space is the problem's whole graph: its
     # atoms, actions and optimal costs are read there (the goal of the state's own text, or another goal), its
-    # lists made only when asked for. goldminer's states do not all reach each other: explored as before.
+    # lists made only when asked for; below the graph's size, the search to the bound, made when asked for.
+    # goldminer's states do not all reach each other: explored as before.
     problem, texts = _tasks(domain, variant)
     _forget(monkeypatch)
     explore(problem, problem.init, 20000)
@@ -219,3 +220,14 @@ def test_a_space_read_off_the_problems_graph_answers_as_the_explored_one(domain,
         assert isinstance(space, explore_module._GraphSpace) == whole, (domain, n)
         assert _answers(space, asked, outside) == _answers(plain, asked, outside), (domain, n)
         assert _fields(space) == reference, (domain, n)
+        # a bound below the graph's size: not complete, and what it found is what a search to the bound finds
+        half = len(reference[1]) // 2
+        bounded = explore(own, own.init, half)
+        assert isinstance(bounded, explore_module._GraphSpace) == whole and not bounded.complete, (domain, n)
+        cut = StateSpace(own, *_reference(own, own.init, half))
+        assert (bounded.reachable_atoms, bounded.reachable_action_indices(), bounded.holds(outside)) == (
+            cut.reachable_atoms,
+            cut.reachable_action_indices(),
+            cut.holds(outside),
+        )
+        assert _fields(bounded) == _fields(cut), (domain, n)
