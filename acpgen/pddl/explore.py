@@ -12,10 +12,12 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, bits
+
+_T = TypeVar("_T")
 
 
 class StateSpace:
@@ -193,10 +195,11 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     origin = root if alike else steps.task.atoms.known_mask(task.atoms.atoms(root))
     found, renumber = None, None
     if origin is not None and origin in steps.ids:
-        if max_states >= 1 and steps.strongly_connected():
-            read = _GraphSpace.over(task, root, steps, origin, alike, max_states)
+        size = steps.size()
+        if max_states >= 1 and steps.strongly_connected(size):
+            read = _GraphSpace.over(task, root, steps, size, origin, alike, max_states)
             if read is not None:
-                _note(task, root, min(len(steps.states), max_states), read.complete)
+                _note(task, root, min(size, max_states), read.complete)
                 return read
         found = steps.breadth_first(origin, max_states)
         renumber = _same if alike else _renumbering(steps.task, task, found[0])
@@ -282,58 +285,75 @@ class _Steps:
         self._searched: OrderedDict[tuple[int, int], tuple[list[int], list[list[tuple[int, int]]], bool]] = (
             OrderedDict()
         )
-        self._derived: dict[str, Any] = {}  # facts of the graph as it is (emptied when it grows)
-        self._distances: OrderedDict[tuple[int, int], list[int]] = OrderedDict()  # by goal (pos, neg)
+        #: facts of the graph by its size when computed, the goals' distances among them (the last asked kept)
+        self._derived: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
-    def _predecessors(self) -> list[list[int]]:
-        found = self._derived.get("predecessors")
-        if found is None:
-            found = [[] for _ in self.states]
-            for at, succ in enumerate(self.graph):
-                for _, nxt in succ:
-                    found[nxt].append(at)
-            self._derived["predecessors"] = found
-        return found
-
-    def strongly_connected(self) -> bool:
-        """Whether every state of the graph reaches every other."""
-        found = self._derived.get("connected")
-        if found is None:
-            found = bool(self.states) and all(
-                len(_reached(edges)) == len(self.states)
-                for edges in ([[nxt for _, nxt in succ] for succ in self.graph], self._predecessors())
-            )
-            self._derived["connected"] = found
-        return found
-
-    def atoms(self) -> int:
-        """The atoms of its states."""
-        found = self._derived.get("atoms")
-        if found is None:
-            found = 0
-            for state in self.states:
-                found |= state
-            self._derived["atoms"] = found
-        return found
-
-    def actions(self) -> frozenset[int]:
-        """The positions of the actions on its edges."""
-        found = self._derived.get("actions")
-        if found is None:
-            found = self._derived["actions"] = frozenset(a for succ in self.graph for a, _ in succ)
-        return found
-
-    def distances(self, pos: int, neg: int) -> list[int]:
-        """Per state of the graph, the fewest steps to a state with the atoms of ``pos`` and none of ``neg``
-        (-1: none), by backward breadth-first search; the last goals asked are kept."""
-        key = pos, neg
+    def size(self) -> int:
+        """How many states the graph holds now (their lists all there: :meth:`add` holds the lock). The facts
+        below are of the graph's first ``size`` states: a search on another thread may add states, and no state
+        before them leads to one of those."""
         with _STEPS_LOCK:
-            found = self._distances.get(key)
+            return len(self.graph)
+
+    def _fact(self, name: tuple[Any, ...], size: int, compute: Callable[[], _T]) -> _T:
+        """A fact of the graph's first ``size`` states, computed once."""
+        key = (*name, size)
+        with _STEPS_LOCK:
+            found = self._derived.get(key)
+            if found is not None:
+                self._derived.move_to_end(key)
         if found is None:
-            predecessors = self._predecessors()
-            found = [-1] * len(self.states)
+            found = compute()
+            with _STEPS_LOCK:
+                self._derived[key] = found
+                while len(self._derived) > _FACTS_KEPT:
+                    self._derived.popitem(last=False)
+        return found
+
+    def _predecessors(self, size: int) -> list[list[int]]:
+        def compute() -> list[list[int]]:
+            found: list[list[int]] = [[] for _ in range(size)]
+            for at in range(size):
+                for _, nxt in self.graph[at]:
+                    found[nxt].append(at)
+            return found
+
+        return self._fact(("predecessors",), size, compute)
+
+    def strongly_connected(self, size: int) -> bool:
+        """Whether every state reaches every other."""
+
+        def compute() -> bool:
+            forward = [[nxt for _, nxt in self.graph[at]] for at in range(size)]
+            return size > 0 and all(len(_reached(edges)) == size for edges in (forward, self._predecessors(size)))
+
+        return self._fact(("connected",), size, compute)
+
+    def atoms(self, size: int) -> int:
+        """The atoms of its states."""
+
+        def compute() -> int:
+            union = 0
+            for state in self.states[:size]:
+                union |= state
+            return union
+
+        return self._fact(("atoms",), size, compute)
+
+    def actions(self, size: int) -> frozenset[int]:
+        """The positions of the actions on its edges."""
+        return self._fact(("actions",), size, lambda: frozenset(a for at in range(size) for a, _ in self.graph[at]))
+
+    def distances(self, pos: int, neg: int, size: int) -> list[int]:
+        """Per state, the fewest steps to a state with the atoms of ``pos`` and none of ``neg`` (-1: none), by
+        backward breadth-first search."""
+
+        def compute() -> list[int]:
+            predecessors = self._predecessors(size)
+            found = [-1] * size
             queue: deque[int] = deque()
-            for at, state in enumerate(self.states):
+            for at in range(size):
+                state = self.states[at]
                 if state & pos == pos and not state & neg:
                     found[at] = 0
                     queue.append(at)
@@ -343,29 +363,28 @@ class _Steps:
                     if found[before] < 0:
                         found[before] = found[at] + 1
                         queue.append(before)
-            with _STEPS_LOCK:
-                self._distances[key] = found
-                while len(self._distances) > _GOALS_KEPT:
-                    self._distances.popitem(last=False)
-        return found
+            return found
+
+        return self._fact(("distances", pos, neg), size, compute)
 
     def add(self, order: list[int], successors: list[list[tuple[int, int]]]) -> None:
-        """Add a complete exploration: ``order``'s states with ``successors`` by position in ``order``."""
-        number: list[int] = []
-        new: list[int] = []  # positions in ``order`` of the states the graph did not hold
-        for position, state in enumerate(order):
-            at = self.ids.get(state)
-            if at is None:
-                at = self.ids[state] = len(self.states)
-                self.states.append(state)
-                self.graph.append([])
-                new.append(position)
-            number.append(at)
-        for position in new:
-            self.graph[number[position]] = [(action, number[j]) for action, j in successors[position]]
-        if new:
-            self._derived = {}
-            self._distances = OrderedDict()
+        """Add a complete exploration: ``order``'s states with ``successors`` by position in ``order``. A state is
+        numbered (in ``ids``) once its successor list is there, for the searches on other threads."""
+        with _STEPS_LOCK:
+            base = len(self.states)
+            number: list[int] = []
+            new: list[int] = []  # positions in ``order`` of the states the graph did not hold
+            for position, state in enumerate(order):
+                at = self.ids.get(state)
+                if at is None:
+                    at = base + len(new)
+                    new.append(position)
+                number.append(at)
+            if not new:
+                return
+            self.graph.extend([[(action, number[j]) for action, j in successors[position]] for position in new])
+            self.states.extend([order[position] for position in new])
+            self.ids.update({order[position]: base + k for k, position in enumerate(new)})
 
     def breadth_first(self, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
         """:func:`_breadth_first` from ``root``, the same search given again when it was one of the last made."""
@@ -394,37 +413,39 @@ def _reached(edges: list[list[int]]) -> set[int]:
 
 
 class _GraphSpace(StateSpace):
-    """The space from ``root`` when ``root`` is in a problem's graph (:class:`_Steps`) whose states all reach each
-    other: complete when the graph has at most ``bound`` states, and then its atoms, actions and optimal costs come
-    from the graph. The lists an exploration gives (states in breadth-first order from the root up to the bound,
-    renumbered into the task's atoms) are made when first asked for: most questions about a state ask only for
-    those answers, or only whether its space is complete."""
+    """The space from ``root`` when ``root`` is among the first ``size`` states of a problem's graph
+    (:class:`_Steps`), which all reach each other: complete when they are at most ``bound``, and then its atoms,
+    actions and optimal costs come from the graph. The lists an exploration gives (states in breadth-first order
+    from the root up to the bound, renumbered into the task's atoms) are made when first asked for: most questions
+    about a state ask only for those answers, or only whether its space is complete."""
 
     def __init__(
         self,
         task: GroundTask,
         root: int,
         steps: _Steps,
+        size: int,
         origin: int,
         renumber: Callable[[int], int],
         alike: bool,
         bound: int,
     ) -> None:
-        super().__init__(task, root, None, None, None, len(steps.states) <= bound)
-        self._steps, self._origin, self._renumber, self._alike, self._bound = steps, origin, renumber, alike, bound
+        super().__init__(task, root, None, None, None, size <= bound)
+        self._steps, self._size, self._origin, self._renumber = steps, size, origin, renumber
+        self._alike, self._bound = alike, bound
 
     @classmethod
     def over(
-        cls, task: GroundTask, root: int, steps: _Steps, origin: int, alike: bool, bound: int
+        cls, task: GroundTask, root: int, steps: _Steps, size: int, origin: int, alike: bool, bound: int
     ) -> _GraphSpace | None:
         """The space from ``root`` (``origin`` in the graph's atoms) up to ``bound`` states; None when one of the
         graph's atoms has no number in ``task``."""
-        renumber = _same if alike else _renumbering(steps.task, task, [steps.atoms()])
-        return None if renumber is None else cls(task, root, steps, origin, renumber, alike, bound)
+        renumber = _same if alike else _renumbering(steps.task, task, [steps.atoms(size)])
+        return None if renumber is None else cls(task, root, steps, size, origin, renumber, alike, bound)
 
     def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
         if self._lists is None:
-            order, successors, _ = self._steps.breadth_first(self._origin, min(self._bound, len(self._steps.states)))
+            order, successors, _ = self._steps.breadth_first(self._origin, min(self._bound, self._size))
             states = order if self._renumber is _same else [self._renumber(state) for state in order]
             self._lists = states, successors, dict(zip(states, range(len(states))))
         return self._lists
@@ -432,7 +453,8 @@ class _GraphSpace(StateSpace):
     def _in_graph(self, state: int) -> int | None:
         """The state's number in the graph (None: not one of its states)."""
         own = state if self._alike else self._steps.task.atoms.known_mask(self.task.atoms.atoms(state))
-        return None if own is None else self._steps.ids.get(own)
+        at = None if own is None else self._steps.ids.get(own)
+        return at if at is not None and at < self._size else None
 
     def holds(self, state: int) -> bool:
         return self._in_graph(state) is not None if self.complete else super().holds(state)
@@ -440,11 +462,11 @@ class _GraphSpace(StateSpace):
     @property
     def reachable_atoms(self) -> int:
         if self._atoms is None:
-            self._atoms = self._renumber(self._steps.atoms()) if self.complete else super().reachable_atoms
+            self._atoms = self._renumber(self._steps.atoms(self._size)) if self.complete else super().reachable_atoms
         return self._atoms
 
     def reachable_action_indices(self) -> set[int]:
-        return set(self._steps.actions()) if self.complete else super().reachable_action_indices()
+        return set(self._steps.actions(self._size)) if self.complete else super().reachable_action_indices()
 
     def optimal_cost(self, state: int | None = None) -> int | None:
         task = self.task
@@ -463,7 +485,7 @@ class _GraphSpace(StateSpace):
         neg = task.goal_neg
         if not self._alike:
             neg = atoms.known_mask(a for a in task.atoms.atoms(neg) if a in atoms.index) or 0
-        value = self._steps.distances(pos, neg)[at]
+        value = self._steps.distances(pos, neg, self._size)[at]
         return None if value < 0 else value
 
 
@@ -477,7 +499,7 @@ _STEPS: OrderedDict[_Key, _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
 _SEARCHES_KEPT = 8  # per problem
-_GOALS_KEPT = 16  # per problem: the goals' distances kept
+_FACTS_KEPT = 24  # per problem: its graph's facts kept (each goal's distances one)
 
 
 def _stepping(task: GroundTask) -> _Key:
