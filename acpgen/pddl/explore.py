@@ -78,30 +78,15 @@ class StateSpace:
     def predecessors(self) -> list[list[int]]:
         """Per state, the positions of the states with an action leading to it."""
         if self._predecessors is None:
-            found: list[list[int]] = [[] for _ in self.states]
-            for i, succ in enumerate(self.successors):
-                for _, j in succ:
-                    found[j].append(i)
-            self._predecessors = found  # made whole before it is shared (explorations may be read on threads)
+            # made whole before it is shared (explorations may be read on threads)
+            self._predecessors = _reversed(self.successors, len(self.states))
         return self._predecessors
 
     def goal_distances(self) -> list[int]:
         """h* of every state (-1 for dead ends), by backward breadth-first search."""
         if self._distances is None:
-            predecessors = self.predecessors()
-            dist = [-1] * len(self.states)
-            queue: deque[int] = deque()
-            for i, state in enumerate(self.states):
-                if self.task.is_goal(state):
-                    dist[i] = 0
-                    queue.append(i)
-            while queue:
-                i = queue.popleft()
-                for j in predecessors[i]:
-                    if dist[j] < 0:
-                        dist[j] = dist[i] + 1
-                        queue.append(j)
-            self._distances = dist
+            goals = [i for i, state in enumerate(self.states) if self.task.is_goal(state)]
+            self._distances = _distances_to(goals, self.predecessors())
         return self._distances
 
     def optimal_cost(self, state: int | None = None) -> int | None:
@@ -311,14 +296,7 @@ class _Steps:
         return found
 
     def _predecessors(self, size: int) -> list[list[int]]:
-        def compute() -> list[list[int]]:
-            found: list[list[int]] = [[] for _ in range(size)]
-            for at in range(size):
-                for _, nxt in self.graph[at]:
-                    found[nxt].append(at)
-            return found
-
-        return self._fact(("predecessors",), size, compute)
+        return self._fact(("predecessors",), size, lambda: _reversed(self.graph, size))
 
     def strongly_connected(self, size: int) -> bool:
         """Whether every state reaches every other."""
@@ -349,21 +327,8 @@ class _Steps:
         backward breadth-first search."""
 
         def compute() -> list[int]:
-            predecessors = self._predecessors(size)
-            found = [-1] * size
-            queue: deque[int] = deque()
-            for at in range(size):
-                state = self.states[at]
-                if state & pos == pos and not state & neg:
-                    found[at] = 0
-                    queue.append(at)
-            while queue:
-                at = queue.popleft()
-                for before in predecessors[at]:
-                    if found[before] < 0:
-                        found[before] = found[at] + 1
-                        queue.append(before)
-            return found
+            goals = [at for at in range(size) if self.states[at] & pos == pos and not self.states[at] & neg]
+            return _distances_to(goals, self._predecessors(size))
 
         return self._fact(("distances", pos, neg), size, compute)
 
@@ -398,6 +363,31 @@ class _Steps:
                 while len(self._searched) > _SEARCHES_KEPT:
                     self._searched.popitem(last=False)
         return found
+
+
+def _reversed(successors: list[list[tuple[int, int]]], size: int) -> list[list[int]]:
+    """Per state of the first ``size``, the states with an action leading to it (``successors``: per state,
+    (action, next state); those of the first ``size`` lead only among them)."""
+    found: list[list[int]] = [[] for _ in range(size)]
+    for at in range(size):
+        for _, nxt in successors[at]:
+            found[nxt].append(at)
+    return found
+
+
+def _distances_to(goals: list[int], predecessors: list[list[int]]) -> list[int]:
+    """Per state, the fewest steps to one of ``goals`` (-1: none), by backward breadth-first search."""
+    found = [-1] * len(predecessors)
+    for at in goals:
+        found[at] = 0
+    queue = deque(goals)
+    while queue:
+        at = queue.popleft()
+        for before in predecessors[at]:
+            if found[before] < 0:
+                found[before] = found[at] + 1
+                queue.append(before)
+    return found
 
 
 def _reached(edges: list[list[int]]) -> set[int]:
