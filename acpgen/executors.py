@@ -171,15 +171,15 @@ class Executor:
         workers = min(self.jobs - 1, len(units) - here - 1)
         with ProcessPoolExecutor(max_workers=workers) as pool:
             left = {i: pool.submit(_run_unit, fn, units[i]) for i in reversed(range(here, len(units)))}
-            index_of = {future: i for i, future in left.items()}
             for i in range(here, len(units)):
                 if i in left and left[i].cancel():
                     del left[i]
                     yield i, _outcome(names[i], functools.partial(_run_unit, fn, units[i]))
                 for j in [j for j, future in left.items() if future.done()]:
                     yield j, _outcome(names[j], left.pop(j).result)
-            for future in local_completed(list(left.values())):
-                yield index_of[future], _outcome(names[index_of[future]], future.result)
+            running = {future: i for i, future in left.items()}  # all the units left are the workers'
+            for future in local_completed(running):
+                yield running[future], _outcome(names[running[future]], future.result)
 
 
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:

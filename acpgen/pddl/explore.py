@@ -135,14 +135,7 @@ class StateSpace:
 
     def reachable_from(self, at: int) -> set[int]:
         """The positions of the states reachable from the state at position ``at`` (itself included)."""
-        seen = {at}
-        stack = [at]
-        while stack:
-            for _, j in self.successors[stack.pop()]:
-                if j not in seen:
-                    seen.add(j)
-                    stack.append(j)
-        return seen
+        return _reachable(self.successors, at)
 
     def goal_reachable_avoiding(self, atom_bit: int) -> bool:
         """Whether some path from the root reaches the goal through states without ``atom_bit``."""
@@ -177,17 +170,19 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
     key = _stepping(task)
     steps = _steps(key, task)
     alike = steps.task.atoms is task.atoms  # this grounding's own graph: its atoms, no renumbering
-    origin = root if alike else steps.task.atoms.known_mask(task.atoms.atoms(root))
+    origin = steps.translated(task, root)
     found, renumber = None, None
     if origin is not None and origin in steps.ids:
         size = steps.size()
         if max_states >= 1 and steps.strongly_connected(size):
-            read = _GraphSpace.over(task, root, steps, size, origin, alike, max_states)
+            read = _GraphSpace.over(task, root, steps, size, origin, max_states)
             if read is not None:
                 _note(task, root, min(size, max_states), read.complete)
                 return read
-        found = steps.breadth_first(origin, max_states)
-        renumber = _same if alike else _renumbering(steps.task, task, found[0])
+            # else an atom of the graph has no number in this grounding: explored in its own atoms below
+        else:
+            found = steps.breadth_first(origin, max_states)
+            renumber = _same if alike else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
         own = steps if alike else _Steps(task)
         found, renumber = own.breadth_first(root, max_states), _same
@@ -295,15 +290,23 @@ class _Steps:
                     self._derived.popitem(last=False)
         return found
 
+    def translated(self, task: GroundTask, state: int) -> int | None:
+        """A state of ``task`` (a grounding that steps alike) in the graph's atoms; None when one of its atoms has no
+        number there."""
+        return state if task.atoms is self.task.atoms else self.task.atoms.known_mask(task.atoms.atoms(state))
+
     def _predecessors(self, size: int) -> list[list[int]]:
         return self._fact(("predecessors",), size, lambda: _reversed(self.graph, size))
 
     def strongly_connected(self, size: int) -> bool:
-        """Whether every state reaches every other."""
+        """Whether every state reaches every other: all are reached from the first, and all reach it."""
 
         def compute() -> bool:
-            forward = [[nxt for _, nxt in self.graph[at]] for at in range(size)]
-            return size > 0 and all(len(_reached(edges)) == size for edges in (forward, self._predecessors(size)))
+            return (
+                size > 0
+                and len(_reachable(self.graph, 0)) == size
+                and min(_distances_to([0], self._predecessors(size))) >= 0
+            )
 
         return self._fact(("connected",), size, compute)
 
@@ -390,12 +393,12 @@ def _distances_to(goals: list[int], predecessors: list[list[int]]) -> list[int]:
     return found
 
 
-def _reached(edges: list[list[int]]) -> set[int]:
-    """The states reached from state 0 along ``edges`` (per state, the states it leads to)."""
-    seen = {0}
-    stack = [0]
+def _reachable(successors: list[list[tuple[int, int]]], at: int) -> set[int]:
+    """The states reachable from the state ``at`` (itself included); ``successors``: per state, (action, next state)."""
+    seen = {at}
+    stack = [at]
     while stack:
-        for nxt in edges[stack.pop()]:
+        for _, nxt in successors[stack.pop()]:
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
@@ -417,21 +420,18 @@ class _GraphSpace(StateSpace):
         size: int,
         origin: int,
         renumber: Callable[[int], int],
-        alike: bool,
         bound: int,
     ) -> None:
         super().__init__(task, root, None, None, None, size <= bound)
-        self._steps, self._size, self._origin, self._renumber = steps, size, origin, renumber
-        self._alike, self._bound = alike, bound
+        self._steps, self._size, self._origin, self._renumber, self._bound = steps, size, origin, renumber, bound
 
     @classmethod
-    def over(
-        cls, task: GroundTask, root: int, steps: _Steps, size: int, origin: int, alike: bool, bound: int
-    ) -> _GraphSpace | None:
+    def over(cls, task: GroundTask, root: int, steps: _Steps, size: int, origin: int, bound: int) -> _GraphSpace | None:
         """The space from ``root`` (``origin`` in the graph's atoms) up to ``bound`` states; None when one of the
         graph's atoms has no number in ``task``."""
+        alike = task.atoms is steps.task.atoms
         renumber = _same if alike else _renumbering(steps.task, task, [steps.atoms(size)])
-        return None if renumber is None else cls(task, root, steps, size, origin, renumber, alike, bound)
+        return None if renumber is None else cls(task, root, steps, size, origin, renumber, bound)
 
     def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
         if self._lists is None:
@@ -442,7 +442,7 @@ class _GraphSpace(StateSpace):
 
     def _in_graph(self, state: int) -> int | None:
         """The state's number in the graph (None: not one of its states)."""
-        own = state if self._alike else self._steps.task.atoms.known_mask(self.task.atoms.atoms(state))
+        own = self._steps.translated(self.task, state)
         at = None if own is None else self._steps.ids.get(own)
         return at if at is not None and at < self._size else None
 
@@ -467,14 +467,14 @@ class _GraphSpace(StateSpace):
         at = self._steps.ids[self._origin] if state is None else self._in_graph(state)
         if at is None:
             raise KeyError(state)
-        atoms = self._steps.task.atoms
-        pos = task.goal_pos if self._alike else atoms.known_mask(task.atoms.atoms(task.goal_pos))
+        pos = self._steps.translated(task, task.goal_pos)
         if pos is None:  # an atom of the goal in no state of the graph
             return None
         # an atom the goal forbids that is in no state of the graph is never there
         neg = task.goal_neg
-        if not self._alike:
-            neg = atoms.known_mask(a for a in task.atoms.atoms(neg) if a in atoms.index) or 0
+        if task.atoms is not self._steps.task.atoms:
+            known = self._steps.task.atoms
+            neg = known.known_mask(a for a in task.atoms.atoms(neg) if a in known.index) or 0
         value = self._steps.distances(pos, neg, self._size)[at]
         return None if value < 0 else value
 
