@@ -16,6 +16,7 @@ follows from the PDDL and cannot be overridden.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from enum import Enum
 
 from acpgen.errors import PddlError
@@ -47,18 +48,30 @@ def single_valued_predicates(mutex_groups: Iterable[Sequence[str]]) -> frozenset
     return frozenset(found)
 
 
+def group_dependent(lifted: LiftedTask, overrides: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The predicates of ``lifted`` whose type the mutex groups decide (base or self-derived): those that
+    actions change, less those ``overrides`` (the template's ``fluent_types``) names. Once the groups of some
+    problems make all of them single-valued, the groups of further problems cannot change a type."""
+    named = {p.lower() for p in overrides or {}}
+    return frozenset(
+        p
+        for p in lifted.predicates
+        if p not in lifted.derived_predicates and p not in lifted.static_predicates and p not in named
+    )
+
+
 def classify(
     lifted: LiftedTask,
-    mutex_groups: Iterable[Sequence[str]] = (),
+    single: AbstractSet[str] = frozenset(),
     overrides: Mapping[str, str] | None = None,
     source: str = "the template",
 ) -> dict[str, FluentType]:
     """The fluent type of every predicate of ``lifted`` (equality left out), sorted by predicate.
 
-    ``mutex_groups``: the translator's groups for one or more problems of the domain (canonical atoms);
-    ``overrides``: the template's ``fluent_types`` map; ``source`` names it in errors.
+    ``single``: the single-valued predicates (:func:`single_valued_predicates`) of the translator's mutex
+    groups of one or more problems of the domain; ``overrides``: the template's ``fluent_types`` map;
+    ``source`` names it in errors.
     """
-    single = single_valued_predicates(mutex_groups)
     out: dict[str, FluentType] = {}
     for pred in sorted(lifted.predicates):
         if pred in lifted.derived_predicates:

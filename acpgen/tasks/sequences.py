@@ -14,6 +14,7 @@ and F1 reported beside the 0/1 score.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -36,7 +37,7 @@ from acpgen.nl.template import (
     load_questions,
     load_template,
 )
-from acpgen.pddl.fluents import classify
+from acpgen.pddl.fluents import classify, group_dependent, single_valued_predicates
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import LiftedTask, split_canonical
 from acpgen.pddl.ramifications import variant_domain, variant_problem
@@ -54,30 +55,63 @@ from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, Matcher
 from acpgen.tasks.measures import set_measures
 
 MAX_ITEMS = 40  # longest set answer asked for (a longer list is no reasonable free answer)
-_GROUPS_CACHE: dict[tuple[str, tuple[str, ...]], list[list[str]]] = {}
+# The single-valued predicates of a domain's problems so far, by the domain's PDDL and the problems' texts.
+_GROUPS_CACHE: dict[tuple[str, tuple[str, ...]], _Translated] = {}
+_GROUPS_LOCK = threading.Lock()
 # The fluent types of a domain (or its variant) from the mutex groups of a set of its problems, by what they
 # depend on: the asked domain's PDDL, its name and obfuscation (the template), the problems' domain and texts.
 _TYPES_CACHE: dict[tuple[str, str, bool, str, tuple[str, ...]], dict[str, str]] = {}
 
 
-def _mutex_groups(ctx: RecordContext, domain_text: str, problems: tuple[str, ...]) -> list[list[str]]:
-    """The translator's mutex groups of each of a domain's problems (their own goals, which their plans
-    reach), joined; DataError when the translator answers none of them."""
+class _Translated:
+    """The translator's mutex groups of a domain's problems, translated in their order only as far as a
+    question needs: until the predicates it asks about are all single-valued (further groups can only add
+    single-valued predicates), or every problem is translated. Safe to use from several threads."""
+
+    def __init__(self, domain_text: str, problems: tuple[str, ...]) -> None:
+        self.domain_text, self.problems = domain_text, problems
+        self.groups: list[list[str]] = []
+        self.translated = self.answered = 0
+        self.lock = threading.Lock()
+
+    def single_valued(self, ctx: RecordContext, needed: frozenset[str]) -> frozenset[str]:
+        """The single-valued predicates of the groups of the problems translated so far, once they hold all
+        of ``needed`` or every problem is translated; DataError when the translator answers none of them."""
+        with self.lock:
+            single = single_valued_predicates(self.groups)
+            while self.translated < len(self.problems) and not (self.answered and needed <= single):
+                problem = self.problems[self.translated]
+                result = ctx.planners.mutex_groups(self.domain_text, problem, ctx.options.limits)
+                self.translated += 1
+                if result.status == Status.SOLVED:
+                    self.answered += 1
+                    self.groups.extend(list(g) for g in result.groups)
+                    single = single_valued_predicates(self.groups)
+            if not self.answered:
+                raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator for the domain")
+            return single
+
+
+def _single_valued(
+    ctx: RecordContext, domain_text: str, problems: tuple[str, ...], needed: frozenset[str]
+) -> frozenset[str]:
+    """The single-valued predicates (:func:`acpgen.pddl.fluents.single_valued_predicates`) of the
+    translator's mutex groups of a domain's problems (their own goals, which their plans reach), as far as
+    they decide the types of ``needed``: the same types as the groups of all the problems give."""
     key = (domain_text, problems)
-    if key not in _GROUPS_CACHE:
-        groups: list[list[str]] = []
-        answered = 0
-        for problem in problems:
-            result = ctx.planners.mutex_groups(domain_text, problem, ctx.options.limits)
-            if result.status == Status.SOLVED:
-                answered += 1
-                groups.extend(list(g) for g in result.groups)
-        if not answered:
-            raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator for the domain")
-        if len(_GROUPS_CACHE) > 64:
-            _GROUPS_CACHE.clear()
-        _GROUPS_CACHE[key] = groups
-    return _GROUPS_CACHE[key]
+    with _GROUPS_LOCK:
+        translated = _GROUPS_CACHE.get(key)
+        if translated is None:
+            if len(_GROUPS_CACHE) > 64:
+                _GROUPS_CACHE.clear()
+            translated = _GROUPS_CACHE[key] = _Translated(domain_text, problems)
+    try:
+        return translated.single_valued(ctx, needed)
+    except DataError:
+        with _GROUPS_LOCK:  # not kept: a translator that timed out may answer next time
+            if _GROUPS_CACHE.get(key) is translated:
+                del _GROUPS_CACHE[key]
+        raise
 
 
 @cache
@@ -119,15 +153,18 @@ def lifted_world(ctx: RecordContext, types: Mapping[str, str]) -> LiftedWorld:
     return LiftedWorld(ctx.task.lifted, dict(types), None if base is None else read_strings(*base, "base task"))
 
 
-def domain_fluent_types(ctx: RecordContext, groups: list[list[str]]) -> dict[str, str]:
-    """Predicate -> fluent type (:func:`acpgen.pddl.fluents.classify`) of the task a record asks about (the
-    domain, or its ramification variant), from mutex groups of the domain's problems and the template's
-    ``fluent_types``: a property of the domain, the same for every record of it."""
+def domain_fluent_types(ctx: RecordContext, translated: RecordContext, problems: tuple[str, ...]) -> dict[str, str]:
+    """Predicate -> fluent type (:func:`acpgen.pddl.fluents.classify`) of the task ``ctx`` asks about (the
+    domain, or its ramification variant), from the mutex groups of ``problems`` of the domain of
+    ``translated`` and the template's ``fluent_types``: a property of the domain, the same for every record of
+    it. DataError when the translator gives no mutex groups."""
 
     template = template_of(ctx.record, ctx.task.lifted)
     overrides = template.fluent_types if template is not None else None
     source = str(template.path) if template is not None else "the template"
-    return {p: t.value for p, t in classify(ctx.task.lifted, groups, overrides, source).items()}
+    needed = group_dependent(ctx.task.lifted, overrides)
+    single = _single_valued(translated, str(translated.record["PDDL_domain"]), problems, needed)
+    return {p: t.value for p, t in classify(ctx.task.lifted, single, overrides, source).items()}
 
 
 def fluent_types(ctx: RecordContext) -> dict[str, str]:
@@ -137,8 +174,7 @@ def fluent_types(ctx: RecordContext) -> dict[str, str]:
     stored = ctx.record.get("fluent_types")
     if isinstance(stored, dict):
         return rq.types_of_record(stored)
-    problem = (ctx.record["PDDL_problem"],)
-    return domain_fluent_types(ctx, _mutex_groups(ctx, ctx.record["PDDL_domain"], problem))
+    return domain_fluent_types(ctx, ctx, (str(ctx.record["PDDL_problem"]),))
 
 
 def item_fluent_types(base: RecordContext, asked: RecordContext, item: QAItem) -> dict[str, str] | None:
@@ -156,7 +192,7 @@ def item_fluent_types(base: RecordContext, asked: RecordContext, item: QAItem) -
     )
     if key not in _TYPES_CACHE:
         try:
-            types = domain_fluent_types(asked, _mutex_groups(base, base.record["PDDL_domain"], problems))
+            types = domain_fluent_types(asked, base, problems)
         except DataError:
             return None  # not kept: a translator that timed out may answer next time
         if len(_TYPES_CACHE) > 64:

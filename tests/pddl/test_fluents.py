@@ -130,16 +130,16 @@ def translator_groups(domain: str, size: dict) -> tuple:
     domain_text = domain_file(domain).read_text()
     result = Planners().mutex_groups(domain_text, problem, Limits(time=30.0, memory_mb=2048))
     assert result.status == Status.SOLVED, result.message
-    return read_strings(domain_text, problem), result.groups
+    return read_strings(domain_text, problem), single_valued_predicates(result.groups)
 
 
 @pytest.mark.parametrize("domain", list(CASES))
 def test_types_from_the_pddl_and_the_template(domain):
     size, from_pddl, from_template = CASES[domain]
-    lifted, groups = translator_groups(domain, size)
-    assert classify(lifted, groups) == dict(sorted(from_pddl.items()))
+    lifted, single = translator_groups(domain, size)
+    assert classify(lifted, single) == dict(sorted(from_pddl.items()))
     overrides = load_template(domain).fluent_types
-    assert classify(lifted, groups, overrides) == dict(sorted({**from_pddl, **from_template}.items()))
+    assert classify(lifted, single, overrides) == dict(sorted({**from_pddl, **from_template}.items()))
 
 
 def test_single_valued_needs_two_atoms_differing_in_one_argument():
@@ -149,10 +149,10 @@ def test_single_valued_needs_two_atoms_differing_in_one_argument():
 
 
 def test_overrides_cannot_contradict_the_pddl():
-    lifted, groups = translator_groups("ferry", {"locations": 2, "cars": 1})
+    lifted, single = translator_groups("ferry", {"locations": 2, "cars": 1})
     with pytest.raises(PddlError, match=r"t\.yaml: fluent_types makes 'not-eq' base, but the domain makes it static"):
-        classify(lifted, groups, {"not-eq": "base"}, source="t.yaml")
+        classify(lifted, single, {"not-eq": "base"}, source="t.yaml")
     with pytest.raises(PddlError, match="names 'parked', which is no predicate"):
-        classify(lifted, groups, {"parked": "base"})
+        classify(lifted, single, {"parked": "base"})
     with pytest.raises(PddlError, match="gives 'on' the type 'ramified'"):
-        classify(lifted, groups, {"on": "ramified"})
+        classify(lifted, single, {"on": "ramified"})

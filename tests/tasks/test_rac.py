@@ -608,6 +608,45 @@ def test_fluent_types_do_not_depend_on_the_records_state():
     }
 
 
+@pytest.mark.parametrize("domain, translations", [("ferry", 1), ("grippers", 1), ("blocksworld", 3)])
+def test_fluent_types_need_only_the_problems_that_decide_them(domain, translations):
+    """The types come from the mutex groups of the domain's problems, translated in order only until every
+    predicate whose type the groups decide is single-valued. Ferry's and grippers' are after the first problem;
+    blocksworld's ontable never is (two blocks are on the table at once), so all three are translated. Either
+    way the types are those of the groups of all the problems."""
+    from acpgen.nl.template import load_template
+    from acpgen.pddl.fluents import classify, single_valued_predicates
+    from acpgen.planners import Status
+    from acpgen.tasks.base import QAItem
+    from acpgen.tasks.sequences import item_fluent_types
+
+    generator = get_generator(domain)
+    size = {"ferry": {"locations": 3, "cars": 2}, "grippers": {"robots": 1, "rooms": 2, "balls": 2}}.get(
+        domain, {"blocks": 3}
+    )
+    problems = tuple(generator.render(generator.generate(size, random.Random(seed))) for seed in (7, 8, 9))
+    text = (DOMAINS_DIR / domain / "domain.pddl").read_text()
+    ctx = RecordContext({"id": 1, "domain": domain, "PDDL_domain": text, "PDDL_problem": problems[0]})
+    translated = []
+    ask = ctx.planners.mutex_groups
+
+    def counted(domain_text, problem, limits):
+        translated.append(problem)
+        return ask(domain_text, problem, limits)
+
+    ctx.planners.mutex_groups = counted
+    types = item_fluent_types(ctx, ctx, QAItem({}, None, (), problems))
+    assert translated == list(problems[:translations])
+    groups = []
+    for problem in problems:
+        result = ask(text, problem, ctx.options.limits)
+        assert result.status == Status.SOLVED
+        groups += result.groups
+    overrides = load_template(domain).fluent_types
+    whole = classify(ctx.task.lifted, single_valued_predicates(groups), overrides)
+    assert types == {p: t.value for p, t in whole.items()}
+
+
 def test_every_record_of_a_domain_has_the_domains_fluent_types(tmp_path):
     """A generated dataset (floortile, whose rollout states include dead ends): one type map per domain and
     variant in all records, every record valid with its text read back."""
