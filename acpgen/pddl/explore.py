@@ -41,6 +41,7 @@ class StateSpace:
         self._distances: list[int] | None = None
         self._predecessors: list[list[int]] | None = None
         self._atoms: int | None = None
+        self._counts: dict[int, int] = {}  # states reachable from a state, by its position (see reachable_size)
 
     def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
         assert self._lists is not None
@@ -128,10 +129,33 @@ class StateSpace:
                         stack.append((nxt, left - 1, prefix + [action]))
         return found
 
-    def reachable_count(self, at: int) -> int:
-        """How many states are reachable from the state at position ``at`` (itself included), in a complete
-        exploration."""
-        return len(self.reachable_from(at))
+    def for_goal(self, task: GroundTask) -> StateSpace:
+        """This space answering for ``task``, its task with another goal (:meth:`GroundTask.with_goal`): the same
+        states, successors and predecessors; the goal's own distances."""
+        view = StateSpace(task, self.root, *self._listed(), complete=self.complete)
+        view._predecessors, view._counts = self.predecessors(), self._counts
+        return view
+
+    def reachable_size(self, state: int) -> int:
+        """How many states are reachable from ``state`` (itself included), one of the states of a complete
+        exploration. The states that reach it back (its strongly connected component: those it reaches that
+        reach it) reach exactly the same states, so one count serves all of them: in a domain whose actions can
+        be undone, the first state asked about counts and the others look the count up."""
+        at = self.index[state]
+        known = self._counts.get(at)
+        if known is not None:
+            return known
+        reached = self.reachable_from(at)
+        predecessors = self.predecessors()
+        back, queue = {at}, deque([at])
+        while queue:  # backwards, among the states reached: the component of ``at``
+            for i in predecessors[queue.popleft()]:
+                if i in reached and i not in back:
+                    back.add(i)
+                    queue.append(i)
+        for i in back:
+            self._counts[i] = len(reached)
+        return len(reached)
 
     def reachable_from(self, at: int) -> set[int]:
         """The positions of the states reachable from the state at position ``at`` (itself included)."""
@@ -458,6 +482,19 @@ class _GraphSpace(StateSpace):
     def reachable_action_indices(self) -> set[int]:
         return set(self._steps.actions(self._size)) if self.complete else super().reachable_action_indices()
 
+    def for_goal(self, task: GroundTask) -> StateSpace:
+        if not self.complete:
+            return super().for_goal(task)
+        # ``task`` numbers the atoms of this one's task alike (and a new goal's atoms after them)
+        return _GraphSpace(task, self.root, self._steps, self._size, self._origin, self._renumber, self._bound)
+
+    def reachable_size(self, state: int) -> int:
+        if not self.complete:
+            return super().reachable_size(state)
+        if self._in_graph(state) is None:
+            raise KeyError(state)
+        return self._size  # every state of the graph reaches every other
+
     def optimal_cost(self, state: int | None = None) -> int | None:
         task = self.task
         if not self.complete:
@@ -527,20 +564,28 @@ def _renumbering(source: GroundTask, target: GroundTask, states: list[int]) -> C
         bit_of[b] = found
     if all(b == n for b, n in bit_of.items()):
         return _same
-    chunks: list[tuple[int, list[int]]] = []  # (shift, the target mask of each value of the 8 bits there)
-    for shift in range(0, used.bit_length(), 8):
-        if not (used >> shift) & 255:
-            continue
-        table = [0] * 256
-        for value in range(1, 256):
-            low = value & -value
-            b = shift + low.bit_length() - 1
-            table[value] = table[value ^ low] | (1 << bit_of[b] if b in bit_of else 0)
-        chunks.append((shift, table))
+    chunks: list[tuple[int, list[int]]] | None = None  # (shift, the target mask of each value of the 8 bits there)
+
+    def tables() -> list[tuple[int, list[int]]]:
+        """The tables, made on the first renumbering (a space asked only for costs or membership needs none),
+        published whole (another thread may renumber meanwhile)."""
+        nonlocal chunks
+        made = []
+        for shift in range(0, used.bit_length(), 8):
+            if not (used >> shift) & 255:
+                continue
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                b = shift + low.bit_length() - 1
+                table[value] = table[value ^ low] | (1 << bit_of[b] if b in bit_of else 0)
+            made.append((shift, table))
+        chunks = made
+        return made
 
     def renumber(state: int) -> int:
         out = 0
-        for shift, table in chunks:
+        for shift, table in chunks if chunks is not None else tables():
             out |= table[(state >> shift) & 255]
         return out
 

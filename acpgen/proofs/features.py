@@ -4,7 +4,7 @@ carry (`acpgen.generation.levels`) and `make bench-levels` reports."""
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Any
 
 from acpgen.pddl.explore import StateSpace, explore, greedy_search
@@ -77,10 +77,8 @@ class ProblemSpace:
         self.task, self.search_states = task, search_states
         self.space = explore(task, task.init, max_states)
         self.origin = frozenset(task.atoms.atoms(task.init & ~task.static_mask))
-        #: states reachable from a state of the complete space, by the state's position (see :meth:`_count`)
-        self._counts: dict[int, int] = {}
-        #: the goal distances of the complete space for the other goals asked about, most recent last
-        self._distances: OrderedDict[tuple[Literal, ...], list[int]] = OrderedDict()
+        #: the complete space answering for the other goals asked about, most recent last
+        self._goals: OrderedDict[tuple[Literal, ...], StateSpace] = OrderedDict()
 
     def settle(self, state_task: GroundTask) -> tuple[int | None, int | None] | None:
         """(size, optimal plan length) of the state that is ``state_task``'s initial state, or None when this
@@ -90,11 +88,10 @@ class ProblemSpace:
             return None
         if self.space.complete:
             state = self.task.atoms.known_mask(state_task.atoms.atoms(state_task.init))
-            at = None if state is None else self.space.index.get(state)
-            if at is None:
+            space = self._for_goal(state_task.lifted.goal)
+            if state is None or not space.holds(state):
                 return None
-            distance = self._goal_distances(state_task.lifted.goal)[at]
-            return self._count(at), (None if distance < 0 else distance)
+            return space.reachable_size(state), space.optimal_cost(state)
         target = state_task.atoms.known_mask(self.origin)
         if target is None:  # an atom of the initial state no action of the state's grounding adds
             return None
@@ -102,40 +99,18 @@ class ProblemSpace:
         found = greedy_search(state_task, target, others, self.search_states).path
         return (None, None) if found is not None else None
 
-    def _goal_distances(self, goal: tuple[Literal, ...]) -> list[int]:
-        """The goal distance of every state of the complete space, for ``goal`` (the problem's, or another)."""
+    def _for_goal(self, goal: tuple[Literal, ...]) -> StateSpace:
+        """The complete space answering for ``goal`` (the problem's, or another)."""
         if goal == self.task.lifted.goal:
-            return self.space.goal_distances()
-        found = self._distances.get(goal)
+            return self.space
+        found = self._goals.get(goal)
         if found is None:
-            space = self.space
-            view = StateSpace(self.task.with_goal(goal), space.root, space.states, space.successors, space.index)
-            found = self._distances[goal] = view.goal_distances()
-            if len(self._distances) > 32:
-                self._distances.popitem(last=False)
+            found = self._goals[goal] = self.space.for_goal(self.task.with_goal(goal))
+            if len(self._goals) > 32:
+                self._goals.popitem(last=False)
         else:
-            self._distances.move_to_end(goal)
+            self._goals.move_to_end(goal)
         return found
-
-    def _count(self, at: int) -> int:
-        """How many states are reachable from the state at position ``at`` of the complete space. The states
-        that reach ``at`` back (its strongly connected component: those it reaches that reach it) reach
-        exactly the same states, so one count serves all of them: in a domain whose actions can be undone,
-        the first question about a problem counts and the others look the count up."""
-        known = self._counts.get(at)
-        if known is not None:
-            return known
-        reached = self.space.reachable_from(at)
-        predecessors = self.space.predecessors()
-        back, queue = {at}, deque([at])
-        while queue:  # backwards, among the states reached: the component of ``at``
-            for i in predecessors[queue.popleft()]:
-                if i in reached and i not in back:
-                    back.add(i)
-                    queue.append(i)
-        for i in back:
-            self._counts[i] = len(reached)
-        return len(reached)
 
     def _same_problem(self, state_task: GroundTask) -> bool:
         """Whether the state's task is the problem from another initial state, perhaps with another goal: same

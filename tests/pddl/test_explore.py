@@ -182,14 +182,17 @@ def test_a_search_given_again_is_the_one_asked_for(monkeypatch):
         assert _fields(explore(task, state, bound)) == _reference(task, state, bound), bound
 
 
-def _answers(space: StateSpace, states: list[int], outside: int) -> tuple:
+def _answers(space: StateSpace, states: list[int], outside: int, goal: tuple) -> tuple:
     """What the questions ask of a complete space: its atoms and actions, the optimal cost from the root and from
-    each of ``states``, whether each of them and ``outside`` is one of its states."""
+    each of ``states`` (to the task's goal and to ``goal``), whether each of them and ``outside`` is one of its
+    states."""
+    other = space.for_goal(space.task.with_goal(goal))
     return (
         space.reachable_atoms,
         space.reachable_action_indices(),
         space.optimal_cost(),
         [space.optimal_cost(state) for state in states],
+        [other.optimal_cost(state) for state in states],
         [space.holds(state) for state in [*states, outside]],
     )
 
@@ -222,7 +225,12 @@ def test_a_space_read_off_the_problems_graph_answers_as_the_explored_one(domain,
         outside = next(state for state in candidates if state not in reference[3])
         space = explore(own, own.init, 20000)
         assert isinstance(space, explore_module._GraphSpace) == whole, (domain, n)
-        assert _answers(space, asked, outside) == _answers(plain, asked, outside), (domain, n)
+        goal = GroundTask.from_strings(problem.lifted.domain_text, texts[-1 if n < len(texts) - 1 else -2]).lifted.goal
+        assert goal != own.lifted.goal, (domain, n)
+        assert _answers(space, asked, outside, goal) == _answers(plain, asked, outside, goal), (domain, n)
+        # how many states each reaches: a search from each state
+        sizes = [space.reachable_size(state) for state in asked]
+        assert sizes == [len(_reference(own, state, 20000)[1]) for state in asked], (domain, n)
         assert _fields(space) == reference, (domain, n)
         # a bound below the graph's size: not complete, and what it found is what a search to the bound finds
         half = len(reference[1]) // 2

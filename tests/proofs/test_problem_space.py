@@ -112,10 +112,11 @@ def test_the_count_of_each_state_is_the_number_of_states_it_reaches(domain):
     _, task = _problem(domain)
     problem = ProblemSpace(task, max_states=MAX_STATES)
     assert problem.space.complete
-    positions = list(range(len(problem.space.states)))
+    space = problem.space
+    positions = list(range(len(space.states)))
     random.Random(5).shuffle(positions)
-    counts = {at: problem._count(at) for at in positions[:300]}
-    assert counts == {at: problem.space.reachable_count(at) for at in positions[:300]}
+    counts = {at: space.reachable_size(space.states[at]) for at in positions[:300]}
+    assert counts == {at: len(space.reachable_from(at)) for at in positions[:300]}
     assert len(set(counts.values())) > (1 if domain == "goldminer" else 0), domain
 
 
