@@ -209,9 +209,14 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
             renumber = _same if alike else _renumbering(steps.task, task, found[0])
     if found is None or renumber is None:  # a state the problem's graph does not know: explored in its own atoms
         own = steps if alike else _Steps(task)
+        if steps.exceeds(task, root, max_states):  # more states than the bound: the search to it when asked for
+            _note(task, root, max_states, False)
+            return _BeyondSpace(task, root, lambda: own.breadth_first(root, max_states))
         found, renumber = own.breadth_first(root, max_states), _same
         if own.states and not steps.states:  # the problem's first complete exploration: its graph from now on
             _adopt(key, own)
+        elif not found[2]:
+            steps.beyond(task, root, max_states)
     order, successors, complete = found
     states = order if renumber is _same else [renumber(state) for state in order]
     _note(task, root, len(states), complete)
@@ -291,6 +296,9 @@ class _Steps:
         )
         #: facts of the graph by its size when computed, the goals' distances among them (the last asked kept)
         self._derived: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        #: states (in this graph's atoms) from which a search stopped at its bound, by the largest such bound: each
+        #: reaches more states than that (see :meth:`exceeds`)
+        self._beyond: dict[int, int] = {}
 
     def size(self) -> int:
         """How many states the graph holds now (their lists all there: :meth:`add` holds the lock). The facts
@@ -377,6 +385,30 @@ class _Steps:
             self.graph.extend([[(action, number[j]) for action, j in successors[position]] for position in new])
             self.states.extend([order[position] for position in new])
             self.ids.update({order[position]: base + k for k, position in enumerate(new)})
+
+    def beyond(self, task: GroundTask, root: int, bound: int) -> None:
+        """Note that ``root``, a state of ``task`` (a grounding that steps alike), reaches more than ``bound``
+        states (a search from it stopped at that bound)."""
+        state = self.translated(task, root)
+        if state is not None:
+            with _STEPS_LOCK:
+                if len(self._beyond) < _BEYOND_KEPT or state in self._beyond:
+                    self._beyond[state] = max(bound, self._beyond.get(state, 0))
+
+    def exceeds(self, task: GroundTask, root: int, bound: int) -> bool:
+        """Whether ``root``, a state of ``task``, is proven to reach more than ``bound`` states: acp's greedy search
+        finds, within :data:`_PROOF_STATES` states, a path from it to the first state noted (:meth:`beyond`) to
+        reach more than that; all those states are then reachable from ``root`` too. False proves nothing."""
+        with _STEPS_LOCK:
+            known = next((state for state, over in self._beyond.items() if over >= bound), None)
+        target = None if known is None else task.atoms.known_mask(self.task.atoms.atoms(known))
+        if target is None:
+            return False
+        if target == root:
+            return True
+        others = ((1 << len(task.atoms.names)) - 1) & ~target
+        path = greedy_search(task, target, others, _PROOF_STATES, starts=(root,)).path
+        return path is not None and path[-1] == target  # the state itself (no atom numbered since the mask was made)
 
     def breadth_first(self, root: int, max_states: int) -> tuple[list[int], list[list[tuple[int, int]]], bool]:
         """:func:`_breadth_first` from ``root``, the same search given again when it was one of the last made."""
@@ -516,6 +548,24 @@ class _GraphSpace(StateSpace):
         return None if value < 0 else value
 
 
+class _BeyondSpace(StateSpace):
+    """The space from ``root`` when ``root`` is proven to reach more states than the bound (:meth:`_Steps.exceeds`):
+    not complete; its lists, the search to the bound, made when first asked for (``search``): a question that asks
+    only whether the space is complete needs none."""
+
+    def __init__(
+        self, task: GroundTask, root: int, search: Callable[[], tuple[list[int], list[list[tuple[int, int]]], bool]]
+    ) -> None:
+        super().__init__(task, root, None, None, None, complete=False)
+        self._search = search
+
+    def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
+        if self._lists is None:
+            states, successors, _ = self._search()
+            self._lists = states, successors, dict(zip(states, range(len(states))))
+        return self._lists
+
+
 # The complete explorations of this process, by how their tasks step: the problem apart from its initial state and goal
 # (``LiftedTask.dynamics_key``: the domain, objects and static facts), the ground actions and rules by name. Two
 # groundings of one problem from two of its states, or with two goals (two questions' texts), number their atoms
@@ -526,6 +576,8 @@ _STEPS: OrderedDict[_Key, _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
 _SEARCHES_KEPT = 8  # per problem
+_BEYOND_KEPT = 64  # per problem: states noted to reach more states than a bound
+_PROOF_STATES = 2000  # states the greedy search may generate to prove that a state reaches more than a bound
 _FACTS_KEPT = 24  # per problem: its graph's facts kept (each goal's distances one)
 
 

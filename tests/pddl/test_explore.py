@@ -243,3 +243,35 @@ def test_a_space_read_off_the_problems_graph_answers_as_the_explored_one(domain,
             cut.holds(outside),
         )
         assert _fields(bounded) == _fields(cut), (domain, n)
+
+
+@pytest.mark.parametrize(("domain", "bound"), [("grippers", 40), ("goldminer", 4700)])
+def test_a_state_that_reaches_a_state_beyond_the_bound_is_beyond_it_too(domain, bound, monkeypatch):
+    # Once a search from one state of a problem stops at its bound, a state from which acp's greedy search reaches
+    # that state reaches more states than the bound too: its space is incomplete without a search, and the search
+    # to the bound is made when its lists are asked for. In grippers every action can be undone. In goldminer a
+    # blasted rock stays blasted: the problem has 7,225 states, and of the walked states some reach all of them,
+    # some 4,950 (more than the bound) and one 4,669 (fewer). A state that reaches as many states as the initial
+    # state reaches the initial state (its states are among the initial state's, as many): it is proven. A state
+    # with fewer states than the bound never is.
+    problem, texts = _tasks(domain, False)
+    _forget(monkeypatch)
+    assert not explore(problem, problem.init, bound).complete
+    whole = len(_reference(problem, problem.init, 10**6)[1])
+    kinds = []
+    for text in texts:
+        own = GroundTask.from_strings(problem.lifted.domain_text, text)
+        space = explore(own, own.init, bound)
+        reference = _reference(own, own.init, bound)
+        assert _fields(space) == reference, domain
+        size = len(_reference(own, own.init, 10**6)[1])
+        kinds.append((isinstance(space, explore_module._BeyondSpace), size))
+    # the same states of the problem's own grounding (the texts' groundings may have other actions: other graphs)
+    rng = random.Random(5)
+    for state in [random_walk(problem, rng.randint(0, 10), rng) for _ in range(8)]:
+        space = explore(problem, state, bound)
+        assert _fields(space) == _reference(problem, state, bound), domain
+        kinds.append((isinstance(space, explore_module._BeyondSpace), len(_reference(problem, state, 10**6)[1])))
+    assert all(beyond for beyond, size in kinds if size == whole), (domain, kinds)
+    assert not any(beyond for beyond, size in kinds if size <= bound), (domain, kinds)
+    assert {size for _, size in kinds} == ({whole} if domain == "grippers" else {whole, 4950, 4669}), (domain, kinds)
