@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import platform
+import time
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -90,6 +91,9 @@ def input_digests(root: Path, paths: list[Path]) -> dict[str, str]:
     return {Path(p).relative_to(root).as_posix(): file_digest(p) for p in paths}
 
 
+SAVE_EVERY = 1.0  # seconds between two saves of a stage's sidecar while its units are recorded
+
+
 class StampBook:
     """The sidecar of one stage: unit name -> {"stamp": ..., "sha256": digest of the output, ...}.
 
@@ -100,6 +104,7 @@ class StampBook:
         self.path = Path(root) / STAMPS_DIR / f"{stage}.json"
         self.force = force
         self.entries: dict[str, dict] = {}
+        self._unsaved, self._saved = False, time.monotonic()
         if self.path.exists():
             try:
                 loaded = json.loads(self.path.read_text())
@@ -119,9 +124,21 @@ class StampBook:
         return entry.get("stamp") == stamp and entry.get("sha256") == file_digest(target)
 
     def record(self, unit: str, target: Path, stamp: dict, **facts: object) -> None:
-        """Note that ``target`` (already written) was made from ``stamp``; saved at once, atomically but without
-        the flush to the disk: the sidecar is read back defensively (unreadable, every file of the stage is made
-        again; an entry whose file has another digest, that file is), so a crash of the machine that loses the
-        last entries costs the work of making their files again, never a file taken for up to date."""
+        """Note that ``target`` (already written) was made from ``stamp``. The sidecar is saved when
+        :data:`SAVE_EVERY` seconds have passed since it last was (at once after a slow unit; the entries of fast
+        units together, not the whole sidecar again after each), and by :meth:`save` at the end of the stage. A run
+        killed in between loses the entries of its last second: their files are then made again, never taken for
+        up to date."""
         self.entries[unit] = {"stamp": stamp, "sha256": file_digest(target), **facts}
-        atomic_write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n", durable=False)
+        self._unsaved = True
+        if time.monotonic() - self._saved >= SAVE_EVERY:
+            self.save()
+
+    def save(self) -> None:
+        """Write the sidecar if an entry changed since it was last written: atomically but without the flush to
+        the disk. It is read back defensively (unreadable, every file of the stage is made again; an entry whose
+        file has another digest, that file is), so a crash of the machine that loses the last entries costs the
+        work of making their files again, never a file taken for up to date."""
+        if self._unsaved:
+            atomic_write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n", durable=False)
+            self._unsaved, self._saved = False, time.monotonic()

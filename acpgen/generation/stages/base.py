@@ -135,6 +135,12 @@ class StageWork:
     units: list[Unit] = field(default_factory=list)
     finish: Callable[[], None] = lambda: None
     started: float = field(default_factory=time.perf_counter)
+    books: list[StampBook] = field(default_factory=list)  # the stamps its units record: saved on close
+
+    def keep(self, book: StampBook) -> StampBook:
+        """``book``, saved when the stage closes (its last entries are saved then)."""
+        self.books.append(book)
+        return book
 
     def failed(self, unit: Unit, error: str) -> None:
         """A unit that raised (or whose workers kept dying): reported with its name; its stale file goes."""
@@ -143,7 +149,10 @@ class StageWork:
             unit.target.unlink(missing_ok=True)
 
     def close(self) -> StageReport:
-        """Finish, and the report with the stage's time since it was prepared (its units ran in between)."""
+        """Save the stamps, finish, and the report with the stage's time since it was prepared (its units ran in
+        between)."""
+        for book in self.books:
+            book.save()
         self.finish()
         self.report.seconds = time.perf_counter() - self.started
         return self.report

@@ -162,7 +162,7 @@ def prepare(ctx: StageContext) -> StageWork:
     if representation not in REPRESENTATIONS:
         raise ConfigError(f"export.representation is '{representation}'; use one of {', '.join(REPRESENTATIONS)}")
     ctx.source.check_representation(representation)
-    book = ctx.stamp_book("export")
+    book = work.keep(ctx.stamp_book("export"))
     (ctx.root / "export.json").unlink(missing_ok=True)  # the stamps of acp before stamps/export.json
 
     def commit(target: Path, made_from: dict, records: list[dict]) -> None:

@@ -105,7 +105,7 @@ def prepare(ctx: StageContext) -> StageWork:
     """One unit per problem whose plan file is missing or stale."""
     work = StageWork(StageReport("plans", ctx.domain))
     report = work.report
-    book = ctx.stamp_book("plans")
+    book = work.keep(ctx.stamp_book("plans"))
     made_from = {problem: stamp(ctx, problem) for problem in ctx.problem_files()}  # before any work
 
     def commit(problem: Path, record: dict) -> None:

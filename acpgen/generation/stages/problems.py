@@ -83,7 +83,7 @@ def prepare(ctx: StageContext) -> StageWork:
         return work
     report = work.report
     count = ctx.config.domain(ctx.domain).problems
-    book, made_from = ctx.stamp_book("problems"), stamp(ctx)
+    book, made_from = work.keep(ctx.stamp_book("problems")), stamp(ctx)
 
     def commit(path: Path, made: tuple[str | None, str | None]) -> None:
         text, why = made

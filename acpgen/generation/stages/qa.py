@@ -491,7 +491,7 @@ def prepare(ctx: StageContext) -> StageWork:
     report = work.report
     settings = qa_settings(ctx)
     wanted = domain_qa_files(ctx.config, ctx.domain)
-    book = ctx.stamp_book("qa")
+    book = work.keep(ctx.stamp_book("qa"))
     made_from = stamps(ctx, {f for _, f in wanted})
 
     def commit(task_name: str, fmt: str, made: tuple[list[dict], dict]) -> None:

@@ -102,7 +102,7 @@ def prepare(ctx: StageContext) -> StageWork:
     work = StageWork(StageReport("states", ctx.domain))
     report = work.report
     problems = sorted(p.stem for p in ctx.plans_dir.glob("*.json"))
-    book = ctx.stamp_book("states")
+    book = work.keep(ctx.stamp_book("states"))
     made_from = {p: stamp(ctx, p) for p in problems}  # before any work
     current: set[str] = set()  # problems whose states file is up to date (a failed unit's is not)
 
