@@ -7,6 +7,10 @@ second (wall clock, everything included) with the level's overall rate on the la
 level. With ``--questions-only`` a cell's time is that of the questions alone: a first, untimed call with
 n=1 makes the cell's problems, plans and states, and the timed call resumes from them.
 
+The package is imported before the first cell (``acpgen.generate`` imports the API on first use: 0.3-0.5 s once
+per process, not a cost per record); everything else a cell needs is timed, the translator's server started
+by its first translation included.
+
 Split mode (``--split N``): records of every task, the domains and levels 1-3 in turn, streamed to one
 JSONL file (``--out``/split.jsonl, written as they come, never held in memory) until N records are
 written (the tasks of a level and domain share one cache folder, as one `acp generate --tasks all` run
@@ -28,6 +32,7 @@ from pathlib import Path
 from common import chosen_domains
 
 import acpgen
+import acpgen.api  # imported here, once per process: not in the first cell's time
 from acpgen.config import load_config
 from acpgen.tasks import TASKS
 
