@@ -3,9 +3,13 @@
 A run killed half-way therefore leaves either the old file or the complete new one, never a
 truncated file; on a full disk the temporary file is removed and the error names the target.
 Artefacts are also flushed to the disk before the rename (``durable``), so that they survive a
-crash of the machine; entries that can be made again and are read back defensively (the planner
-cache: an unreadable entry is a miss; the stages' stamps: an unreadable sidecar or an entry whose file has
-another digest makes the files again) skip that flush, which costs milliseconds per file.
+crash of the machine. That flush costs milliseconds per file (more on a busy disk), and some files
+skip it: those that can be made again and are read back defensively, the planner cache (an
+unreadable entry is a miss) and the stages' stamps (an unreadable sidecar makes the stage's files
+again); and the files of the stages before the export (problems, plans, states, questions), which a
+stage flushes all at once when it closes (:func:`flush_all`), before a later stage reads them. A
+file of a stage that a crash left torn before then is made again: its stamp records its digest.
+What a run delivers (the exported records, the dataset's files) is flushed file by file.
 """
 
 from __future__ import annotations
@@ -32,6 +36,13 @@ def scratch_folder():
         yield
     finally:
         _FLUSHED[0] = before
+
+
+def flush_all() -> None:
+    """Flush every file written so far to the disk: one call for the files a stage wrote without their own
+    flush (nothing within :func:`scratch_folder`)."""
+    if _FLUSHED[0]:
+        os.sync()
 
 
 def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:

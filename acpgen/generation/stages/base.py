@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from acpgen.artefacts import atomic_write_text, remove_stale_temporaries
+from acpgen.artefacts import atomic_write_text, flush_all, remove_stale_temporaries
 from acpgen.config import PipelineConfig
 from acpgen.executors import Executor
 from acpgen.generation.sources import DomainSource
@@ -97,7 +97,7 @@ class StageContext:
         renamed, renaming = self.source.problem(text)
         if renaming is not None:
             atomic_write_text(self.renaming_file(path), json.dumps(renaming.to_dict(), sort_keys=True) + "\n")
-        atomic_write_text(path, renamed)
+        atomic_write_text(path, renamed, durable=False)  # its stamp holds its digest; the renaming has none
 
     @staticmethod
     def renaming_file(problem: Path) -> Path:
@@ -149,11 +149,13 @@ class StageWork:
             unit.target.unlink(missing_ok=True)
 
     def close(self) -> StageReport:
-        """Save the stamps, finish, and the report with the stage's time since it was prepared (its units ran in
+        """Save the stamps, finish, flush the stage's files to the disk (written without their own flush, see
+        :mod:`acpgen.artefacts`), and the report with the stage's time since it was prepared (its units ran in
         between)."""
         for book in self.books:
             book.save()
         self.finish()
+        flush_all()
         self.report.seconds = time.perf_counter() - self.started
         return self.report
 

@@ -114,7 +114,7 @@ def prepare(ctx: StageContext) -> StageWork:
             report.failed.append(f"{problem.name}: no valid plan ({record['status']}: {record['message']})")
             target.unlink(missing_ok=True)  # a stale plan file must not stay
             return
-        atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        atomic_write_text(target, json.dumps(record, indent=1, sort_keys=True) + "\n", durable=False)
         book.record(target.name, target, made_from[problem])
         report.done += 1
 

@@ -500,7 +500,7 @@ def prepare(ctx: StageContext) -> StageWork:
         if short:
             report.failed.append(f"{task_name} {fmt}: {short}")
         target = qa_file(ctx, task_name, fmt)
-        atomic_write_text(target, jsonl_text(records))
+        atomic_write_text(target, jsonl_text(records), durable=False)
         book.record(
             target.name,
             target,
