@@ -25,6 +25,7 @@ from acpgen.pddl.encode import (
 )
 from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks, reachable_within
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.lmcut import lmcut
 from acpgen.pddl.model import GroundAction
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask, sas_query
@@ -44,6 +45,7 @@ class Method(StrEnum):
     H2 = "h2"  # h² mutexes: no reachable state holds the atoms together (acpgen.pddl.mutexes)
     EXPLORED = "explored"  # exhaustive exploration, or evidence found by exploration and random walks
     SEARCH = "search"  # acp's own greedy search: a path it found, or none in all it could reach (greedy_search)
+    LMCUT = "lmcut"  # acp's own LM-cut estimate: a lower bound on the optimal plan length (acpgen.pddl.lmcut)
     LIFTED = "lifted"  # exhaustive exploration by the separate lifted interpreter (acpgen.proofs.lifted_space)
     PLAN = "plan"  # a plan found by a planner (evidence against a landmark)
     RHW = "rhw"  # Fast Downward's RHW landmarks
@@ -458,6 +460,18 @@ class Oracle:
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, Method.PLANNER)
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}")
+
+    def cost_at_least(self, state: int, bound: int) -> bool:
+        """Whether h*(``state``) >= ``bound`` is proven without a search: acp's own LM-cut estimate of the state, a
+        lower bound on its optimal plan length computed apart from the planners (:mod:`acpgen.pddl.lmcut`), is at
+        least ``bound``, or no plan exists. False proves nothing (a task with derived predicates is not
+        estimated)."""
+        if not self.task.goal_satisfiable:
+            return True
+        if self.task.axioms is not None:
+            return False
+        estimate = lmcut(self.task, state)
+        return estimate is None or estimate >= bound
 
     def _remember_suffixes(self, state: int, cost: int, plan: tuple[str, ...]) -> None:
         """Every suffix of an optimal plan is optimal: the states along a plan of ``cost`` steps from

@@ -3,7 +3,8 @@
 Stored ``yes`` actions score 1 and ``no`` actions 0 unless ``--recheck`` is given. Otherwise the
 action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (recomputed under
 ``--recheck`` or when missing) and h*(s') from the oracle (exploration, a plan of h*(s) - 1 steps found by
-acp's greedy search, or an optimal planner).
+acp's greedy search, or an optimal planner). An action whose successor's LM-cut estimate (acp's own, a lower
+bound on h*(s')) is at least h*(s) does not bring the goal closer: no search is needed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from acpgen.config import QAConfig
 from acpgen.nl.answers import parse_action
+from acpgen.proofs.oracle import Method
 from acpgen.tasks.base import (
     OK,
     UNPROVEN,
@@ -64,7 +66,10 @@ class NextAction(Task):
             if current.cost is None:
                 return Verdict.wrong("no plan exists from the state")
             opt = proven = current.cost
-        successor = ctx.oracle.optimal_cost(action.apply(ctx.task.init), None if proven is None else proven - 1)
+        after = action.apply(ctx.task.init)
+        if ctx.oracle.cost_at_least(after, opt):  # no plan shorter than from the state: proven without a search
+            return Verdict.wrong(f"h* {opt} -> at least {opt} ({Method.LMCUT})")
+        successor = ctx.oracle.optimal_cost(after, None if proven is None else proven - 1)
         if not successor.decided:
             return Verdict.undecided(successor.detail)
         if successor.cost is not None and successor.cost < opt:

@@ -60,7 +60,10 @@ def test_nexta_by_hand_along_the_ferry_plan(state):
     assert TASKS["nexta"].validate(RecordContext(rec)).verdict == OK
     wrong_opt = hand_ferry.record({**expected, "opt": str(opt + 1)}, pddl_problem)
     assert TASKS["nexta"].validate(RecordContext(wrong_opt)).verdict == WRONG
-    for action, cost in costs.items():  # re-proven: the reason names both optimal costs
+    for action, cost in costs.items():  # re-proven: the reason names both optimal costs, or, for an action that
+        # brings the goal no closer, that the successor's lower bound (acp's LM-cut) is already the state's cost
         result = verdict("nexta", rec, action)
-        assert (result.score, result.reason.split(" (")[0]) == (float(cost < opt), f"h* {opt} -> {cost}"), action
+        reason = result.reason.split(" (")[0]
+        assert result.score == float(cost < opt), action
+        assert reason == f"h* {opt} -> {cost}" or (cost >= opt and reason == f"h* {opt} -> at least {opt}"), action
     assert verdict("nexta", rec, "(sail l0 l2)").reason == "not applicable"
