@@ -20,10 +20,15 @@ from acpgen.pddl.model import GroundAction, bits
 _T = TypeVar("_T")
 
 
+_Lists = tuple[list[int], list[list[tuple[int, int]]]]  # states in breadth-first order, their successor lists
+
+
 class StateSpace:
     """The states reachable from ``root`` with their successor lists: ``states`` in breadth-first order from the
     root, ``successors`` per state as (action index in ``task.actions``, state position), ``index`` from a state to
-    its position; ``complete`` False when the exploration stopped at its bound (only positive evidence is valid)."""
+    its position; ``complete`` False when the exploration stopped at its bound (only positive evidence is valid).
+    Without the lists, ``search`` makes them when first asked for (a question may need only what is known
+    without them: whether the space is complete, or what a problem's graph answers)."""
 
     def __init__(
         self,
@@ -33,18 +38,23 @@ class StateSpace:
         successors: list[list[tuple[int, int]]] | None,
         index: dict[int, int] | None,
         complete: bool = True,
+        search: Callable[[], _Lists] | None = None,
     ) -> None:
         self.task = task
         self.root = root
         self.complete = complete
         self._lists = None if states is None or successors is None or index is None else (states, successors, index)
+        self._search = search
         self._distances: list[int] | None = None
         self._predecessors: list[list[int]] | None = None
         self._atoms: int | None = None
         self._counts: dict[int, int] = {}  # states reachable from a state, by its position (see reachable_size)
 
     def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
-        assert self._lists is not None
+        if self._lists is None:  # made whole before it is shared (explorations may be read on threads)
+            assert self._search is not None
+            states, successors = self._search()
+            self._lists = states, successors, dict(zip(states, range(len(states))))
         return self._lists
 
     @property
@@ -146,15 +156,10 @@ class StateSpace:
         if known is not None:
             return known
         reached = self.reachable_from(at)
-        predecessors = self.predecessors()
-        back, queue = {at}, deque([at])
-        while queue:  # backwards, among the states reached: the component of ``at``
-            for i in predecessors[queue.popleft()]:
-                if i in reached and i not in back:
-                    back.add(i)
-                    queue.append(i)
-        for i in back:
-            self._counts[i] = len(reached)
+        back = _distances_to([at], self.predecessors())  # the states that reach it
+        for i in reached:
+            if back[i] >= 0:  # its component
+                self._counts[i] = len(reached)
         return len(reached)
 
     def reachable_from(self, at: int) -> set[int]:
@@ -211,7 +216,7 @@ def explore(task: GroundTask, root: int, max_states: int) -> StateSpace:
         own = steps if alike else _Steps(task)
         if steps.exceeds(task, root, max_states):  # more states than the bound: the search to it when asked for
             _note(task, root, max_states, False)
-            return _BeyondSpace(task, root, lambda: own.breadth_first(root, max_states))
+            return StateSpace(task, root, None, None, None, False, lambda: own.breadth_first(root, max_states)[:2])
         found, renumber = own.breadth_first(root, max_states), _same
         if own.states and not steps.states:  # the problem's first complete exploration: its graph from now on
             _adopt(key, own)
@@ -478,7 +483,7 @@ class _GraphSpace(StateSpace):
         renumber: Callable[[int], int],
         bound: int,
     ) -> None:
-        super().__init__(task, root, None, None, None, size <= bound)
+        super().__init__(task, root, None, None, None, size <= bound, self._graph_lists)
         self._steps, self._size, self._origin, self._renumber, self._bound = steps, size, origin, renumber, bound
 
     @classmethod
@@ -489,12 +494,10 @@ class _GraphSpace(StateSpace):
         renumber = _same if alike else _renumbering(steps.task, task, [steps.atoms(size)])
         return None if renumber is None else cls(task, root, steps, size, origin, renumber, bound)
 
-    def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
-        if self._lists is None:
-            order, successors, _ = self._steps.breadth_first(self._origin, min(self._bound, self._size))
-            states = order if self._renumber is _same else [self._renumber(state) for state in order]
-            self._lists = states, successors, dict(zip(states, range(len(states))))
-        return self._lists
+    def _graph_lists(self) -> _Lists:
+        """The lists: the graph's breadth-first order from the root up to the bound, in the task's atoms."""
+        order, successors, _ = self._steps.breadth_first(self._origin, min(self._bound, self._size))
+        return (order if self._renumber is _same else [self._renumber(state) for state in order]), successors
 
     def _in_graph(self, state: int) -> int | None:
         """The state's number in the graph (None: not one of its states)."""
@@ -546,24 +549,6 @@ class _GraphSpace(StateSpace):
             neg = known.known_mask(a for a in task.atoms.atoms(neg) if a in known.index) or 0
         value = self._steps.distances(pos, neg, self._size)[at]
         return None if value < 0 else value
-
-
-class _BeyondSpace(StateSpace):
-    """The space from ``root`` when ``root`` is proven to reach more states than the bound (:meth:`_Steps.exceeds`):
-    not complete; its lists, the search to the bound, made when first asked for (``search``): a question that asks
-    only whether the space is complete needs none."""
-
-    def __init__(
-        self, task: GroundTask, root: int, search: Callable[[], tuple[list[int], list[list[tuple[int, int]]], bool]]
-    ) -> None:
-        super().__init__(task, root, None, None, None, complete=False)
-        self._search = search
-
-    def _listed(self) -> tuple[list[int], list[list[tuple[int, int]]], dict[int, int]]:
-        if self._lists is None:
-            states, successors, _ = self._search()
-            self._lists = states, successors, dict(zip(states, range(len(states))))
-        return self._lists
 
 
 # The complete explorations of this process, by how their tasks step: the problem apart from its initial state and goal

@@ -70,7 +70,7 @@ class _Translated:
 
     def __init__(self, domain_text: str, problems: tuple[str, ...]) -> None:
         self.domain_text, self.problems = domain_text, problems
-        self.groups: list[list[str]] = []
+        self.single: frozenset[str] = frozenset()  # of the groups so far (a group's own: they add up)
         self.translated = self.answered = 0
         self.lock = threading.Lock()
 
@@ -78,18 +78,16 @@ class _Translated:
         """The single-valued predicates of the groups of the problems translated so far, once they hold all
         of ``needed`` or every problem is translated; DataError when the translator answers none of them."""
         with self.lock:
-            single = single_valued_predicates(self.groups)
-            while self.translated < len(self.problems) and not (self.answered and needed <= single):
+            while self.translated < len(self.problems) and not (self.answered and needed <= self.single):
                 problem = self.problems[self.translated]
                 result = ctx.planners.mutex_groups(self.domain_text, problem, ctx.options.limits)
                 self.translated += 1
                 if result.status == Status.SOLVED:
                     self.answered += 1
-                    self.groups.extend(list(g) for g in result.groups)
-                    single = single_valued_predicates(self.groups)
+                    self.single |= single_valued_predicates(result.groups)
             if not self.answered:
                 raise DataError(f"record {ctx.record.get('id')}: no mutex groups from the translator for the domain")
-            return single
+            return self.single
 
 
 def _single_valued(

@@ -262,16 +262,25 @@ def test_a_state_that_reaches_a_state_beyond_the_bound_is_beyond_it_too(domain, 
     for text in texts:
         own = GroundTask.from_strings(problem.lifted.domain_text, text)
         space = explore(own, own.init, bound)
-        reference = _reference(own, own.init, bound)
-        assert _fields(space) == reference, domain
-        size = len(_reference(own, own.init, 10**6)[1])
-        kinds.append((isinstance(space, explore_module._BeyondSpace), size))
+        kinds.append((_unsearched(space), len(_reference(own, own.init, 10**6)[1])))
+        assert _fields(space) == _reference(own, own.init, bound), domain
     # the same states of the problem's own grounding (the texts' groundings may have other actions: other graphs)
     rng = random.Random(5)
     for state in [random_walk(problem, rng.randint(0, 10), rng) for _ in range(8)]:
         space = explore(problem, state, bound)
+        kinds.append((_unsearched(space), len(_reference(problem, state, 10**6)[1])))
         assert _fields(space) == _reference(problem, state, bound), domain
-        kinds.append((isinstance(space, explore_module._BeyondSpace), len(_reference(problem, state, 10**6)[1])))
     assert all(beyond for beyond, size in kinds if size == whole), (domain, kinds)
     assert not any(beyond for beyond, size in kinds if size <= bound), (domain, kinds)
-    assert {size for _, size in kinds} == ({whole} if domain == "grippers" else {whole, 4950, 4669}), (domain, kinds)
+    # the cases are there: grippers' states all reach every state; goldminer's walk reaches states below the bound
+    # and states beyond it that do not reach all of the problem's
+    sizes = {size for _, size in kinds}
+    cases = sizes == {whole} if domain == "grippers" else min(sizes) <= bound < max(sizes - {whole})
+    assert cases, (domain, kinds)
+
+
+def _unsearched(space: StateSpace) -> bool:
+    """Whether ``space`` is incomplete with no search made (proven beyond its bound), before its lists are asked for
+    (no problem graph in these tests)."""
+    assert not isinstance(space, explore_module._GraphSpace)
+    return not space.complete and space._lists is None
