@@ -47,7 +47,7 @@ class Method(StrEnum):
     SEARCH = "search"  # acp's own greedy search: a path it found, or none in all it could reach (greedy_search)
     LMCUT = "lmcut"  # acp's own LM-cut estimate: a lower bound on the optimal plan length (acpgen.pddl.lmcut)
     LIFTED = "lifted"  # exhaustive exploration by the separate lifted interpreter (acpgen.proofs.lifted_space)
-    PLAN = "plan"  # a plan found by a planner (evidence against a landmark)
+    PLAN = "plan"  # a planner's plan, executed by acp: one that avoids an atom, or as short as a proven lower bound
     RHW = "rhw"  # Fast Downward's RHW landmarks
     PLANNER = "planner"  # a planner's answer on a compiled query
     CHEAP = "cheap"  # undecided by the cheap checks (a planner was not allowed)
@@ -112,6 +112,8 @@ class Oracle:
         self.walks, self.walk_length = walks, walk_length
         self.planner_calls = 0
         self.evidence_plans = 8
+        #: the second configuration ran out of time on the oracle's own state (see :meth:`_optimal_search`)
+        self._second_out_of_time = False
 
     # ----- shared machinery (each computed once, on first use) ----------------------------
     @functools.cached_property
@@ -412,23 +414,30 @@ class Oracle:
         state = self.state if state is None else state
         return lifted_query(self.task, state, self.task.goal_pos, self.task.goal_neg, name)
 
-    def _optimal_search(self, search, encoding: Encoding) -> PlannerResult:
-        """An optimal search (``search(domain, problem, limits, check)``). A second opinion asks the second
-        configuration first with a quarter of the budget and, where it does not finish, the first one."""
-        if self.second_opinion:
+    def _optimal_search(self, search, encoding: Encoding, state: int, first: PlannerResult | None) -> PlannerResult:
+        """An optimal search (``search(domain, problem, limits, check)``) from ``state``. A second opinion asks the
+        second configuration first with a quarter of the budget and, where it does not finish, the first one
+        (``first``: its answer, when the caller has it already). Once the second configuration has run out of time
+        on the oracle's own state, it is not asked about the others: they are the states around it, as hard to
+        search, and each try would spend its quarter of the budget for nothing (satellite with 5 satellites: 58
+        successors of a state, 3 s each, none finished)."""
+        if self.second_opinion and not self._second_out_of_time:
             quick = Limits(time=max(1.0, self.limits.time / 4), memory_mb=self.limits.memory_mb)
             result = search(encoding.domain, encoding.problem, quick, True)
             self.planner_calls += not result.cached
             if result.status in (Status.SOLVED, Status.UNSOLVABLE):
                 return result
-        return self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
+            self._second_out_of_time = result.status == Status.TIMEOUT and state == self.state
+        return first or self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
 
     def optimal_cost(self, state: int | None = None, at_least: int | None = None) -> CostDecision:
         """h*(state): optimal plan length from ``state`` (default: the oracle's state).
 
         ``at_least``: a lower bound on h*(state) the caller has proven (a successor of a state with
-        optimal cost c has at least c - 1); a plan of that length found by the greedy search is then
-        optimal, and no optimal search is needed."""
+        optimal cost c has at least c - 1); a plan of that length is then optimal, and no optimal search is needed.
+        Such a plan is looked for by the greedy search and, by a second opinion, asked of the first configuration:
+        acp executes it, so the proof that the state is that close to the goal is the plan itself, whatever
+        found it (the lower bound being the second opinion's own)."""
         state = self.state if state is None else state
         if not self.task.goal_satisfiable:
             return CostDecision(None, True, Method.STATIC)
@@ -448,11 +457,19 @@ class Oracle:
                 return CostDecision(at_least, True, Method.SEARCH, "a plan as long as the lower bound")
         sas = self._sas.text(state, self._covered)
         if sas is not None:  # the search on acp's own grounding, without translating the PDDL again
-            result = self._optimal_search(
-                lambda task, _, limits, check: self.planners.optimal_sas(task, limits, check), Encoding(sas, "")
+            search, encoding = (
+                lambda task, _, limits, check: self.planners.optimal_sas(task, limits, check),
+                Encoding(sas, ""),
             )
         else:
-            result = self._optimal_search(self.planners.optimal, self._goal_query("opt", state))
+            search, encoding = self.planners.optimal, self._goal_query("opt", state)
+        first = None
+        if at_least is not None and self.second_opinion:
+            first = self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
+            plan = first.plans[0] if first.status == Status.SOLVED and first.plans else ()
+            if plan and self._remember_suffixes(state, at_least, plan):
+                return CostDecision(at_least, True, Method.PLAN, "a planner's plan as long as the lower bound")
+        result = self._optimal_search(search, encoding, state, first)
         if result.status == Status.SOLVED:
             cost = min(result.costs) if result.costs else len(result.plans[0])
             self._remember_suffixes(state, cost, result.plans[0] if result.plans else ())
@@ -473,16 +490,18 @@ class Oracle:
         estimate = lmcut(self.task, state)
         return estimate is None or estimate >= bound
 
-    def _remember_suffixes(self, state: int, cost: int, plan: tuple[str, ...]) -> None:
+    def _remember_suffixes(self, state: int, cost: int, plan: tuple[str, ...]) -> bool:
         """Every suffix of an optimal plan is optimal: the states along a plan of ``cost`` steps from
         ``state`` have optimal costs cost, cost - 1, ... (kept only when the plan executes, reaches the
-        goal and has exactly ``cost`` steps)."""
+        goal and has exactly ``cost`` steps: whether it does)."""
         if len(plan) != cost:
-            return
+            return False
         run = execute(self.task, state, Encoding.decode(plan), trace=True)
-        if run.applicable and self.task.is_goal(run.state):
-            for steps_done, reached in enumerate(run.states):
-                self._known_costs.setdefault(reached, cost - steps_done)
+        if not (run.applicable and self.task.is_goal(run.state)):
+            return False
+        for steps_done, reached in enumerate(run.states):
+            self._known_costs.setdefault(reached, cost - steps_done)
+        return True
 
     def optimal_plan(self) -> tuple[CostDecision, list[str] | None]:
         """An optimal plan from the oracle's state with its cost: read off the explored space when it is
@@ -503,7 +522,7 @@ class Oracle:
             found = self.lifted.optimal_plan()
             return CostDecision(None if found is None else len(found), True, Method.LIFTED), found
         query = self._goal_query("optplan")
-        result = self._optimal_search(self.planners.optimal, query)
+        result = self._optimal_search(self.planners.optimal, query, self.state, None)
         if result.status == Status.SOLVED and result.plans:
             plan = query.decode(result.plans[0])
             return CostDecision(len(plan), True, Method.PLANNER), plan

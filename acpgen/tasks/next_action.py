@@ -3,7 +3,8 @@
 Stored ``yes`` actions score 1 and ``no`` actions 0 unless ``--recheck`` is given. Otherwise the
 action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (recomputed under
 ``--recheck`` or when missing) and h*(s') from the oracle (exploration, a plan of h*(s) - 1 steps found by
-acp's greedy search, or an optimal planner). An action whose successor's LM-cut estimate (acp's own, a lower
+acp's greedy search or, re-proving, by the first planner configuration and executed by acp, or an optimal
+planner). An action whose successor's LM-cut estimate (acp's own, a lower
 bound on h*(s')) is at least h*(s) does not bring the goal closer: no search is needed.
 """
 
