@@ -329,10 +329,14 @@ class Oracle:
             # An unreachable atom is a landmark exactly when no plan exists.
             solvable = self.goal_reachable()
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
+        # A plan that avoids the atom disproves it. Most atoms are on no plan at all: the atoms that plans from the
+        # state pass through are collected once, and settle every other atom.
+        if any(not atoms & atom_bit for atoms in self._plan_evidence):
+            return Decision(False, Method.PLAN if self.second_opinion else Method.SEARCH)
         if self._relaxed_landmark(atom_bit):
             return Decision(True, Method.RELAXED)
-        # A plan that avoids the atom disproves it: one found by the greedy search, else one of several
-        # plans from a planner (one planner call answers every atom of the state).
+        # Else a plan that avoids it found by the greedy search, or one of several plans from a planner (one
+        # planner call answers every atom of the state).
         avoiding = self._searched(self.task.goal_pos, self.task.goal_neg, avoid=atom_bit)
         if avoiding is not None:
             return (
@@ -363,6 +367,23 @@ class Oracle:
         without = [a for a in self.relaxed[1] if not a.add & atom_bit]
         reached, _ = relaxed_reachable(self.task, self.state, without, underivable=atom_bit)
         return reached & self.task.goal_pos != self.task.goal_pos
+
+    @functools.cached_property
+    def _plan_evidence(self) -> list[int]:
+        """The atoms each of some plans from the state passes through: the greedy search's plan; a second
+        opinion's, several plans from a planner (:attr:`_plans_atoms`: another procedure than the first
+        opinion's). Each plan is a path of states acp computed or executed, so whatever found it, an atom on
+        none of its states is proven no landmark (alfworld: a plan passes through tens of its thousands of
+        atoms)."""
+        if self.second_opinion:
+            return self._plans_atoms
+        path = self._search(self.task.goal_pos, self.task.goal_neg).path
+        if path is None:
+            return []
+        seen = 0
+        for state in path:
+            seen |= state
+        return [seen]
 
     @functools.cached_property
     def _plans_atoms(self) -> list[int]:

@@ -83,6 +83,25 @@ def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
             assert len(planners.asked) == asked
 
 
+@pytest.mark.parametrize("second_opinion", [False, True])
+def test_the_atoms_a_plan_passes_through_settle_every_other_atom_as_no_landmark(pair, second_opinion):
+    # every non-trivial atom of the explored space, decided without exploring: each decision is the explored
+    # answer; the atoms off the plans collected once (the greedy search's plan; a second opinion's, a planner's
+    # plans) are settled by them alone, with one planner call at most for them all
+    domain, task, space = pair
+    planners = CountedPlanners()
+    oracle = Oracle(task, planners, max_states=1, second_opinion=second_opinion)
+    by_plans = Method.PLAN if second_opinion else Method.SEARCH
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init & ~task.goal_pos):
+        bit = task.atoms.mask([atom])
+        decision = oracle.is_landmark(bit)
+        assert decision.value == (not space.goal_reachable_avoiding(bit)), (domain, atom, decision)
+        if any(not atoms & bit for atoms in oracle._plan_evidence):
+            assert decision.method == by_plans, (domain, atom, decision)
+    assert oracle._plan_evidence, domain  # a plan was found (in visitall it passes through every atom asked about)
+    assert planners.asked.count("top_k") <= 1
+
+
 def test_a_search_as_large_as_the_space_decides_every_landmark_without_a_planner(pair):
     # the search generates every state it can reach: a plan avoiding the atom, or a proof that none does
     domain, task, space = pair
