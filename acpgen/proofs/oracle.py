@@ -174,9 +174,14 @@ class Oracle:
         return result
 
     def _reachable_by_planner(self, pos: int, neg: int, name: str) -> Decision:
-        """Whether a state with ``pos`` and without ``neg`` is reachable from the state, by a planner: a first
-        opinion asks it on acp's own grounding in SAS form before anything is translated (a second opinion's
-        proof stays the translator's: a procedure apart from acp's grounding)."""
+        """Whether a state with ``pos`` and without ``neg`` is reachable from the state, by a planner (see
+        :meth:`_planned`)."""
+        return self._decision(self._planned(pos, neg, name)[0])
+
+    def _planned(self, pos: int, neg: int, name: str) -> tuple[PlannerResult, Encoding]:
+        """A planner's path from the state to a state with ``pos`` and without ``neg``, and the query it answered:
+        a first opinion asks it on acp's own grounding in SAS form before anything is translated (a second
+        opinion's proof stays the translator's: a procedure apart from acp's grounding)."""
         sas = None
         if not self.second_opinion:
             sas = (
@@ -184,12 +189,15 @@ class Oracle:
                 if (pos, neg) == (self.task.goal_pos, self.task.goal_neg)
                 else sas_query(self.task, self.state, pos, neg, self._covered)
             )
-        return self._solvable(lifted_query(self.task, self.state, pos, neg, name), sas)
+        encoding = lifted_query(self.task, self.state, pos, neg, name)
+        return self._ask(functools.partial(self.planners.solve, sas=sas), encoding), encoding
 
-    def _solvable(self, encoding: Encoding, sas: str | None = None) -> Decision:
-        """Whether the encoding's goal is reachable, by a planner (``sas``: the same query in SAS form, see
-        :meth:`acpgen.planners.Planners.solve`)."""
-        result = self._ask(functools.partial(self.planners.solve, sas=sas), encoding)
+    def _solvable(self, encoding: Encoding) -> Decision:
+        """Whether the encoding's goal is reachable, by a planner."""
+        return self._decision(self._ask(self.planners.solve, encoding))
+
+    @staticmethod
+    def _decision(result: PlannerResult) -> Decision:
         if result.status == Status.SOLVED:
             return Decision(True, Method.PLANNER)
         if result.status == Status.UNSOLVABLE:
@@ -378,10 +386,15 @@ class Oracle:
         if self.second_opinion:
             return self._plans_atoms
         path = self._search(self.task.goal_pos, self.task.goal_neg).path
-        if path is None:
-            return []
+        states: list[int] | tuple[int, ...] = () if path is None else path
+        if path is None:  # the plan that decided the goal reachable (asked once: the planner's cache answers)
+            result, encoding = self._planned(self.task.goal_pos, self.task.goal_neg, "goal")
+            run = execute(self.task, self.state, encoding.decode(result.plans[0]), trace=True) if result.plans else None
+            if run is None or result.status != Status.SOLVED or not (run.applicable and self.task.is_goal(run.state)):
+                return []
+            states = run.states
         seen = 0
-        for state in path:
+        for state in states:
             seen |= state
         return [seen]
 

@@ -83,14 +83,14 @@ def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
             assert len(planners.asked) == asked
 
 
-@pytest.mark.parametrize("second_opinion", [False, True])
-def test_the_atoms_a_plan_passes_through_settle_every_other_atom_as_no_landmark(pair, second_opinion):
+@pytest.mark.parametrize("second_opinion,search_states", [(False, 1000), (False, 0), (True, 1000)])
+def test_the_atoms_a_plan_passes_through_settle_every_other_atom_as_no_landmark(pair, second_opinion, search_states):
     # every non-trivial atom of the explored space, decided without exploring: each decision is the explored
-    # answer; the atoms off the plans collected once (the greedy search's plan; a second opinion's, a planner's
-    # plans) are settled by them alone, with one planner call at most for them all
+    # answer; the atoms off the plans collected once (the greedy search's plan, else the planner's plan that
+    # decided the goal reachable; a second opinion's, a planner's plans) are settled by them alone
     domain, task, space = pair
     planners = CountedPlanners()
-    oracle = Oracle(task, planners, max_states=1, second_opinion=second_opinion)
+    oracle = Oracle(task, planners, max_states=1, second_opinion=second_opinion, search_states=search_states)
     by_plans = Method.PLAN if second_opinion else Method.SEARCH
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init & ~task.goal_pos):
         bit = task.atoms.mask([atom])
