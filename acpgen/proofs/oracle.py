@@ -378,16 +378,15 @@ class Oracle:
 
     @functools.cached_property
     def _plan_evidence(self) -> list[int]:
-        """The atoms each of some plans from the state passes through: the greedy search's plan; a second
-        opinion's, several plans from a planner (:attr:`_plans_atoms`: another procedure than the first
-        opinion's). Each plan is a path of states acp computed or executed, so whatever found it, an atom on
-        none of its states is proven no landmark (alfworld: a plan passes through tens of its thousands of
-        atoms)."""
-        if self.second_opinion:
-            return self._plans_atoms
-        path = self._search(self.task.goal_pos, self.task.goal_neg).path
+        """The atoms a plan from the state passes through: the greedy search's plan, else (and for a second
+        opinion, always) the planner's plan that decides the goal reachable, asked once (the planner's cache
+        answers it again). A second opinion's plan thus comes from another procedure than the first opinion's
+        greedy search, and on the translator's grounding rather than acp's. acp computed or executed the plan's
+        states, so whatever found it, an atom on none of them is proven no landmark (alfworld: a plan passes
+        through tens of its thousands of atoms)."""
+        path = None if self.second_opinion else self._search(self.task.goal_pos, self.task.goal_neg).path
         states: list[int] | tuple[int, ...] = () if path is None else path
-        if path is None:  # the plan that decided the goal reachable (asked once: the planner's cache answers)
+        if path is None:
             result, encoding = self._planned(self.task.goal_pos, self.task.goal_neg, "goal")
             run = execute(self.task, self.state, encoding.decode(result.plans[0]), trace=True) if result.plans else None
             if run is None or result.status != Status.SOLVED or not (run.applicable and self.task.is_goal(run.state)):

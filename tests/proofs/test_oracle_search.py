@@ -86,8 +86,8 @@ def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
 @pytest.mark.parametrize("second_opinion,search_states", [(False, 1000), (False, 0), (True, 1000)])
 def test_the_atoms_a_plan_passes_through_settle_every_other_atom_as_no_landmark(pair, second_opinion, search_states):
     # every non-trivial atom of the explored space, decided without exploring: each decision is the explored
-    # answer; the atoms off the plans collected once (the greedy search's plan, else the planner's plan that
-    # decided the goal reachable; a second opinion's, a planner's plans) are settled by them alone
+    # answer; the atoms off the plan collected once (the greedy search's plan, else -- and for a second opinion
+    # always -- the planner's plan that decides the goal reachable) are settled by it alone
     domain, task, space = pair
     planners = CountedPlanners()
     oracle = Oracle(task, planners, max_states=1, second_opinion=second_opinion, search_states=search_states)
