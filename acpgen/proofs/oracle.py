@@ -339,8 +339,9 @@ class Oracle:
             return Decision(None if solvable.value is None else not solvable.value, solvable.method, solvable.detail)
         # A plan that avoids the atom disproves it. Most atoms are on no plan at all: the atoms that plans from the
         # state pass through are collected once, and settle every other atom.
-        if any(not atoms & atom_bit for atoms in self._plan_evidence):
-            return Decision(False, Method.PLAN if self.second_opinion else Method.SEARCH)
+        on_plan, found_by = self._plan_evidence
+        if on_plan is not None and not on_plan & atom_bit:
+            return Decision(False, found_by)
         if self._relaxed_landmark(atom_bit):
             return Decision(True, Method.RELAXED)
         # Else a plan that avoids it found by the greedy search, or one of several plans from a planner (one
@@ -377,25 +378,25 @@ class Oracle:
         return reached & self.task.goal_pos != self.task.goal_pos
 
     @functools.cached_property
-    def _plan_evidence(self) -> list[int]:
-        """The atoms a plan from the state passes through: the greedy search's plan, else (and for a second
-        opinion, always) the planner's plan that decides the goal reachable, asked once (the planner's cache
-        answers it again). A second opinion's plan thus comes from another procedure than the first opinion's
-        greedy search, and on the translator's grounding rather than acp's. acp computed or executed the plan's
-        states, so whatever found it, an atom on none of them is proven no landmark (alfworld: a plan passes
-        through tens of its thousands of atoms)."""
+    def _plan_evidence(self) -> tuple[int | None, Method]:
+        """The atoms a plan from the state passes through (None without a plan), and what found the plan: the
+        greedy search, else (and for a second opinion, always) the planner, whose plan decides the goal
+        reachable and is asked once (the planner's cache answers it again). A second opinion's plan thus comes
+        from another procedure than the first opinion's greedy search, and on the translator's grounding rather
+        than acp's. acp computed or executed the plan's states, so whatever found it, an atom on none of them is
+        proven no landmark (alfworld: a plan passes through tens of its thousands of atoms)."""
         path = None if self.second_opinion else self._search(self.task.goal_pos, self.task.goal_neg).path
         states: list[int] | tuple[int, ...] = () if path is None else path
         if path is None:
             result, encoding = self._planned(self.task.goal_pos, self.task.goal_neg, "goal")
             run = execute(self.task, self.state, encoding.decode(result.plans[0]), trace=True) if result.plans else None
             if run is None or result.status != Status.SOLVED or not (run.applicable and self.task.is_goal(run.state)):
-                return []
+                return None, Method.PLAN
             states = run.states
         seen = 0
         for state in states:
             seen |= state
-        return [seen]
+        return seen, Method.SEARCH if path is not None else Method.PLAN
 
     @functools.cached_property
     def _plans_atoms(self) -> list[int]:
