@@ -45,7 +45,7 @@ class _Relaxation:
     it) and ``goal`` (added by an action whose precondition is the goal)."""
 
     def __init__(self, state: int, fired: list[GroundAction], goal: list[int]) -> None:
-        self.state_facts = list(bits(state))
+        state_facts = list(bits(state))
         index: dict[int, int] = {}  # atom bit -> fact number
 
         def fact(bit: int) -> int:
@@ -54,7 +54,7 @@ class _Relaxation:
                 found = index[bit] = len(index) + 2  # 0: true, 1: goal
             return found
 
-        for bit in self.state_facts:
+        for bit in state_facts:
             fact(bit)
         self.pre: list[list[int]] = []
         self.add: list[list[int]] = []
@@ -67,7 +67,7 @@ class _Relaxation:
         self.add.append([1])
         self.cost = [1] * (len(self.pre) - 1) + [0]
         self.facts = len(index) + 2
-        self.starts = [0] + [index[b] for b in self.state_facts]
+        self.starts = [0] + [index[b] for b in state_facts]
         self.users: list[list[int]] = [[] for _ in range(self.facts)]  # fact -> actions with it in a precondition
         for a, pre in enumerate(self.pre):
             for f in set(pre):

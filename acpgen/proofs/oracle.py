@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
 from dataclasses import dataclass
 
 from acpgen.enums import StrEnum
@@ -176,12 +177,12 @@ class Oracle:
     def _reachable_by_planner(self, pos: int, neg: int, name: str) -> Decision:
         """Whether a state with ``pos`` and without ``neg`` is reachable from the state, by a planner (see
         :meth:`_planned`)."""
-        return self._decision(self._planned(pos, neg, name)[0])
+        return self._decision(self._planned(pos, neg, name))
 
-    def _planned(self, pos: int, neg: int, name: str) -> tuple[PlannerResult, Encoding]:
-        """A planner's path from the state to a state with ``pos`` and without ``neg``, and the query it answered:
-        a first opinion asks it on acp's own grounding in SAS form before anything is translated (a second
-        opinion's proof stays the translator's: a procedure apart from acp's grounding)."""
+    def _planned(self, pos: int, neg: int, name: str) -> PlannerResult:
+        """A planner's path from the state to a state with ``pos`` and without ``neg``: a first opinion asks it
+        on acp's own grounding in SAS form before anything is translated (a second opinion's proof stays the
+        translator's: a procedure apart from acp's grounding)."""
         sas = None
         if not self.second_opinion:
             sas = (
@@ -189,8 +190,9 @@ class Oracle:
                 if (pos, neg) == (self.task.goal_pos, self.task.goal_neg)
                 else sas_query(self.task, self.state, pos, neg, self._covered)
             )
-        encoding = lifted_query(self.task, self.state, pos, neg, name)
-        return self._ask(functools.partial(self.planners.solve, sas=sas), encoding), encoding
+        return self._ask(
+            functools.partial(self.planners.solve, sas=sas), lifted_query(self.task, self.state, pos, neg, name)
+        )
 
     def _solvable(self, encoding: Encoding) -> Decision:
         """Whether the encoding's goal is reachable, by a planner."""
@@ -210,7 +212,14 @@ class Oracle:
         if self.search_states <= 0:
             return Search(None, False)
         origin = self.state if start is None else start
+        if (pos, neg, avoid, origin) == (self.task.goal_pos, self.task.goal_neg, 0, self.state):
+            return self._goal_search  # asked by the goal's decision and by the landmarks' plan: searched once
         return greedy_search(self.task, pos, neg, self.search_states, (origin,), avoid)
+
+    @functools.cached_property
+    def _goal_search(self) -> Search:
+        """The greedy search from the state for a plan."""
+        return greedy_search(self.task, self.task.goal_pos, self.task.goal_neg, self.search_states, (self.state,))
 
     @functools.cached_property
     def _mutexes(self) -> Mutexes | None:
@@ -386,36 +395,31 @@ class Oracle:
         than acp's. acp computed or executed the plan's states, so whatever found it, an atom on none of them is
         proven no landmark (alfworld: a plan passes through tens of its thousands of atoms)."""
         path = None if self.second_opinion else self._search(self.task.goal_pos, self.task.goal_neg).path
-        states: list[int] | tuple[int, ...] = () if path is None else path
-        if path is None:
-            result, encoding = self._planned(self.task.goal_pos, self.task.goal_neg, "goal")
-            run = execute(self.task, self.state, encoding.decode(result.plans[0]), trace=True) if result.plans else None
-            if run is None or result.status != Status.SOLVED or not (run.applicable and self.task.is_goal(run.state)):
-                return None, Method.PLAN
-            states = run.states
-        seen = 0
-        for state in states:
-            seen |= state
-        return seen, Method.SEARCH if path is not None else Method.PLAN
+        if path is not None:
+            return _union(path), Method.SEARCH
+        result = self._planned(self.task.goal_pos, self.task.goal_neg, "goal")
+        states = (
+            self._plan_states(self.state, result.plans[0]) if result.status == Status.SOLVED and result.plans else None
+        )
+        return (None if states is None else _union(states)), Method.PLAN
 
     @functools.cached_property
     def _plans_atoms(self) -> list[int]:
         """For several plans from the state, the atoms each one passes through (non-landmark evidence)."""
-        found = []
         encoding = self._goal_query("plans")
         result = self._ask(lambda d, p, limits: self.planners.top_k(d, p, self.evidence_plans, limits), encoding)
         if not result.plans:
             result = self._ask(self.planners.solve, encoding)
-        for plan in result.plans:
-            run = execute(self.task, self.state, encoding.decode(plan), trace=True)
-            if not run.applicable:
-                log.warning("a planner plan does not apply from step %s on; ignoring the plan", run.failed_at)
-            elif self.task.is_goal(run.state):
-                seen = 0
-                for state in run.states:
-                    seen |= state
-                found.append(seen)
-        return found
+        runs = (self._plan_states(self.state, plan) for plan in result.plans)
+        return [_union(states) for states in runs if states is not None]
+
+    def _plan_states(self, state: int, plan: tuple[str, ...]) -> tuple[int, ...] | None:
+        """The states a planner's plan passes through from ``state`` when acp executes it to a goal state; None
+        when it does not (a plan that does not apply is logged)."""
+        run = execute(self.task, state, Encoding.decode(plan), trace=True)
+        if not run.applicable:
+            log.warning("a planner plan does not apply from step %s on; ignoring the plan", run.failed_at)
+        return run.states if run.applicable and self.task.is_goal(run.state) else None
 
     def goal_reachable(self) -> Decision:
         """Does a plan exist from the state? (decided once per oracle)"""
@@ -461,8 +465,13 @@ class Oracle:
             self.planner_calls += not result.cached
             if result.status in (Status.SOLVED, Status.UNSOLVABLE):
                 return result
-            self._second_out_of_time = result.status == Status.TIMEOUT and state == self.state
-        return first or self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
+            if result.status == Status.TIMEOUT and state == self.state:
+                self._second_out_of_time = True
+        return first or self._first_configuration(search, encoding)
+
+    def _first_configuration(self, search, encoding: Encoding) -> PlannerResult:
+        """The optimal search's first configuration (retried with a larger budget, see :meth:`_ask`)."""
+        return self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
 
     def optimal_cost(self, state: int | None = None, at_least: int | None = None) -> CostDecision:
         """h*(state): optimal plan length from ``state`` (default: the oracle's state).
@@ -499,7 +508,7 @@ class Oracle:
             search, encoding = self.planners.optimal, self._goal_query("opt", state)
         first = None
         if at_least is not None and self.second_opinion:
-            first = self._ask(lambda domain, problem, limits: search(domain, problem, limits, False), encoding)
+            first = self._first_configuration(search, encoding)
             plan = first.plans[0] if first.status == Status.SOLVED and first.plans else ()
             if plan and self._remember_suffixes(state, at_least, plan):
                 return CostDecision(at_least, True, Method.PLAN, "a planner's plan as long as the lower bound")
@@ -528,12 +537,10 @@ class Oracle:
         """Every suffix of an optimal plan is optimal: the states along a plan of ``cost`` steps from
         ``state`` have optimal costs cost, cost - 1, ... (kept only when the plan executes, reaches the
         goal and has exactly ``cost`` steps: whether it does)."""
-        if len(plan) != cost:
+        states = self._plan_states(state, plan) if len(plan) == cost else None
+        if states is None:
             return False
-        run = execute(self.task, state, Encoding.decode(plan), trace=True)
-        if not (run.applicable and self.task.is_goal(run.state)):
-            return False
-        for steps_done, reached in enumerate(run.states):
+        for steps_done, reached in enumerate(states):
             self._known_costs.setdefault(reached, cost - steps_done)
         return True
 
@@ -563,3 +570,8 @@ class Oracle:
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, Method.PLANNER), None
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}"), None
+
+
+def _union(states) -> int:
+    """The atoms of any of the states."""
+    return functools.reduce(operator.or_, states, 0)
