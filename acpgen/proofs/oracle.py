@@ -128,21 +128,31 @@ class Oracle:
         return self.explored if self.explored.complete else None
 
     @functools.cached_property
-    def _evidence(self) -> tuple[int, set[str]]:
-        """Atoms and actions seen in explored states or on random walks: reachable for sure."""
-        atoms, used = self.explored.reachable_atoms, self.explored.reachable_action_indices()
-        if not self.explored.complete:
-            walk_atoms, walk_used = random_walks(self.task, self.state, self.walks, self.walk_length)
-            atoms, used = atoms | walk_atoms, used | walk_used
-        return atoms, {self.task.actions[i].name for i in used}
+    def _walked(self) -> tuple[int, set[int]]:
+        """Atoms and action positions seen on the random walks from the state."""
+        return random_walks(self.task, self.state, self.walks, self.walk_length)
 
-    @property
+    @functools.cached_property
     def seen_atoms(self) -> int:
-        return self._evidence[0]
+        """Atoms seen in explored states or on random walks: reachable for sure. When the walks saw every atom the
+        delete relaxation reaches, the explored states can add none (their atoms are among those): a bounded
+        exploration is then not made for this."""
+        if self.explored.complete:
+            return self.explored.reachable_atoms
+        walked, relaxed = self._walked[0], self.relaxed[0]
+        return walked if walked & relaxed == relaxed else walked | self.explored.reachable_atoms
 
-    @property
+    @functools.cached_property
     def seen_actions(self) -> set[str]:
-        return self._evidence[1]
+        """Actions seen applied in explored states or on random walks: applicable for sure (as :attr:`seen_atoms`,
+        the bounded exploration is not made when the walks applied every action the delete relaxation reaches)."""
+        actions = self.task.actions
+        if self.explored.complete:
+            return {actions[i].name for i in self.explored.reachable_action_indices()}
+        walked = {actions[i].name for i in self._walked[1]}
+        if all(action.name in walked for action in self.relaxed[1]):
+            return walked
+        return walked | {actions[i].name for i in self.explored.reachable_action_indices()}
 
     @functools.cached_property
     def lifted(self) -> LiftedSpace | None:

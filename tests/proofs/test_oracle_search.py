@@ -12,7 +12,7 @@ import itertools
 import pytest
 from conftest import explored_problems
 
-from acpgen.pddl.explore import GreedySearch, Search, StateSpace, greedy_search
+from acpgen.pddl.explore import GreedySearch, Search, StateSpace, explore, greedy_search, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import PlannerResult, Planners, Status
@@ -272,3 +272,22 @@ def test_reachability_by_planner_is_the_explored_spaces_with_or_without_the_sas_
                 assert planners.sas == [not second_opinion], (domain, atom, planners.sas)
                 by_planner += 1
     assert by_planner >= 2, by_planner
+
+
+@pytest.mark.parametrize("walks,length", [(40, 50), (1, 1)], ids=["long walks", "one step"])
+def test_atoms_and_actions_seen_beyond_a_bounded_exploration_are_those_of_its_states_and_the_walks(pair, walks, length):
+    """Evidence past the bound: the atoms and actions of the bounded exploration's states and of the random walks.
+    Long walks may see every atom and action the delete relaxation reaches (the exploration is then not made); a
+    walk of one step does not."""
+    _, task, space = pair
+    bound = 12
+    oracle = Oracle(task, max_states=bound, walks=walks, walk_length=length)
+    assert not oracle.explored.complete
+    part = explore(task, task.init, bound)
+    walk_atoms, walk_used = random_walks(task, task.init, walks, length)
+    assert oracle.seen_atoms == part.reachable_atoms | walk_atoms
+    assert oracle.seen_actions == {task.actions[i].name for i in part.reachable_action_indices() | walk_used}
+    reachable = {task.actions[i].name for i in space.reachable_action_indices()}  # the complete exploration's
+    assert oracle.seen_atoms & ~space.reachable_atoms == 0 and oracle.seen_actions <= reachable
+    if walks == 1:  # the case where the exploration's evidence counts: it sees atoms the walk did not
+        assert part.reachable_atoms & ~walk_atoms
