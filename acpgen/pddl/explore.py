@@ -69,6 +69,11 @@ class StateSpace:
     def index(self) -> dict[int, int]:
         return self._listed()[2]
 
+    @property
+    def held(self) -> int:
+        """How many states its lists hold now (0 before they are made: counting them does not make them)."""
+        return 0 if self._lists is None else len(self._lists[0])
+
     def holds(self, state: int) -> bool:
         """Whether ``state`` is one of its states."""
         return state in self.index

@@ -129,7 +129,7 @@ class ProblemSpace:
 _SPACES: OrderedDict[str, ProblemSpace] = OrderedDict()
 _SPACES_LOCK = threading.Lock()
 _MAX_SPACES = 16
-_MAX_SPACE_STATES = 200_000  # states held by all the explorations together
+_MAX_SPACE_STATES = 200_000  # states held by all the explorations together (in their lists, once made)
 
 
 def problem_space(task: GroundTask) -> ProblemSpace:
@@ -148,7 +148,7 @@ def problem_space(task: GroundTask) -> ProblemSpace:
         found = _SPACES.setdefault(key, made)
         _SPACES.move_to_end(key)
         while len(_SPACES) > 1 and (
-            len(_SPACES) > _MAX_SPACES or sum(len(p.space.states) for p in _SPACES.values()) > _MAX_SPACE_STATES
+            len(_SPACES) > _MAX_SPACES or sum(p.space.held for p in _SPACES.values()) > _MAX_SPACE_STATES
         ):
             _SPACES.popitem(last=False)
     return found

@@ -12,6 +12,7 @@ from conftest import generated_problem, random_walk
 from ramification_problems import rules_of
 
 import acpgen.pddl.explore as explore_module
+import acpgen.proofs.features as features_module
 from acpgen.config import load_config
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
@@ -135,3 +136,23 @@ def test_one_exploration_per_problem_in_a_process():
     assert problem_space(changed) is first
     bigger = generated_problem("grippers", 2, load_config().domain("grippers").sizes[1])
     assert bigger.lifted.objects != task.lifted.objects and problem_space(bigger) is not first
+
+
+def test_keeping_the_explorations_does_not_make_the_lists_of_one_not_yet_listed(monkeypatch):
+    # A space past the bound is known to be so before its states are listed (the lists are made when asked for).
+    # Counting the states the kept explorations hold, to drop the oldest, must not list them: a bounded search of
+    # MAX_STATES states for nothing.
+    _, task = _problem("grippers")
+    made: list[int] = []
+
+    def search():
+        made.append(1)
+        return [task.init], [[]]
+
+    lazy = explore_module.StateSpace(task, task.init, None, None, None, complete=False, search=search)
+    kept = ProblemSpace.__new__(ProblemSpace)
+    kept.space = lazy
+    monkeypatch.setattr(features_module, "_SPACES", OrderedDict(other=kept))
+    problem_space(task)
+    assert lazy.held == 0 and not made
+    assert lazy.states == [task.init] and lazy.held == 1 and made == [1]
