@@ -24,7 +24,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Generator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from functools import cached_property, partial
 from itertools import zip_longest
 from pathlib import Path
@@ -248,7 +248,7 @@ class _Attempt:
 
 
 #: the attempts being spread over processes, by token: forked workers find theirs here (see :func:`_spread`)
-_SPREADING: dict[str, tuple[_Attempt, list[dict]]] = {}
+_SPREADING: dict[str, tuple[_Attempt, list[dict], _Claims]] = {}
 
 
 def _spread(
@@ -258,44 +258,129 @@ def _spread(
     once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local executor
     starts its processes). Each question depends on its state and its seed alone (not on the records so far:
     open-ended questions), so the outcomes are those of trying the states one after the other; the caller stops
-    taking them when it has enough, and the states a worker has started beyond that point are tried for nothing.
+    taking them when it has enough, and the states a process has started beyond that point are tried for nothing.
 
-    The states left are shared out by problem, all the states of a problem to one process (which grounds and
-    explores the problem once): this process keeps the first problems' and tries them as the caller reaches them,
-    ``processes - 1`` workers forked from it (with its groundings and explorations so far) take the others, each
-    trying its states in order, ahead of the caller (those not started when the caller stops are never tried).
-    With fewer problems than processes, the states are shared out in turn. Where processes cannot be forked,
-    the states are tried here."""
+    The states are shared out by problem, all the states of a problem to one process (which grounds and explores
+    the problem once), and a problem goes to the process that reaches it first: a process ready for a state takes
+    the first one nobody has taken whose problem is its own or nobody's yet (:class:`_Claims`). So each works
+    near the front of the order, and a process with smaller problems takes more of them (a level's problem sizes
+    alternate: shared out in turn, one process would get all the large ones). This process keeps the problems it
+    tried before the others started and gives the outcomes in order; while the next one is a worker's and not
+    there yet, it tries its own next state. ``processes - 1`` workers are forked from this process (with its
+    groundings and explorations so far), each with :data:`_AHEAD` requests for a state queued (a request takes
+    its state when the worker starts it; those not started when the caller stops are never run). With fewer
+    problems than processes, each state is a share of its own. Where processes cannot be forked, the states
+    are tried here."""
     started, done = time.perf_counter(), 0
     while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
         yield attempt(states[done], [])
         done += 1
     if done == len(states):
         return
-    problem_of = {i: str(states[i].get("problem", "")) for i in range(done, len(states))}
-    problems = list(dict.fromkeys(problem_of.values()))  # by first appearance
-    by_problem = {problem: i % processes for i, problem in enumerate(problems)}  # share 0: this process
-    owner = {i: by_problem[p] if len(problems) >= processes else i % processes for i, p in problem_of.items()}
-    token = uuid.uuid4().hex
-    _SPREADING[token] = (attempt, states)
     context = multiprocessing.get_context("fork")
-    workers = {w: ProcessPoolExecutor(1, mp_context=context) for w in range(1, processes)}
-    tried = {  # each worker's share, in order: it tries on while this process works on its own states
-        i: workers[owner[i]].submit(_attempt_at, token, i) for i in range(done, len(states)) if owner[i]
-    }
+    claims = _Claims(context, states, done, processes)
+    token = uuid.uuid4().hex
+    _SPREADING[token] = (attempt, states, claims)
+    pools = {w: ProcessPoolExecutor(1, mp_context=context) for w in range(1, processes)}
+    requests: dict[int, list[Future]] = {w: [] for w in pools}  # by worker still working: its requests not read
+    ready: dict[int, tuple[str, dict[str, Any] | None] | Exception] = {}  # outcomes by position, ahead of their turn
     try:
-        for position in range(done, len(states)):
-            yield tried[position].result() if owner[position] else attempt(states[position], [])
+        while done < len(states):
+            for w in list(requests):
+                _read(requests, w, ready)
+                while w in requests and len(requests[w]) < _AHEAD:
+                    requests[w].append(pools[w].submit(_attempt_next, token, w))
+            if done in ready:
+                outcome = ready.pop(done)
+                if isinstance(outcome, Exception):
+                    raise outcome
+                yield outcome
+                done += 1
+                continue
+            position = claims.take(0)
+            if position is not None:  # this process's next state (the one due, unless a worker has it)
+                try:
+                    ready[position] = attempt(states[position], [])
+                except Exception as err:  # raised when its turn comes: the caller may stop before
+                    ready[position] = err
+                continue
+            running = [r for rs in requests.values() for r in rs]
+            if not running:
+                raise RuntimeError(f"state {done} of {len(states)} was taken by no process")
+            wait(running, return_when=FIRST_COMPLETED)  # everything left is the workers': wait for one
     finally:
-        for pool in workers.values():
+        claims.stop()
+        for pool in pools.values():
             pool.shutdown(wait=True, cancel_futures=True)
         _SPREADING.pop(token, None)
 
 
-def _attempt_at(token: str, position: int) -> tuple[str, dict[str, Any] | None]:
-    """A forked worker's try of the state at ``position`` of the attempt ``token`` (see :func:`_spread`)."""
-    attempt, states = _SPREADING[token]
-    return attempt(states[position], [])
+def _read(requests: dict[int, list[Future]], worker: int, ready: dict[int, Any]) -> None:
+    """The outcomes of ``worker``'s finished requests into ``ready``, by position; a request that found no state
+    left for the worker ends its requests (there will be none later: states are only ever taken)."""
+    for request in [r for r in requests[worker] if r.done()]:
+        requests[worker].remove(request)
+        position, outcome = request.result()
+        if position is None:
+            for other in requests.pop(worker):
+                other.cancel()  # any that runs finds nothing either
+            return
+        ready[position] = outcome
+
+
+#: requests for a state queued per worker (those it has not started when the caller stops are never run)
+_AHEAD = 4
+
+
+class _Claims:
+    """Which process has taken which state, and whose each share of the states is (a problem: see :func:`_spread`),
+    in memory the forked workers share with this process. The states before ``done`` are taken, and their shares
+    this process's (0)."""
+
+    def __init__(self, context, states: list[dict], done: int, processes: int) -> None:
+        problems = {str(state.get("problem", "")) for state in states[done:]}
+        names = [str(s.get("problem", "")) if len(problems) >= processes else str(i) for i, s in enumerate(states)]
+        numbers = {name: k for k, name in enumerate(dict.fromkeys(names))}
+        self.share = [numbers[name] for name in names]
+        self.lock = context.Lock()
+        self.taken = context.RawArray("b", [1] * done + [0] * (len(states) - done))
+        self.owner = context.RawArray("b", [-1] * len(numbers))
+        for i in range(done):
+            self.owner[self.share[i]] = 0
+        self.first = context.RawValue("i", done)  # no state before it is left
+        self.stopped = context.RawValue("b", 0)
+
+    def take(self, process: int) -> int | None:
+        """The first state not taken whose share is ``process``'s or nobody's (then ``process``'s), now taken by
+        it; None when there is none, or the caller has stopped."""
+        with self.lock:
+            if self.stopped.value:
+                return None
+            taken, owner, share = self.taken, self.owner, self.share
+            while self.first.value < len(share) and taken[self.first.value]:
+                self.first.value += 1
+            for i in range(self.first.value, len(share)):
+                if not taken[i] and owner[share[i]] in (-1, process):
+                    taken[i], owner[share[i]] = 1, process
+                    return i
+        return None
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped.value = 1
+
+
+def _attempt_next(token: str, worker: int) -> tuple[int | None, tuple[str, dict[str, Any] | None] | Exception | None]:
+    """A forked worker's request (see :func:`_spread`): (the position of the state it took, its outcome or the
+    exception trying it raised), or (None, None) when no state is left for it."""
+    attempt, states, claims = _SPREADING[token]
+    position = claims.take(worker)
+    if position is None:
+        return None, None
+    try:
+        return position, attempt(states[position], [])
+    except Exception as err:  # raised by the caller when the state's turn comes, as if it were tried there
+        return position, err
 
 
 def _can_fork() -> bool:

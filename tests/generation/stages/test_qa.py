@@ -29,11 +29,14 @@ def test_qa_questions_validate_and_their_answers_score_one(reference_run):
 
 
 class _Tried:
-    """An attempt that skips every third state and otherwise records the state and the process that tried it."""
+    """An attempt that skips every third state and otherwise records the state and the process that tried it (each
+    try takes a moment, as a question does: the workers start before this process has taken every problem)."""
 
     def __call__(self, state: dict, records: list) -> tuple[str, dict | None]:
         import os
+        import time
 
+        time.sleep(0.02)
         if state["i"] % 3 == 2:
             return "skipped", None
         return "ok", {"i": state["i"], "pid": os.getpid()}
@@ -67,6 +70,25 @@ def test_states_spread_over_processes_give_their_outcomes_in_order(monkeypatch):
     assert [next(taken)[1]["i"] for _ in range(2)] == [0, 1]
     taken.close()
     assert qa._SPREADING == {}
+
+
+def test_a_process_ready_for_a_state_takes_the_first_one_whose_problem_is_its_own_or_nobodys():
+    import multiprocessing
+
+    from acpgen.generation.stages.qa import _Claims
+
+    states = [{"problem": f"p{i % 4}"} for i in range(12)]  # p0 p1 p2 p3 p0 p1 ...
+    claims = _Claims(multiprocessing.get_context("fork"), states, 1, 2)  # state 0 tried here: p0 this process's
+    assert claims.take(1) == 1  # p1 now the worker's
+    assert claims.take(0) == 2  # p2 nobody's: now this process's (its own p0 comes later, at 4)
+    assert claims.take(1) == 3  # the worker, ready again, takes p3 rather than its own p1 at 5
+    assert [claims.take(0) for _ in range(3)] == [4, 6, 8]  # p0 and p2 alone are left to this process
+    assert [claims.take(1) for _ in range(3)] == [5, 7, 9]
+    claims.stop()
+    assert claims.take(0) is None and claims.take(1) is None  # stopped: nothing more is handed out
+    # fewer problems than processes: each state a share of its own
+    alone = _Claims(multiprocessing.get_context("fork"), [{"problem": "p0"}] * 4, 0, 2)
+    assert [alone.take(1), alone.take(0), alone.take(1), alone.take(1), alone.take(0)] == [0, 1, 2, 3, None]
 
 
 def test_a_task_spread_over_two_processes_gives_the_records_and_counts_of_one(tmp_path, monkeypatch):
