@@ -133,6 +133,16 @@ def test_the_local_executor_starts_processes_only_for_units_left_after_its_first
         assert 1 <= done_here <= 4 and here_first == [True] * done_here + [False] * (5 - done_here), here_first
 
 
+def test_this_process_goes_on_alone_while_the_work_done_and_the_work_left_are_both_small():
+    from acpgen.executors import LOCAL_FIRST, alone
+
+    now = time.perf_counter()
+    assert alone(now, 0, 50)  # nothing measured yet
+    assert alone(now - LOCAL_FIRST / 10, 10, 5)  # ten quick units: five more take half as long again
+    assert not alone(now - LOCAL_FIRST / 2, 1, 9)  # one slow unit: nine more would take 4.5 times the bound
+    assert not alone(now - LOCAL_FIRST * 1.5, 100, 1)  # the bound spent already
+
+
 def test_dask_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit(cluster):
     with DaskExecutor(scheduler=cluster.scheduler_address, retries=0) as executor:
         check_order_and_failure(executor)

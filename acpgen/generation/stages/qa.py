@@ -198,7 +198,9 @@ def _collect(
     records: list[dict[str, Any]] = []
     counts = {"tried": 0, "skipped": 0, "rejected": 0, "candidates": len(candidates)}
     outcomes: Generator[tuple[str, dict[str, Any] | None], None, None] = (
-        _spread(attempt, states, spread) if spread > 1 else (attempt(state, records) for state in states)
+        _spread(attempt, states, spread, settings.questions_per_task)
+        if spread > 1
+        else (attempt(state, records) for state in states)
     )
     try:
         for kind, record in outcomes:  # in the order of the states, whatever process tried them
@@ -252,13 +254,14 @@ _SPREADING: dict[str, tuple[_Attempt, list[dict], _Claims]] = {}
 
 
 def _spread(
-    attempt: _Attempt, states: list[dict], processes: int
+    attempt: _Attempt, states: list[dict], processes: int, wanted: int | None = None
 ) -> Generator[tuple[str, dict[str, Any] | None], None, None]:
     """The outcomes of ``attempt`` on ``states``, in their order, the states tried on ``processes`` processes at
-    once after trying them here has taken :data:`acpgen.executors.LOCAL_FIRST` seconds (as the local executor
-    starts its processes). Each question depends on its state and its seed alone (not on the records so far:
-    open-ended questions), so the outcomes are those of trying the states one after the other; the caller stops
-    taking them when it has enough, and the states a process has started beyond that point are tried for nothing.
+    once trying them here alone no longer pays (:func:`acpgen.executors.alone`, as the local executor starts its
+    processes; the states left counted as ``wanted`` records less those tried, when fewer). Each question depends
+    on its state and its seed alone (not on the records so far: open-ended questions), so the outcomes are those of
+    trying the states one after the other; the caller stops taking them when it has enough, and the states a
+    process has started beyond that point are tried for nothing.
 
     The states are shared out by problem, all the states of a problem to one process (which grounds and explores
     the problem once), and a problem goes to the process that reaches it first: a process ready for a state takes
@@ -272,7 +275,11 @@ def _spread(
     problems than processes, each state is a share of its own. Where processes cannot be forked, the states
     are tried here."""
     started, done = time.perf_counter(), 0
-    while done < len(states) and (time.perf_counter() - started < executors.LOCAL_FIRST or not _can_fork()):
+
+    def left() -> int:
+        return len(states) - done if wanted is None else max(1, min(len(states), wanted) - done)
+
+    while done < len(states) and (executors.alone(started, done, left()) or not _can_fork()):
         yield attempt(states[done], [])
         done += 1
     if done == len(states):
