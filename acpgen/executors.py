@@ -31,14 +31,16 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import queue
 import socket
 import sys
+import threading
 import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import as_completed as local_completed
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -178,20 +180,85 @@ class Executor:
             here += 1
         if here == len(units):
             return
-        # This process goes on with the units from the front, ``jobs - 1`` worker processes take them from the
-        # back (submitted last first): a unit runs here when no worker has taken it yet (its future cancels).
+        # This process goes on with the units from the front, ``jobs - 1`` worker processes take them from the back,
+        # each handed its next unit when it has finished the last, until the two ends meet (see _BothEnds).
         workers = min(self.jobs - 1, len(units) - here - 1)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            left = {i: pool.submit(_run_unit, fn, units[i]) for i in reversed(range(here, len(units)))}
-            for i in range(here, len(units)):
-                if i in left and left[i].cancel():
-                    del left[i]
-                    yield i, _outcome(names[i], functools.partial(_run_unit, fn, units[i]))
-                for j in [j for j, future in left.items() if future.done()]:
-                    yield j, _outcome(names[j], left.pop(j).result)
-            running = {future: i for i, future in left.items()}  # all the units left are the workers'
-            for future in local_completed(running):
-                yield running[future], _outcome(names[running[future]], future.result)
+            yield from _BothEnds(pool, fn, units, names, here, workers).completions()
+
+
+class _BothEnds:
+    """The units from ``here`` on: this process takes them from the front, each of ``pool``'s workers from the back,
+    one at a time: a worker is handed its next unit when it has finished the last (in the executor's thread that
+    learns of it), never before, so a unit no worker has started is this process's to take. When the pool breaks
+    (a worker died), the unit it ran fails and this process takes the units left."""
+
+    def __init__(
+        self,
+        pool: ProcessPoolExecutor,
+        fn: Callable[[Any], Any],
+        units: list,
+        names: list[str],
+        here: int,
+        workers: int,
+    ) -> None:
+        self.pool, self.fn, self.units, self.names = pool, fn, units, names
+        self.lock = threading.Lock()
+        self.front, self.back = here, len(units) - 1  # the next unit from each end
+        self.handed = 0
+        self.broken = False
+        self.finished: queue.SimpleQueue[tuple[int, Callable[[], _Ran]]] = queue.SimpleQueue()
+        for _ in range(workers):
+            self._hand()
+
+    def _hand(self) -> None:
+        """The next unit from the back to a worker (none when the ends have met or the pool is broken)."""
+        with self.lock:
+            if self.broken or self.back < self.front:
+                return
+            index, self.back, self.handed = self.back, self.back - 1, self.handed + 1
+        try:
+            future = self.pool.submit(_run_unit, self.fn, self.units[index])
+        except RuntimeError as err:  # the pool is broken, or shutting down
+            self.broken = True
+            self.finished.put((index, functools.partial(_raise, err)))
+            return
+        future.add_done_callback(functools.partial(self._done, index))
+
+    def _done(self, index: int, future: Future) -> None:
+        self.finished.put((index, future.result))
+        if isinstance(future.exception(), BrokenProcessPool):
+            self.broken = True
+        else:
+            self._hand()
+
+    def _take(self) -> int | None:
+        """The next unit from the front for this process (None when the ends have met)."""
+        with self.lock:
+            if self.front > self.back:
+                return None
+            self.front += 1
+            return self.front - 1
+
+    def completions(self) -> Iterator[tuple[int, UnitOutcome]]:
+        received = 0
+        while (index := self._take()) is not None:
+            yield index, _outcome(self.names[index], functools.partial(_run_unit, self.fn, self.units[index]))
+            while not self.finished.empty():
+                done, result = self.finished.get()
+                received += 1
+                yield done, _outcome(self.names[done], result)
+        while True:
+            with self.lock:
+                if received == self.handed:
+                    return
+            done, result = self.finished.get()
+            received += 1
+            yield done, _outcome(self.names[done], result)
+
+
+def _raise(err: BaseException) -> _Ran:
+    raise err
 
 
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:

@@ -102,6 +102,27 @@ def test_a_worker_goes_on_while_this_process_works_on_a_long_unit(monkeypatch):
     assert [o.worker == here for o in outcomes] == [True] + [False] * 11
 
 
+def _dies_on_a_worker(unit: tuple[int, int]) -> int:
+    n, parent = unit
+    if n == 7 and os.getpid() != parent:
+        os._exit(1)  # the worker process dies, as one killed or out of memory would
+    time.sleep(0.05)
+    return n
+
+
+def test_a_dead_worker_loses_only_its_unit_and_this_process_takes_the_units_left(monkeypatch):
+    # jobs 2 from the first unit: the worker is handed the last unit, dies on it, and the pool is broken; that unit
+    # fails, naming why, and this process runs every other unit (none was handed to the worker before it was ready)
+    import acpgen.executors as executors_module
+
+    monkeypatch.setattr(executors_module, "LOCAL_FIRST", 0.0)
+    here = f"{socket.gethostname()}:{os.getpid()}"
+    units = [(n, os.getpid()) for n in range(8)]
+    outcomes = list(Executor(jobs=2).map(_dies_on_a_worker, units, [f"u{n}" for n in range(8)], progress=False))
+    assert [o.value for o in outcomes[:7]] == list(range(7)) and all(o.worker == here for o in outcomes[:7])
+    assert not outcomes[7].ok and outcomes[7].error.startswith("BrokenProcessPool"), outcomes[7].error
+
+
 def test_local_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit():
     check_order_and_failure(Executor(jobs=2))
     check_order_and_failure(Executor(jobs=1))
