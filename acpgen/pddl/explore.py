@@ -382,6 +382,11 @@ class _Steps:
         numbered (in ``ids``) once its successor list is there, for the searches on other threads."""
         with _STEPS_LOCK:
             base = len(self.states)
+            if base == 0:  # the problem's first exploration: its numbers are its positions, its lists the graph's
+                self.graph.extend(successors)
+                self.states.extend(order)
+                self.ids.update(zip(order, range(len(order))))
+                return
             number: list[int] = []
             new: list[int] = []  # positions in ``order`` of the states the graph did not hold
             for position, state in enumerate(order):
