@@ -11,7 +11,8 @@ entries (atomically); the client writes every output.
   with one job or one unit, the units run in this process, one after the other, and so do the first
   units of a map until they have taken :data:`LOCAL_FIRST` seconds, or until the units left would take longer
   at the pace so far (:func:`alone`; the worker processes start only then, for the units left: this process goes
-  on from the front, the workers take units from the back).
+  on from the front, the workers take units from the back, each handed one when it has finished the last). A
+  worker process that dies (killed, out of memory) fails the unit it ran, and this process runs the units left.
 * ``dask``: a ``dask.distributed.Client`` connected to a running scheduler (``scheduler``: an
   address such as ``tcp://host:8786``, or a scheduler file written by ``dask scheduler
   --scheduler-file``), or to a cluster acp starts: a ``dask_jobqueue`` cluster from a spec
