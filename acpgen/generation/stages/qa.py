@@ -351,7 +351,7 @@ class _Claims:
         self.share = [numbers[name] for name in names]
         self.lock = context.Lock()
         self.taken = context.RawArray("b", [1] * done + [0] * (len(states) - done))
-        self.owner = context.RawArray("b", [-1] * len(numbers))
+        self.owner = context.RawArray("i", [-1] * len(numbers))
         for i in range(done):
             self.owner[self.share[i]] = 0
         self.first = context.RawValue("i", done)  # no state before it is left
