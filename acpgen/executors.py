@@ -245,17 +245,21 @@ class _BothEnds:
         received = 0
         while (index := self._take()) is not None:
             yield index, _outcome(self.names[index], functools.partial(_run_unit, self.fn, self.units[index]))
-            while not self.finished.empty():
-                done, result = self.finished.get()
+            while not self.finished.empty():  # the workers' outcomes so far
                 received += 1
-                yield done, _outcome(self.names[done], result)
-        while True:
-            with self.lock:
-                if received == self.handed:
-                    return
-            done, result = self.finished.get()
+                yield self._received()
+        while received < self._handed():  # the ends have met: the workers' outcomes left
             received += 1
-            yield done, _outcome(self.names[done], result)
+            yield self._received()
+
+    def _handed(self) -> int:
+        with self.lock:
+            return self.handed
+
+    def _received(self) -> tuple[int, UnitOutcome]:
+        """A worker's next outcome (waiting for it)."""
+        index, result = self.finished.get()
+        return index, _outcome(self.names[index], result)
 
 
 def _raise(err: BaseException) -> _Ran:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import GroundAction, bits
+from acpgen.pddl.model import GroundAction, bits, union
 
 _T = TypeVar("_T")
 
@@ -82,10 +82,7 @@ class StateSpace:
     def reachable_atoms(self) -> int:
         """The atoms of its states (computed once: a reachability question asks it for each atom)."""
         if self._atoms is None:
-            union = 0
-            for state in self.states:
-                union |= state
-            self._atoms = union
+            self._atoms = union(self.states)
         return self._atoms
 
     def reachable_action_indices(self) -> set[int]:
@@ -355,13 +352,7 @@ class _Steps:
     def atoms(self, size: int) -> int:
         """The atoms of its states."""
 
-        def compute() -> int:
-            union = 0
-            for state in self.states[:size]:
-                union |= state
-            return union
-
-        return self._fact(("atoms",), size, compute)
+        return self._fact(("atoms",), size, lambda: union(self.states[:size]))
 
     def actions(self, size: int) -> frozenset[int]:
         """The positions of the actions on its edges."""
@@ -599,9 +590,7 @@ def _steps(key: _Key, task: GroundTask) -> _Steps:
 def _renumbering(source: GroundTask, target: GroundTask, states: list[int]) -> Callable[[int], int] | None:
     """A function giving ``states`` of ``source`` (and any state over their atoms) in ``target``'s atom numbering;
     None when one of their atoms has no number in ``target``."""
-    used = 0
-    for state in states:
-        used |= state
+    used = union(states)
     names, index = source.atoms.names, target.atoms.index
     bit_of: dict[int, int] = {}
     for b in bits(used):

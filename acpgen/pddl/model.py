@@ -24,6 +24,14 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def union(states: Iterable[int]) -> int:
+    """The atoms of any of ``states`` (bit masks over one grounding's atoms)."""
+    found = 0
+    for state in states:
+        found |= state
+    return found
+
+
 _COMMENT = re.compile(r";[^\n]*")
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import operator
 from dataclasses import dataclass
 
 from acpgen.enums import StrEnum
@@ -27,7 +26,7 @@ from acpgen.pddl.encode import (
 from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks, reachable_within
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.lmcut import lmcut
-from acpgen.pddl.model import GroundAction
+from acpgen.pddl.model import GroundAction, union
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask, sas_query
 from acpgen.pddl.semantics import execute, relaxed_reachable
@@ -148,11 +147,12 @@ class Oracle:
         the bounded exploration is not made when the walks applied every action the delete relaxation reaches)."""
         actions = self.task.actions
         if self.explored.complete:
-            return {actions[i].name for i in self.explored.reachable_action_indices()}
-        walked = {actions[i].name for i in self._walked[1]}
-        if all(action.name in walked for action in self.relaxed[1]):
-            return walked
-        return walked | {actions[i].name for i in self.explored.reachable_action_indices()}
+            used = self.explored.reachable_action_indices()
+        else:
+            used = set(self._walked[1])
+            if not {action.name for action in self.relaxed[1]} <= {actions[i].name for i in used}:
+                used |= self.explored.reachable_action_indices()
+        return {actions[i].name for i in used}
 
     @functools.cached_property
     def lifted(self) -> LiftedSpace | None:
@@ -406,12 +406,12 @@ class Oracle:
         proven no landmark (alfworld: a plan passes through tens of its thousands of atoms)."""
         path = None if self.second_opinion else self._search(self.task.goal_pos, self.task.goal_neg).path
         if path is not None:
-            return _union(path), Method.SEARCH
+            return union(path), Method.SEARCH
         result = self._planned(self.task.goal_pos, self.task.goal_neg, "goal")
         states = (
             self._plan_states(self.state, result.plans[0]) if result.status == Status.SOLVED and result.plans else None
         )
-        return (None if states is None else _union(states)), Method.PLAN
+        return (None if states is None else union(states)), Method.PLAN
 
     @functools.cached_property
     def _plans_atoms(self) -> list[int]:
@@ -421,7 +421,7 @@ class Oracle:
         if not result.plans:
             result = self._ask(self.planners.solve, encoding)
         runs = (self._plan_states(self.state, plan) for plan in result.plans)
-        return [_union(states) for states in runs if states is not None]
+        return [union(states) for states in runs if states is not None]
 
     def _plan_states(self, state: int, plan: tuple[str, ...]) -> tuple[int, ...] | None:
         """The states a planner's plan passes through from ``state`` when acp executes it to a goal state; None
@@ -580,8 +580,3 @@ class Oracle:
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, Method.PLANNER), None
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}"), None
-
-
-def _union(states) -> int:
-    """The atoms of any of the states."""
-    return functools.reduce(operator.or_, states, 0)
