@@ -11,8 +11,10 @@ entries (atomically); the client writes every output.
   with one job or one unit, the units run in this process, one after the other, and so do the first
   units of a map until they have taken :data:`LOCAL_FIRST` seconds, or until the units left would take longer
   at the pace so far (:func:`alone`; the worker processes start only then, for the units left: this process goes
-  on from the front, the workers take units from the back, each handed one when it has finished the last). A
-  worker process that dies (killed, out of memory) fails the unit it ran, and this process runs the units left.
+  on from the front, the workers take units from the back, each handed the next when it has finished the last:
+  one unit, or a run of small ones that takes about :data:`HANDED_SECONDS` at the pace so far, as each handing
+  costs milliseconds). A worker process that dies (killed, out of memory) fails the units it was handed, and this
+  process runs the units left.
 * ``dask``: a ``dask.distributed.Client`` connected to a running scheduler (``scheduler``: an
   address such as ``tcp://host:8786``, or a scheduler file written by ``dask scheduler
   --scheduler-file``), or to a cluster acp starts: a ``dask_jobqueue`` cluster from a spec
@@ -56,6 +58,11 @@ EXECUTORS = ("local", "dask")
 #: seconds of work the local executor does in this process alone: units that finish sooner (a stage of a few small
 #: problems) cost less than starting the processes would (see :func:`alone`)
 LOCAL_FIRST = 0.3
+
+
+#: seconds of work a worker process is handed at once: units that take less go in runs (a unit handed to a worker
+#: waits some milliseconds for the executor's threads, which share this process with the work done here)
+HANDED_SECONDS = 0.05
 
 
 def alone(started: float, done: int, left: int) -> bool:
@@ -117,6 +124,17 @@ def _run_unit(fn: Callable[[Any], Any], unit: Any) -> _Ran:
     except Exception as err:
         raise UnitError(describe_error(err)) from None
     return _Ran(value, _worker_name(), time.perf_counter() - start)
+
+
+def _run_units(fn: Callable[[Any], Any], units: list) -> list[_Ran | UnitError]:
+    """A run of units in a worker: each one's value, or the error it raised."""
+    ran: list[_Ran | UnitError] = []
+    for unit in units:
+        try:
+            ran.append(_run_unit(fn, unit))
+        except UnitError as err:
+            ran.append(err)
+    return ran
 
 
 def describe_error(err: BaseException) -> str:
@@ -185,14 +203,17 @@ class Executor:
         # each handed its next unit when it has finished the last, until the two ends meet (see _BothEnds).
         workers = min(self.jobs - 1, len(units) - here - 1)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from _BothEnds(pool, fn, units, names, here, workers).completions()
+            both = _BothEnds(pool, fn, units, names, here, workers, time.perf_counter() - started)
+            yield from both.completions()
 
 
 class _BothEnds:
-    """The units from ``here`` on: this process takes them from the front, each of ``pool``'s workers from the back,
-    one at a time: a worker is handed its next unit when it has finished the last (in the executor's thread that
-    learns of it), never before, so a unit no worker has started is this process's to take. When the pool breaks
-    (a worker died), the unit it ran fails and this process takes the units left."""
+    """The units from ``here`` on: this process takes them from the front, each of ``pool``'s workers from the back:
+    a worker is handed its next units when it has finished the last (in the executor's thread that learns of it),
+    never before, so a unit no worker has started is this process's to take. What a worker is handed is one unit, or
+    a run of units that takes about :data:`HANDED_SECONDS` at the pace so far (``spent`` seconds on the ``here``
+    units before), at most a share of the units left. When the pool breaks (a worker died), the units it was handed
+    fail and this process takes the units left."""
 
     def __init__(
         self,
@@ -202,36 +223,64 @@ class _BothEnds:
         names: list[str],
         here: int,
         workers: int,
+        spent: float = 0.0,
     ) -> None:
         self.pool, self.fn, self.units, self.names = pool, fn, units, names
+        self.workers = workers
         self.lock = threading.Lock()
         self.front, self.back = here, len(units) - 1  # the next unit from each end
         self.handed = 0
         self.broken = False
         self.finished: queue.SimpleQueue[tuple[int, Callable[[], _Ran]]] = queue.SimpleQueue()
+        self.done, self.spent = here, spent  # units finished and their seconds: the pace
         for _ in range(workers):
             self._hand()
 
+    def _run_length(self) -> int:
+        """How many units from the back the next handing takes (called with the lock held)."""
+        left = self.back - self.front + 1
+        if not self.done or self.spent <= 0:
+            return 1
+        wanted = int(HANDED_SECONDS / (self.spent / self.done))
+        return max(1, min(wanted, left // (2 * (self.workers + 1))))
+
     def _hand(self) -> None:
-        """The next unit from the back to a worker (none when the ends have met or the pool is broken)."""
+        """The next units from the back to a worker (none when the ends have met or the pool is broken)."""
         with self.lock:
             if self.broken or self.back < self.front:
                 return
-            index, self.back, self.handed = self.back, self.back - 1, self.handed + 1
+            length = self._run_length()
+            indices = list(range(self.back, self.back - length, -1))
+            self.back -= length
+            self.handed += length
         try:
-            future = self.pool.submit(_run_unit, self.fn, self.units[index])
+            future = self.pool.submit(_run_units, self.fn, [self.units[i] for i in indices])
         except RuntimeError as err:  # the pool is broken, or shutting down
             self.broken = True
-            self.finished.put((index, functools.partial(_raise, err)))
+            for index in indices:
+                self.finished.put((index, functools.partial(_raise, err)))
             return
-        future.add_done_callback(functools.partial(self._done, index))
+        future.add_done_callback(functools.partial(self._done, indices))
 
-    def _done(self, index: int, future: Future) -> None:
-        self.finished.put((index, future.result))
-        if isinstance(future.exception(), BrokenProcessPool):
-            self.broken = True
+    def _done(self, indices: list[int], future: Future) -> None:
+        error = future.exception()
+        if error is not None:
+            for index in indices:
+                self.finished.put((index, functools.partial(_raise, error)))
+            if isinstance(error, BrokenProcessPool):
+                self.broken = True
+                return
         else:
-            self._hand()
+            ran = future.result()
+            for index, one in zip(indices, ran):
+                self.finished.put((index, functools.partial(_raise, one) if isinstance(one, UnitError) else _give(one)))
+            self._count(sum(one.seconds for one in ran if isinstance(one, _Ran)), len(ran))
+        self._hand()
+
+    def _count(self, seconds: float, units: int) -> None:
+        with self.lock:
+            self.spent += seconds
+            self.done += units
 
     def _take(self) -> int | None:
         """The next unit from the front for this process (None when the ends have met)."""
@@ -244,7 +293,9 @@ class _BothEnds:
     def completions(self) -> Iterator[tuple[int, UnitOutcome]]:
         received = 0
         while (index := self._take()) is not None:
-            yield index, _outcome(self.names[index], functools.partial(_run_unit, self.fn, self.units[index]))
+            outcome = _outcome(self.names[index], functools.partial(_run_unit, self.fn, self.units[index]))
+            self._count(outcome.seconds, 1)
+            yield index, outcome
             while not self.finished.empty():  # the workers' outcomes so far
                 received += 1
                 yield self._received()
@@ -264,6 +315,10 @@ class _BothEnds:
 
 def _raise(err: BaseException) -> _Ran:
     raise err
+
+
+def _give(ran: _Ran) -> Callable[[], _Ran]:
+    return lambda: ran
 
 
 def _outcome(name: str, result: Callable[[], _Ran]) -> UnitOutcome:

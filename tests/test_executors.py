@@ -13,6 +13,7 @@ import socket
 import sys
 import textwrap
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import cloudpickle
@@ -121,6 +122,65 @@ def test_a_dead_worker_loses_only_its_unit_and_this_process_takes_the_units_left
     outcomes = list(Executor(jobs=2).map(_dies_on_a_worker, units, [f"u{n}" for n in range(8)], progress=False))
     assert [o.value for o in outcomes[:7]] == list(range(7)) and all(o.worker == here for o in outcomes[:7])
     assert not outcomes[7].ok and outcomes[7].error.startswith("BrokenProcessPool"), outcomes[7].error
+
+
+class _HeldPool:
+    """A stand-in for a process pool: keeps what it is handed; the test finishes each handing when it likes."""
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[list, Future]] = []
+
+    def submit(self, fn, *args):
+        future: Future = Future()
+        self.handed.append((args[1], future))
+        return future
+
+
+def _unit_value(n: int) -> int:
+    return n * 10
+
+
+def test_a_worker_is_handed_runs_of_small_units_and_one_slow_unit_at_a_time(monkeypatch):
+    # a unit handed to a worker waits milliseconds for the executor's threads: units that take less than
+    # HANDED_SECONDS go to a worker in runs from the back, at most a share of the units left; without a pace
+    # measured yet, or with slow units, one at a time
+    import acpgen.executors as executors_module
+    from acpgen.executors import _BothEnds, _run_units
+
+    monkeypatch.setattr(executors_module, "HANDED_SECONDS", 0.05)
+    units = list(range(100))
+    names = [f"u{n}" for n in units]
+
+    pool = _HeldPool()
+    _BothEnds(pool, _unit_value, units, names, 0, 1)  # nothing measured yet: one unit
+    assert [run for run, _ in pool.handed] == [[99]]
+
+    pool = _HeldPool()
+    both = _BothEnds(pool, _unit_value, units, names, 4, 1, spent=0.004)  # 1 ms a unit: a run of 50, capped
+    assert [run for run, _ in pool.handed] == [list(range(99, 75, -1))]  # at a quarter of the 96 left (two ends)
+    run, future = pool.handed[0]
+    future.set_result(_run_units(_unit_value, run))  # the worker finished its run: the next one, from the back
+    assert [run for run, _ in pool.handed[1:]] == [list(range(75, 57, -1))]  # a quarter of the 72 left
+    received = [both._received() for _ in range(24)]
+    assert [(i, o.value) for i, o in received] == [(i, i * 10) for i in range(99, 75, -1)]
+
+    pool = _HeldPool()
+    _BothEnds(pool, _unit_value, units, names, 4, 1, spent=2.0)  # half a second a unit: one at a time
+    assert [run for run, _ in pool.handed] == [[99]]
+
+
+def test_a_unit_that_raises_in_a_run_fails_alone():
+    from acpgen.executors import UnitError, _run_units
+
+    ran = _run_units(_square_unless_four_quick, [3, 4, 5])
+    assert [r.value for r in ran if not isinstance(r, UnitError)] == [9, 25]
+    assert isinstance(ran[1], UnitError) and str(ran[1]).startswith("ValueError: four is refused")
+
+
+def _square_unless_four_quick(n: int) -> int:
+    if n == 4:
+        raise ValueError("four is refused")
+    return n * n
 
 
 def test_local_executor_gives_outcomes_in_unit_order_and_names_a_failing_unit():
