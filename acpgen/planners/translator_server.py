@@ -20,6 +20,7 @@ This file only uses the standard library and the translator, so that it starts q
 """
 
 import json
+import mmap
 import os
 import resource
 import signal
@@ -31,7 +32,7 @@ FAST_DOWNWARD, KSTAR = "fast-downward", "kstar"  # whose translator: up-fast-dow
 TRANSLATE_OUT_OF_MEMORY = 20
 TRANSLATE_OUT_OF_TIME = 21
 TRANSLATE_INPUT_ERROR = 31
-_RESERVE: list[bytes] = []
+_RESERVE: list[mmap.mmap] = []
 
 
 def _child(request: dict[str, Any], layout: str) -> int:
@@ -50,7 +51,7 @@ def _child(request: dict[str, Any], layout: str) -> int:
     signal.signal(signal.SIGXCPU, lambda *_: os._exit(TRANSLATE_OUT_OF_TIME))
     try:
         main = _prepared(request["args"], layout)
-        _RESERVE.append(b"x" * 10**7)  # freed on MemoryError so that the report can be written
+        _RESERVE.append(_reserve())  # freed on MemoryError so that the report can be written
         main()
         return 0
     except MemoryError:
@@ -68,6 +69,15 @@ def _child(request: dict[str, Any], layout: str) -> int:
             return TRANSLATE_INPUT_ERROR
         traceback.print_exc()
         return 1
+
+
+def _reserve() -> mmap.mmap:
+    """10 MB of address space held for the out-of-memory report: mapped, not written (writing it would cost
+    each translation some milliseconds), and under the address-space limit like any allocation."""
+    try:
+        return mmap.mmap(-1, 10**7)
+    except OSError:  # the limit leaves no room even for the reserve
+        raise MemoryError from None
 
 
 def _prepared(args: list[str], layout: str) -> Any:

@@ -7,6 +7,8 @@ and mutex groups. The expected values are the driver's, an independent program.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import FIXTURES, generated_problem
 
@@ -94,6 +96,24 @@ def test_translator_watchdog_kills_a_long_translation(tmp_path):
         {**request, "args": ["domain.pddl", "missing.pddl"], "log": "t.log"}, wall_limit=30
     )
     assert not fired and code != 0
+
+
+def test_a_translation_without_the_memory_it_needs_is_reported_out_of_memory(tmp_path):
+    # address-space limits below what the translator needs, one far below, one a few MB above the server's own
+    # (no room for the 10 MB the child holds for its report): exit code 20, as the driver reports a translator
+    # out of memory, not a crash (1); the server serves the next request
+    (tmp_path / "domain.pddl").write_text(FERRY)
+    (tmp_path / "problem.pddl").write_text(FERRY_P01)
+    request = {"cwd": str(tmp_path), "args": ["domain.pddl", "problem.pddl"], "cpu": 60, "log": "t.log"}
+    server = warm._server()
+    server.translate({**request, "memory_mb": 2048}, wall_limit=30)  # the translator imported
+    status = Path(f"/proc/{server.proc.pid}/status").read_text()
+    size_mb = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmSize:"))) // 1024
+    for limit in (1, size_mb + 4):
+        code, _, fired = server.translate({**request, "memory_mb": limit}, wall_limit=30)
+        assert (code, fired) == (20, False), limit
+    code, _, fired = warm._server().translate({**request, "memory_mb": 2048}, wall_limit=30)
+    assert (code, fired) == (0, False)
 
 
 @pytest.mark.parametrize("case", ["solvable", "unsolvable", "unsolvable-by-mutex", "unsolvable-by-search"])
