@@ -102,6 +102,13 @@ class StateSpace:
             self._distances = _distances_to(goals, self.predecessors())
         return self._distances
 
+    def goal_reachable(self) -> bool:
+        """Whether a plan exists from the root of a complete space: some state of it satisfies the goal (the
+        distances of every state to the goal are not needed for that)."""
+        if self._distances is not None:
+            return self._distances[0] >= 0
+        return any(self.task.is_goal(state) for state in self.states)
+
     def optimal_cost(self, state: int | None = None) -> int | None:
         """Optimal plan length from ``state`` (default: the root); None if no plan exists."""
         index = 0 if state is None else self.index[state]
@@ -530,6 +537,9 @@ class _GraphSpace(StateSpace):
         if self._in_graph(state) is None:
             raise KeyError(state)
         return self._size  # every state of the graph reaches every other
+
+    def goal_reachable(self) -> bool:
+        return self.optimal_cost() is not None  # the graph's distances to a goal, shared by its questions
 
     def optimal_cost(self, state: int | None = None) -> int | None:
         task = self.task

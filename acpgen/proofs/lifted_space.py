@@ -59,6 +59,23 @@ class LiftedGraph:
                 return False
         return True
 
+    def reaches_goal(self, start: int, goal: tuple[Literal, ...], limit: int) -> bool | None:
+        """Whether a state satisfying ``goal`` is reachable from ``start``: breadth-first, stopping at the first
+        goal state; None when more than ``limit`` states are reachable and none of those reached is a goal state."""
+        if self.is_goal(start, goal):
+            return True
+        seen, queue = {start}, deque([start])
+        while queue:
+            for _, nxt in self.successors(queue.popleft()):
+                if nxt not in seen:
+                    if self.is_goal(nxt, goal):
+                        return True
+                    if len(seen) >= limit:
+                        return None
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return False
+
     def closure(self, start: int, limit: int) -> list[int] | None:
         """The states reachable from ``start`` in breadth-first order; None when there are more than ``limit``."""
         seen, queue, order = {start}, deque([start]), [start]
@@ -171,6 +188,14 @@ def _graph(lifted: LiftedTask) -> LiftedGraph:
     ):
         _GRAPHS.popitem(last=False)
     return graph
+
+
+def lifted_goal_reachable(lifted: LiftedTask, facts: Iterable[str], limit: int) -> bool | None:
+    """Whether the goal of ``lifted`` is reachable from the state ``facts`` (see :meth:`LiftedGraph.reaches_goal`):
+    a goal state found ends the search, so a solvable question needs no more of its space than lies before that
+    state; None when more than ``limit`` states are reachable and the search met no goal state."""
+    graph = _graph(lifted)
+    return graph.reaches_goal(graph.node(graph.world.derive(frozenset(facts))), lifted.goal, limit)
 
 
 def lifted_space(lifted: LiftedTask, facts: Iterable[str], limit: int) -> LiftedSpace | None:

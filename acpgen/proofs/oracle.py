@@ -31,7 +31,7 @@ from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask, sas_query
 from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
-from acpgen.proofs.lifted_space import LiftedSpace, lifted_space
+from acpgen.proofs.lifted_space import LiftedSpace, lifted_goal_reachable, lifted_space
 
 log = logging.getLogger(__name__)
 
@@ -442,11 +442,22 @@ class Oracle:
         if self.relaxed[0] & self.task.goal_pos != self.task.goal_pos:
             return Decision(False, Method.RELAXED)
         if self.space is not None:
-            return Decision(self.space.optimal_cost() is not None, Method.EXPLORED)
-        if self.lifted is not None:
-            return Decision(self.lifted.optimal_cost() is not None, Method.LIFTED)
+            return Decision(self.space.goal_reachable(), Method.EXPLORED)
+        lifted = self._lifted_goal_reachable()
+        if lifted is not None:
+            return Decision(lifted, Method.LIFTED)
         goal = self.task.goal_pos, self.task.goal_neg
         return self._searched(*goal) or self._reachable_by_planner(*goal, "goal")
+
+    def _lifted_goal_reachable(self) -> bool | None:
+        """Whether a plan exists from the state, by the separate lifted interpreter, for a space of at most
+        ``lifted_states`` states (as :attr:`lifted`): its exploration when made already, else its search up to the
+        first goal state (the whole space only when no goal state is reachable); None otherwise."""
+        if "lifted" in self.__dict__:  # explored for another question: its distances may be known too
+            return None if self.lifted is None else self.lifted.optimal_cost() is not None
+        if self.lifted_states <= 0 or not reachable_within(self.task, self.state, self.lifted_states):
+            return None
+        return lifted_goal_reachable(self.task.lifted, self.task.atoms.atoms(self.state), self.lifted_states)
 
     @functools.cached_property
     def _sas(self) -> SasTask:

@@ -15,7 +15,7 @@ from acpgen.pddl.model import Literal, split_canonical
 from acpgen.pddl.semantics import is_plan
 from acpgen.planners import Planners
 from acpgen.proofs.change.world import LiftedWorld
-from acpgen.proofs.lifted_space import lifted_space
+from acpgen.proofs.lifted_space import lifted_goal_reachable, lifted_space
 from acpgen.proofs.oracle import Method, Oracle
 
 LIMIT = 3000
@@ -119,3 +119,20 @@ def test_another_goal_of_the_problem_is_asked_on_the_states_expanded_for_the_fir
     for position, state in enumerate(grounded.states):
         expected = distances[position]
         assert lifted.optimal_cost(lifted.node_of(facts(task, state))) == (None if expected < 0 else expected)
+
+
+def test_a_plan_exists_where_the_grounded_distances_say_so_by_the_goal_search_and_the_explored_space(pair):
+    # whether the goal is reachable from a state, by the lifted interpreter's search that stops at the first goal
+    # state and by a complete grounded space without its distances: as the grounded exploration's distances from
+    # the problem's initial state say, for its states (dead ends too, where the domain has them)
+    _, task, grounded, _ = pair
+    distances = grounded.goal_distances()
+    step = max(1, len(grounded.states) // 150)
+    for position in range(0, len(grounded.states), step):
+        state = grounded.states[position]
+        expected = distances[position] >= 0
+        assert lifted_goal_reachable(task.lifted, facts(task, state), LIMIT) is expected, position
+        assert explore(task, state, LIMIT).goal_reachable() is expected, position
+    far = next((p for p, d in enumerate(distances) if d >= 2), None)
+    if far is not None:  # one state allowed and no goal among the start's successors: not decided
+        assert lifted_goal_reachable(task.lifted, facts(task, grounded.states[far]), 1) is None
