@@ -15,8 +15,9 @@ problem expand each state once.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cached_property
+from typing import cast
 
 from acpgen.pddl.model import EQUALITY, LiftedTask, Literal, canonical
 from acpgen.proofs.change.world import Facts, LiftedWorld
@@ -59,35 +60,36 @@ class LiftedGraph:
                 return False
         return True
 
-    def reaches_goal(self, start: int, goal: tuple[Literal, ...], limit: int) -> bool | None:
-        """Whether a state satisfying ``goal`` is reachable from ``start``: breadth-first, stopping at the first
-        goal state; None when more than ``limit`` states are reachable and none of those reached is a goal state."""
-        if self.is_goal(start, goal):
-            return True
+    def _breadth_first(self, start: int, limit: int) -> Iterator[int | None]:
+        """The states reachable from ``start`` in breadth-first order (``start`` first), expanded as they are asked
+        for; after the first ``limit`` of them, None when there are more."""
         seen, queue = {start}, deque([start])
+        yield start
         while queue:
             for _, nxt in self.successors(queue.popleft()):
                 if nxt not in seen:
-                    if self.is_goal(nxt, goal):
-                        return True
                     if len(seen) >= limit:
-                        return None
+                        yield None
+                        return
                     seen.add(nxt)
                     queue.append(nxt)
+                    yield nxt
+
+    def reaches_goal(self, start: int, goal: tuple[Literal, ...], limit: int) -> bool | None:
+        """Whether a state satisfying ``goal`` is reachable from ``start``: breadth-first, stopping at the first
+        goal state; None when more than ``limit`` states are reachable and none of the first ``limit`` is a goal
+        state."""
+        for node in self._breadth_first(start, limit):
+            if node is None:
+                return None
+            if self.is_goal(node, goal):
+                return True
         return False
 
     def closure(self, start: int, limit: int) -> list[int] | None:
         """The states reachable from ``start`` in breadth-first order; None when there are more than ``limit``."""
-        seen, queue, order = {start}, deque([start]), [start]
-        while queue:
-            for _, nxt in self.successors(queue.popleft()):
-                if nxt not in seen:
-                    if len(order) >= limit:
-                        return None
-                    seen.add(nxt)
-                    order.append(nxt)
-                    queue.append(nxt)
-        return order
+        order = list(self._breadth_first(start, limit))
+        return None if order[-1] is None else cast(list[int], order)
 
 
 class LiftedSpace:

@@ -155,14 +155,18 @@ class Oracle:
         return {actions[i].name for i in used}
 
     @functools.cached_property
+    def _lifted_fits(self) -> bool:
+        """Whether the separate lifted interpreter answers about the state: ``lifted_states`` is not 0 and the space
+        from the state has at most that many states. The grounded explorer, tens of times faster, tells whether the
+        space is small enough: only the route is chosen with it, the answers come from the interpreter's own
+        exploration."""
+        return self.lifted_states > 0 and reachable_within(self.task, self.state, self.lifted_states)
+
+    @functools.cached_property
     def lifted(self) -> LiftedSpace | None:
         """The space reachable from the state explored by the separate lifted interpreter, when it has at
         most ``lifted_states`` states (else, or with ``lifted_states`` 0, None)."""
-        if self.lifted_states <= 0:
-            return None
-        # The grounded explorer, tens of times faster, tells first whether the space is small enough: only the
-        # route is chosen with it, the answers come from the lifted interpreter's own exploration.
-        if not reachable_within(self.task, self.state, self.lifted_states):
+        if not self._lifted_fits:
             return None
         return lifted_space(self.task.lifted, self.task.atoms.atoms(self.state), self.lifted_states)
 
@@ -453,10 +457,10 @@ class Oracle:
         """Whether a plan exists from the state, by the separate lifted interpreter, for a space of at most
         ``lifted_states`` states (as :attr:`lifted`): its exploration when made already, else its search up to the
         first goal state (the whole space only when no goal state is reachable); None otherwise."""
-        if "lifted" in self.__dict__:  # explored for another question: its distances may be known too
-            return None if self.lifted is None else self.lifted.optimal_cost() is not None
-        if self.lifted_states <= 0 or not reachable_within(self.task, self.state, self.lifted_states):
+        if not self._lifted_fits:
             return None
+        if "lifted" in self.__dict__ and self.lifted is not None:  # explored for another question: its distances
+            return self.lifted.optimal_cost() is not None  # may be known too
         return lifted_goal_reachable(self.task.lifted, self.task.atoms.atoms(self.state), self.lifted_states)
 
     @functools.cached_property

@@ -136,3 +136,13 @@ def test_a_plan_exists_where_the_grounded_distances_say_so_by_the_goal_search_an
     far = next((p for p, d in enumerate(distances) if d >= 2), None)
     if far is not None:  # one state allowed and no goal among the start's successors: not decided
         assert lifted_goal_reachable(task.lifted, facts(task, grounded.states[far]), 1) is None
+
+
+def test_the_lifted_space_is_given_within_its_bound_and_refused_past_it(pair):
+    # as many states as the grounded exploration found: the space; one fewer allowed: None
+    _, task, grounded, _ = pair
+    start = task.atoms.atoms(task.init)
+    size = len(grounded.states)
+    assert lifted_space(task.lifted, start, size) is not None
+    if size > 1:
+        assert lifted_space(task.lifted, start, size - 1) is None
