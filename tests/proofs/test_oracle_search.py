@@ -15,7 +15,7 @@ from conftest import explored_problems
 from acpgen.pddl.explore import GreedySearch, Search, StateSpace, explore, greedy_search, random_walks
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_reachable
-from acpgen.planners import PlannerResult, Planners, Status
+from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.oracle import Decision, Method, Oracle
 
 LIMIT = 3000
@@ -103,6 +103,31 @@ def test_the_atoms_a_plan_passes_through_settle_every_other_atom_as_no_landmark(
     assert oracle._plan_evidence[0] is not None, domain
     assert oracle._plan_evidence[1] == (Method.SEARCH if by_search else Method.PLAN), domain
     assert planners.asked.count("top_k") <= 1
+
+
+class TopKOutOfTime(CountedPlanners):
+    """The real planners, but the top-k planner runs out of time, whatever its budget."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.top_k_budgets: list[float] = []
+
+    def top_k(self, domain, problem, k, limits=Limits()):
+        self.top_k_budgets.append(limits.time)
+        return PlannerResult(Status.TIMEOUT, message="simulated timeout")
+
+
+def test_the_top_k_plans_for_evidence_are_asked_once_and_the_landmarks_decided_without_them(pair):
+    # a second opinion retries a planner call that runs out of time with 4x its budget; the top-k plans are only
+    # evidence (the per-atom calls decide every atom they would have settled): asked once, within the budget
+    domain, task, space = pair
+    planners = TopKOutOfTime()
+    oracle = Oracle(task, planners, max_states=1, second_opinion=True, search_states=0, limits=Limits(time=3.0))
+    for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init & ~task.goal_pos):
+        bit = task.atoms.mask([atom])
+        decision = oracle.is_landmark(bit)
+        assert decision.value == (not space.goal_reachable_avoiding(bit)), (domain, atom, decision)
+    assert planners.top_k_budgets in ([], [3.0]), domain
 
 
 def test_a_search_as_large_as_the_space_decides_every_landmark_without_a_planner(pair):
