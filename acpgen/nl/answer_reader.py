@@ -36,7 +36,7 @@ _NONE = re.compile(r"^(?:none|nothing|no (?:fluents?|properties|actions?|facts?)
 _NEGATED_PREFIX = ("it is not the case that ", "it is not true that ", "not ")
 # An English negation right before a PDDL atom ("it is not the case that (clear b2)", "not (clear b2)"): the
 # way acp writes a false fact of a domain whose facts have no words of their own (an obfuscated domain)
-_NEGATED_BEFORE = re.compile(r"(?:\bit is not the case that|\bit is not true that|\bnot)\s*\Z")
+_NEGATIONS_BEFORE = ("it is not the case that", "it is not true that", "not")
 _NEGATION_REACH = 40  # characters before an atom searched for that negation
 _NEGATION_WORDS = re.compile(r"\bit is not (?:the case|true) that\b|\bnot\b")
 _VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not have "), (" have ", " do not have "))
@@ -66,6 +66,17 @@ class Reading:
         if item not in self._seen:
             self._seen.add(item)
             self.items.append(item)
+
+
+def _negated_before(before: str) -> bool:
+    """Whether ``before`` ends in one of the negations (blanks after it aside), the negation's first word a
+    word of its own (not the end of a longer one): a test of the text's end, in time independent of its length."""
+    stem = before.rstrip()
+    for phrase in _NEGATIONS_BEFORE:  # none is the end of another: the first that ends the text decides
+        if stem.endswith(phrase):
+            start = len(stem) - len(phrase)
+            return start == 0 or not (stem[start - 1].isalnum() or stem[start - 1] == "_")
+    return False
 
 
 @dataclass(frozen=True)
@@ -244,7 +255,7 @@ class Reader:
                     continue
                 if atoms and match.group(1) is None:
                     before = text[max(0, match.start() - _NEGATION_REACH) : match.start()]
-                    item = negated(item) if "not" in before and _NEGATED_BEFORE.search(before) else item
+                    item = negated(item) if "not" in before and _negated_before(before) else item
                 reading.add(item)
             # words outside the groups (a negation of the next group aside) are read as nothing
             words = _BETWEEN_GROUPS.sub(" ", _NEGATION_WORDS.sub(" ", _PDDL.sub(" ", text))).strip()

@@ -221,6 +221,18 @@ def test_plural_grouping_and_negation_as_the_template_writes_them():
     ):
         assert score(rec, response).score == 1.0, response
     assert score(rec, "(clear a) (clear b) (clear c) (on a b)").score == 0.0
+    # the negation is the text's last word before the atom, a word of its own (not the end of "cannot")
+    for response in (
+        "(clear a) (clear b) (clear c) not\n (on a b)",
+        "(clear a) (clear b) (clear c) surely it is not true that   (on a b)",
+    ):
+        assert score(rec, response).score == 1.0, response
+    for response in (
+        "(clear a) (clear b) (clear c) cannot (on a b)",
+        "(clear a) (clear b) (clear c) not really (on a b)",
+        "(clear a) (clear b) (clear c) (not_yet (on a b))",
+    ):
+        assert score(rec, response).score == 0.0, response
     assert score(rec, "a and b are clear; a is not on b").score == 0.0
     assert score(rec, "a, b, and c are clear; a is on b").score == 0.0
 
