@@ -180,10 +180,12 @@ class Oracle:
         """Atoms and actions reachable from the state in the delete relaxation."""
         return relaxed_reachable(self.task, self.state)
 
-    def _ask(self, query, encoding: Encoding) -> PlannerResult:
+    def _ask(self, query, encoding: Encoding, retry: bool = True) -> PlannerResult:
+        """``query`` within the oracle's limits, counted; a call that runs out of time or fails is asked once more
+        with ``retry_factor`` times the budget, unless ``retry`` is False (evidence that nothing depends on)."""
         result = query(encoding.domain, encoding.problem, self.limits)
         self.planner_calls += not result.cached
-        if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
+        if retry and result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
             bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
             result = query(encoding.domain, encoding.problem, bigger)
         return result
@@ -425,8 +427,7 @@ class Oracle:
         only spare the atoms they avoid a call of their own, which decides each of them without it. (On floortile's
         landmark questions a retry ran out of time 4 times in 5, 18.7 s each.)"""
         encoding = self._goal_query("plans")
-        result = self.planners.top_k(encoding.domain, encoding.problem, self.evidence_plans, self.limits)
-        self.planner_calls += not result.cached
+        result = self._ask(lambda d, p, limits: self.planners.top_k(d, p, self.evidence_plans, limits), encoding, False)
         if not result.plans:
             result = self._ask(self.planners.solve, encoding)
         runs = (self._plan_states(self.state, plan) for plan in result.plans)
