@@ -3,9 +3,18 @@
 * ``static``: no action changes it and no rule defines it;
 * ``derived``: defined by ``(:derived ...)`` rules (a ramification: it changes because others do);
 * ``self_derived``: changed by actions, and a mutex group of Fast Downward's translator holds two of its
-  atoms that differ in one argument only: the predicate takes at most one value per object (``at(car, l)``:
-  a car is at one location at a time; ``holding(x)``: the hand holds one block);
+  atoms that agree on at least one argument and differ in exactly one other: an object (the arguments they
+  share) takes one value at a time (``at(car, l)``: a car is at one location at a time);
 * ``base``: every other predicate an action changes.
+
+Two atoms that differ in their only argument are no such evidence. In a satellite problem with one
+satellite, a group holds ``(power_avail satellite0)`` and the ``(power_on i)`` of its instruments (the
+satellite powers one instrument at a time), yet with two satellites two instruments are on at once: the
+groups of one problem cannot tell "one value in the whole state" (visitall's ``at-robot``: the domain has one
+robot) from "one value per object that no argument names" (``power_on``: one per satellite), and a type is
+a property of the domain, not of the problems at hand. A predicate of one argument that holds of one object
+at a time because the domain has one such thing (the hand, the robot, the ferry) is ``self_derived`` by the
+template's ``fluent_types`` (blocksworld's ``holding``), never by the groups.
 
 What the PDDL does not say, the domain template may: its optional ``fluent_types:`` map reclassifies a
 predicate that actions change (e.g. blocksworld's ``clear`` as ``derived``: it follows from ``on`` and
@@ -31,13 +40,15 @@ class FluentType(str, Enum):
 
 
 def single_valued_predicates(mutex_groups: Iterable[Sequence[str]]) -> frozenset[str]:
-    """Predicates with two atoms in one mutex group that differ in exactly one argument."""
+    """Predicates with two atoms in one mutex group that agree on at least one argument and differ in exactly
+    one other (an object that takes one value at a time); never a predicate of fewer than two arguments."""
     found = set()
     for group in mutex_groups:
         atoms = [split_canonical(a) for a in group]
         by_predicate: dict[str, list[tuple[str, ...]]] = {}
         for pred, args in atoms:
-            by_predicate.setdefault(pred, []).append(args)
+            if len(args) > 1:  # atoms of one predicate have one arity: agreeing somewhere needs two arguments
+                by_predicate.setdefault(pred, []).append(args)
         for pred, argument_lists in by_predicate.items():
             if pred in found:
                 continue
