@@ -35,6 +35,7 @@ from acpgen.tasks import (
     Verdict,
     split_kind,
 )
+from acpgen.tasks.base import readings
 from acpgen.tasks.choice import score_response
 from acpgen.tasks.measures import set_measures
 from acpgen.tasks.text_to_pddl import size_band
@@ -90,7 +91,7 @@ def score_one(ctx: RecordContext, kind: str, response: str | None) -> Verdict:
         verdict = Verdict.parse_error("no response")
     else:
         try:
-            answer = task.parse(response)
+            answer = task.read(ctx, response)
         except ParseError as err:
             verdict = Verdict.parse_error(str(err))
         else:
@@ -98,6 +99,7 @@ def score_one(ctx: RecordContext, kind: str, response: str | None) -> Verdict:
                 verdict = task.score(ctx, answer)
             except PddlError as err:
                 return Verdict.undecided(f"record PDDL error: {err}")
+            verdict = readings(verdict, getattr(answer, "unread", []), ctx.options.strict_reading)
     return _with_measures(task, ctx.record, answer, verdict)
 
 
@@ -228,6 +230,8 @@ class Cell:
     total: float = 0.0
     parse_errors: int = 0
     undecided: int = 0
+    #: answers whose score under the other reading (strict or lenient) differs (:func:`acpgen.tasks.base.readings`)
+    readings_differ: int = 0
 
     @property
     def decided(self) -> int:
@@ -243,9 +247,10 @@ class Cell:
         p = self.accuracy
         return None if p is None else math.sqrt(p * (1.0 - p) / self.decided)
 
-    def add(self, score: float, status: str) -> None:
+    def add(self, score: float, status: str, readings_differ: bool = False) -> None:
         """Count one answer (undecided answers are counted apart and left out of the accuracy)."""
         self.answers += 1
+        self.readings_differ += readings_differ
         if status == UNDECIDED:
             self.undecided += 1
             return
@@ -259,6 +264,7 @@ class Cell:
             "score_sum": self.total,
             "parse_errors": self.parse_errors,
             "undecided": self.undecided,
+            "readings_differ": self.readings_differ,
         }
 
 
@@ -272,8 +278,9 @@ class Summary:
     def of(cls, scored: list[Scored]) -> Summary:
         summary = cls()
         for item in scored:
+            differ = "strict_score" in item.verdict.details or "lenient_score" in item.verdict.details
             for key in ((item.prediction.task, item.domain), (item.prediction.task, "all"), ("all", "all")):
-                summary.cells.setdefault(key, Cell()).add(item.verdict.score, item.verdict.status)
+                summary.cells.setdefault(key, Cell()).add(item.verdict.score, item.verdict.status, differ)
         return summary
 
     def as_dict(self) -> dict:
@@ -283,24 +290,36 @@ class Summary:
         return out
 
     def table(self) -> str:
-        """Plain-text table: rows are tasks, columns domains; cells 'accuracy (n)'."""
+        """Plain-text table: rows are tasks, columns domains; cells 'accuracy (n)', each column as wide as
+        its widest text; then the totals, and the answers whose strict and lenient readings differ."""
         domains = sorted({d for _, d in self.cells if d != "all"}) + ["all"]
         tasks = [t for t in KINDS if any(k[0] == t for k in self.cells)] + ["all"]
-        width = max(10, *(len(d) + 2 for d in domains))
-        lines = ["task".ljust(12) + "".join(d.rjust(width) for d in domains)]
+        texts = {key: self._text(cell) for key, cell in self.cells.items()}
+        widths = [2 + max(len(d), *(len(texts.get((t, d), "")) for t in tasks)) for d in domains]
+        first = 2 + max(len(t) for t in ["task", *tasks])
+        lines = ["task".ljust(first) + "".join(d.rjust(w) for d, w in zip(domains, widths))]
         for task in tasks:
-            row = task.ljust(12)
-            for domain in domains:
-                cell = self.cells.get((task, domain))
-                text = "" if cell is None else (f"{cell.accuracy:.2f}" if cell.accuracy is not None else "-")
-                row += (text + (f" ({cell.answers})" if cell else "")).rjust(width)
-            lines.append(row)
+            lines.append(
+                task.ljust(first) + "".join(texts.get((task, d), "").rjust(w) for d, w in zip(domains, widths))
+            )
         total = self.cells.get(("all", "all"), Cell())
         lines.append(
             f"answers: {total.answers}, parse errors: {total.parse_errors}, undecided: {total.undecided}"
             f" (accuracy is over decided answers; {SCORED}/{PARSE_ERROR}/{UNDECIDED} in the output file)"
         )
+        differ = [f"{t} {self.cells[(t, 'all')].readings_differ}" for t in tasks[:-1] if (t, "all") in self.cells]
+        if total.readings_differ:
+            counts = ", ".join(c for c in differ if not c.endswith(" 0"))
+            lines.append(
+                f"strict and lenient readings differ on {total.readings_differ} answers ({counts}): parts of them read "
+                "as nothing (strict_score/lenient_score in the output file)"
+            )
         return "\n".join(lines)
+
+    @staticmethod
+    def _text(cell: Cell) -> str:
+        accuracy = f"{cell.accuracy:.2f}" if cell.accuracy is not None else "-"
+        return f"{accuracy} ({cell.answers})"
 
 
 def _flags(verdict: Verdict) -> dict[str, bool | None]:

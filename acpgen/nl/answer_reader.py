@@ -22,13 +22,14 @@ from acpgen.pddl.model import LiftedTask, canonical, split_canonical
 from acpgen.proofs.change.literals import literal_atom, negated
 
 _NAME = r"[a-z0-9][a-z0-9_-]*"
+_ALL_NAMES = re.compile(r"[a-z][a-z0-9_-]*(?: [a-z0-9][a-z0-9_-]*)*")
 _LIST = rf"{_NAME}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME})*"
 # commas and "and" between pieces; a run of blanks is tried once, from its start (the lookbehind), so
 # that reading takes time in proportion to the text however long its runs of blanks are
 _SPLIT = re.compile(r"(?<!\s)\s+(?:,\s*(?:and\s+)?|and\s+)|,\s*(?:and\s+)?")
 _BLANK = re.compile(r"\s")
 # where an answer is cut into parts (the blanks around a cut are stripped from the parts)
-_PART_END = re.compile(r";|\n|\.(?:\s|$)|\. ?$")
+_PART_END = re.compile(r";|\n|:\s|\.(?:\s|$)|\. ?$")  # a lead-in ends at its colon
 _PDDL = re.compile(r"\(\s*not\s*\(\s*([a-z][^()]*)\)\s*\)|\(\s*([a-z][^()]*)\)", re.IGNORECASE)
 # between and around the groups of an answer in PDDL syntax: separators and list punctuation, not words
 _BETWEEN_GROUPS = re.compile(r"(?:[\s,;.:*\u2022`'\"\[\]{}-]|\band\b)+")
@@ -40,6 +41,19 @@ _NEGATIONS_BEFORE = ("it is not the case that", "it is not true that", "not")
 _NEGATION_REACH = 40  # characters before an atom searched for that negation
 _NEGATION_WORDS = re.compile(r"\bit is not (?:the case|true) that\b|\bnot\b")
 _VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not have "), (" have ", " do not have "))
+# Reading one step of a plan written in words (see Reader.step): the numbering, bullets and labels before it,
+# the connectives that lead into it ("First,", "Next,", "After that,"), a final remark in parentheses
+_STEP_LEAD = re.compile(
+    r"^(?:\s*(?:[-*\u2022>#]+|\d+\s*[.):]|(?:step|action)\s*\d*\s*[.):-]?|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|"
+    r"then|next|now|after\s+that|afterwards|finally|lastly|subsequently|and)\s*[,:]?)(?=\s|$))+\s*",
+    re.IGNORECASE,
+)
+_STEP_REMARK = re.compile(r"\s*\([^()]*\)\s*$")
+_STEP_END = " \t.;:,!"
+_WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
+# where a line of steps in words is cut into steps: sentence ends, ", then", "and then"
+_STEP_CUT = re.compile(r"(?<=[.;!?])\s+|,?\s+and\s+then\s+|,\s*then\s+", re.IGNORECASE)
+ACTION, UNREADABLE, PROSE = "action", "unreadable", "prose"
 NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
@@ -117,6 +131,7 @@ class Reader:
 
     def __init__(self, lifted: LiftedTask, template: DomainTemplate | None):
         self.lifted = lifted
+        self.template = template
         self.atom_patterns: list[_Pattern] = []
         self.action_patterns: list[_Pattern] = []
         #: what each stretch of text read as, by (text, atoms): answers repeat their facts and actions
@@ -158,6 +173,102 @@ class Reader:
         separators = len(_SPLIT.findall(PLACEHOLDER.sub("x", text.lower())))
         required = max(PLACEHOLDER.split(text.lower())[::3], key=len)  # split gives text, name, type, text, ...
         return _Pattern(regex, name, variables, merge, positive, separators, required)
+
+    @cached_property
+    def verbs(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+        """The actions a step in words may start with, by its first word: (action name, its variables in
+        the order the words name them) for the first word of the action's name (``pick`` of ``pick-up``)
+        and of its template text (``put`` of "put {b} down on the table")."""
+        verbs: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for name, schema in self.lifted.schemas.items():
+            params = tuple(v.lstrip("?") for v, _ in schema.params)
+            firsts = {name.lower(), re.split(r"[-_]", name.lower())[0]}  # pick-up: "pick-up a", "pick up a"
+            order = params
+            if self.template is not None and name.lower() in self.template.actions:
+                text = self.template.actions[name.lower()]
+                named = tuple(m.group(1) for m in PLACEHOLDER.finditer(text))
+                if sorted(named) == sorted(params):
+                    order = named
+                lead = _WORD.findall(PLACEHOLDER.split(text.lower())[0])
+                firsts |= set(lead[:1])
+            for first in firsts:
+                verbs.setdefault(first, []).append((name, order))
+        return verbs
+
+    def step(self, text: str) -> tuple[str, str | None]:
+        """What one step written in words is: (``ACTION``, the action) when it names one action of the task,
+        in the template's words (numbering, bullets, "Step 2:", "Action:", a connective such as "Next," and
+        a final remark in parentheses left out) or as a verb of an action followed by the action's objects in
+        the template's order, whatever the other words ("Sail the ferry from l0 over to l1", "stack b1 on top
+        of b2"); (``UNREADABLE``, None) when it starts with an action's verb but its objects do not make one
+        action of the task, or is PDDL-like words (names only, an object of the task among them) whose first
+        word is no action; (``PROSE``, None) for anything else: a heading, an explanation, a remark."""
+        body = _STEP_LEAD.sub("", " ".join(text.split()), count=1)
+        body = _STEP_REMARK.sub("", body).strip(_STEP_END).strip("\"'")
+        if not body:
+            return PROSE, None
+        action = self.one(body, atoms=False)
+        if action is not None:
+            return ACTION, action
+        words = _WORD.findall(body.lower())
+        if not words:
+            return PROSE, None
+        candidates = self.verbs.get(words[0])
+        objects = [w for w in words[1:] if w in self.lifted.objects]
+        if candidates:
+            found = []
+            for name, order in candidates:
+                if len(order) != len(objects):
+                    continue
+                given = dict(zip(order, objects))
+                params = [v.lstrip("?") for v, _ in self.lifted.schemas[name].params]
+                action = canonical(name, [given[v] for v in params])
+                if self._action_ok(action):
+                    found.append(action)
+            return (ACTION, found[0]) if len(set(found)) == 1 else (UNREADABLE, None)
+        if objects and _ALL_NAMES.fullmatch(" ".join(body.lower().replace(",", " ").split())):
+            return UNREADABLE, None
+        return PROSE, None
+
+    def first(self, section: str, atoms: bool) -> str | None:
+        """The first fact (``atoms``: a positive atom) or action that the template's words name anywhere in an
+        answer section, in a sentence or not ("The answer is: the ferry is at location l1.", "The best next
+        action is to sail the ferry from location l0 to location l1"), or None. A fact under a negation
+        ("b2 is not clear", "it is not the case that b2 is clear") is passed over."""
+        text = " ".join(section.lower().split())
+        best: tuple[int, int, str] | None = None
+        for pattern in self.atom_patterns if atoms else self.action_patterns:
+            if not pattern.positive or pattern.required not in text:
+                continue
+            for match in pattern.regex.finditer(text):
+                if best is not None and match.start() > best[0]:
+                    break
+                found = self._match(match.group(0), atoms)
+                if not found or (atoms and _negated_before(text[: match.start()])):
+                    continue
+                candidate = (match.start(), -len(match.group(0)), found[0])
+                if best is None or candidate < best:
+                    best = candidate
+                break
+        return None if best is None else best[2]
+
+    def steps(self, section: str) -> list[tuple[str, str, str | None]]:
+        """The steps of a plan written in words, one a line or several a line (sentences, ", then"), as
+        (text, kind, action) in order (:meth:`step`), prose left out."""
+        out: list[tuple[str, str, str | None]] = []
+        for line in section.splitlines():
+            for unit in _STEP_CUT.split(_STEP_LEAD.sub("", line.strip(), count=1)):
+                kind, action = self.step(unit)
+                listed = (
+                    self.sequence(_STEP_LEAD.sub("", unit.strip(), count=1).strip(_STEP_END))
+                    if kind != ACTION
+                    else None
+                )
+                if listed is not None and len(listed) > 1:  # actions in words separated by commas
+                    out += [(item, ACTION, item) for item in listed]
+                elif kind != PROSE:
+                    out.append((unit.strip(), kind, action))
+        return out
 
     # ----- validity against the task ---------------------------------------------------------------
     def _atom_ok(self, atom: str) -> bool:

@@ -55,6 +55,7 @@ NONE = "None"
 __all__ = [
     "NONE",
     "ParseError",
+    "after_plan_heading",
     "answer_section",
     "parse_action",
     "parse_action_list",
@@ -84,6 +85,16 @@ _ANSWER_MARKER = re.compile(r"\banswers?\s*(?::|(?:is|are)\b)", re.IGNORECASE)
 _PLAN_HEADING = re.compile(
     r"\b(?:simplified|resulting|new|shortened|reduced)\s+plan(?:\s+is\b|\s*:|[ \t]*$)", re.IGNORECASE | re.MULTILINE
 )
+# A line that is only a heading announcing the answer ("**Action Sequence:**", "### Final Plan", "Plan:",
+# "Solution:", "[PLAN]"), markdown already removed: a restatement of the answer follows it, so the text after
+# the last such heading with content after it is the answer. A line with more words is prose or an answer.
+_ANSWER_HEADING = re.compile(
+    r"^[ \t#>_-]*(?:\[plan\]|(?:(?:my|the|our|here\s+is\s+the)\s+)?"
+    r"(?:(?:final|complete|corrected|full|revised|optimal|resulting|proposed|valid)\s+)?"
+    r"(?:plan|action\s+sequence|sequence\s+of\s+actions|solution|(?:summary|list)\s+of\s+(?:actions|steps|the\s+plan)"
+    r"|actions?\s+plan|step-by-step\s+plan))[ \t_]*:?[ \t_]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 # A section "has content" if anything an answer can consist of follows the marker.
 _CONTENT = re.compile(r"[a-z0-9()\[\]]", re.IGNORECASE)
 
@@ -98,6 +109,15 @@ def _after_marker(text: str, marker: re.Pattern[str]) -> str:
         if _CONTENT.search(tail):
             return tail
     return text[: matches[0].start()]
+
+
+def _after_heading(text: str) -> str:
+    """The text after the last answer heading line followed by content (the whole text without one)."""
+    for match in reversed(list(_ANSWER_HEADING.finditer(text))):
+        tail = text[match.end() :]
+        if _CONTENT.search(tail):
+            return tail
+    return text
 
 
 def _after_reasoning(text: str) -> str:
@@ -121,9 +141,15 @@ def _prepare(text: str, plan_heading: bool = False) -> str:
     text = _strip_markdown(_after_reasoning(text), unescape=True)
     marker = _FINAL_MARKER if _FINAL_MARKER.search(text) else _ANSWER_MARKER
     text = _after_marker(text, marker)
+    text = _after_heading(text)
     if plan_heading:
         text = _after_marker(text, _PLAN_HEADING)
     return text.strip()
+
+
+def after_plan_heading(section: str) -> str:
+    """The text of an answer section after its last plan heading (``Simplified plan:``) with content."""
+    return _after_marker(section, _PLAN_HEADING)
 
 
 def answer_section(text: str) -> str:

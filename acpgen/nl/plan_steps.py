@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import re
 
+from acpgen.nl.answer_reader import ACTION, Reader
 from acpgen.nl.answers import ParseError, answer_section
+from acpgen.pddl.model import split_canonical
 from acpgen.proofs.plans import Step
 
 _NAME = r"\??[a-z][a-z0-9_-]*"  # a PDDL name, a variable's ? allowed
@@ -34,6 +36,8 @@ _CALLER = re.compile(r"([a-z][a-z0-9_-]*)\Z", re.IGNORECASE)
 _ALL_NAMES = re.compile(f"{_NAME}(?: {_NAME})*")  # names joined by single blanks
 # a run of "(" (group 1), the last of them opening a group with no parenthesis inside when its text and
 # ")" follow (group 2); or a ")" of a nested or broken group
+_GROUP = re.compile(r"\(([^()]*)\)")
+_CALLED = re.compile(r"([a-z][a-z0-9_-]*)\((?=[^()]*\))", re.IGNORECASE)  # name(arg, ...)
 _TOKEN = re.compile(r"(\(+)([^()]*\))?|\)")
 
 
@@ -63,13 +67,15 @@ def _line_form(section: str) -> list[Step]:
     return [step for line in lines if (step := _bare_line(line)) is not None]
 
 
-def _between(text: str) -> list[Step]:
+def _between(text: str, reader: Reader | None) -> list[Step]:
     """Steps on the whole lines between two groups (the first and last pieces share a group's line)."""
-    pieces = text.split("\n")
-    return [step for line in pieces[1:-1] if (step := _bare_line(line)) is not None]
+    lines = text.split("\n")[1:-1]
+    if reader is not None:
+        return _worded(reader, "\n".join(lines))
+    return [step for line in lines if (step := _bare_line(line)) is not None]
 
 
-def _parenthesised(section: str) -> list[Step]:
+def _parenthesised(section: str, reader: Reader | None = None) -> list[Step]:
     # (step, prose-like): a complete group whose words are not all names may be prose before the
     # first step or after the last one ("(6 steps)", "(i.e. optimal)"), and only there
     found: list[tuple[Step, bool]] = []
@@ -101,7 +107,7 @@ def _parenthesised(section: str) -> list[Step]:
             if depth > 0:
                 continue
         if last_end >= 0 and section.count("\n", last_end, start) >= 2:  # whole lines between two groups
-            found += [(step, False) for step in _between(section[last_end:start])]
+            found += [(step, False) for step in _between(section[last_end:start], reader)]
         last_end = end + 1
         step = _group(section, start, end, nested, read)
         found.append((step, step.name is None and not nested))
@@ -127,11 +133,51 @@ def _group(section: str, start: int, end: int, nested: bool, read: dict[str, Ste
     return step
 
 
-def read_steps(response: str) -> list[Step]:
+def _worded(reader: Reader, text: str) -> list[Step]:
+    """The steps of text written in words, read against the task (:meth:`Reader.steps`): prose left out."""
+    steps = []
+    for unit, kind, action in reader.steps(text):
+        if kind == ACTION and action is not None:
+            name, args = split_canonical(action)
+            steps.append(Step(action, name, tuple(args)))
+        elif _first_word(unit) in reader.verbs:  # an action's verb, its objects not those of one action
+            steps.append(Step(f"({' '.join(unit.split())})", None))
+        else:  # names only: as the line form reads them, an action of an unknown name
+            steps.append(_bare_line(unit) or Step(unit, None))
+    return steps
+
+
+def _first_word(text: str) -> str:
+    words = _SEPARATORS.split(_NUMBERING.sub("", text, count=1).strip().lower(), maxsplit=1)
+    return words[0] if words else ""
+
+
+def _names_actions(reader: Reader, section: str) -> bool:
+    """Whether the section is a plan in PDDL syntax rather than words with remarks in parentheses: some
+    parenthesised group starts with an action's name or verb, or opens its line (numbering aside), or an
+    action's name is called as ``name(arg, ...)``."""
+    for group in _GROUP.finditer(section):
+        words = _SEPARATORS.split(group.group(1).strip().lower(), maxsplit=1)
+        if words and (words[0] in reader.lifted.schemas or words[0] in reader.verbs):
+            return True
+        line_start = section.rfind("\n", 0, group.start()) + 1
+        if not _NUMBERING.sub("", section[line_start : group.start()], count=1).strip():
+            return True
+    return any(name.lower() in reader.lifted.schemas for name in _CALLED.findall(section))
+
+
+def read_steps(response: str, reader: Reader | None = None) -> list[Step]:
     """The steps of the plan in a model's response (see the module docstring); ``ParseError`` when the
-    answer holds no step at all."""
+    answer holds no step at all. With a ``reader`` (the record's task and its template), a plan written in
+    words is read against the task (:meth:`Reader.steps`), and lines between steps in PDDL syntax that name
+    no action (an explanation under a step) are prose."""
     section = answer_section(response)
-    steps = _parenthesised(section) if "(" in section or ")" in section else _line_form(section)
+    if reader is not None and not _names_actions(reader, section):
+        steps = _worded(reader, section)
+    elif "(" in section or ")" in section:
+        steps = _parenthesised(section, reader)
+    else:
+        steps = _line_form(section)
     if not steps:
         raise ParseError("no plan found in the answer")
     return steps

@@ -25,6 +25,7 @@ from acpgen.tasks.base import (
     Words,
     check_each,
     find_witness,
+    in_words,
     known_action,
     lowered,
     score_none,
@@ -111,6 +112,9 @@ class ActionReachability(Task):
 
     def parse(self, response: str) -> str | None:
         return parse_action_or_none(response)
+
+    def read(self, ctx: RecordContext, response: str) -> str | None:
+        return in_words(parse_action_or_none, response, lambda section: ctx.reader.first(section, atoms=False))
 
     def score(self, ctx: RecordContext, answer: str | None) -> Verdict:
         stored = set(lowered(ctx.answer))

@@ -23,8 +23,10 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     Words,
+    in_words,
     lowered,
     unknown_actions,
+    worded_set,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_actions
 
@@ -77,6 +79,9 @@ class Applicability(Task):
 
     def parse(self, response: str) -> list[str]:
         return parse_action_list(response)
+
+    def read(self, ctx: RecordContext, response: str) -> list[str]:
+        return in_words(parse_action_list, response, lambda section: worded_set(ctx, section, atoms=False))
 
     def score(self, ctx: RecordContext, answer: list[str]) -> Verdict:
         unknown = unknown_actions(ctx.task, answer)

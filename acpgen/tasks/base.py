@@ -13,15 +13,21 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from acpgen.config import QAConfig
 from acpgen.enums import StrEnum
-from acpgen.errors import DataError
+from acpgen.errors import DataError, PddlError
+from acpgen.nl.answer_reader import Reader
+from acpgen.nl.answers import ParseError, after_plan_heading, answer_section
+from acpgen.nl.pddl_words import described_template
+from acpgen.nl.ramified import template_for
+from acpgen.nl.template import TEMPLATES_DIR, DomainTemplate, TemplateError, load_template
 from acpgen.nl.template_patterns import PatternDecl
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import GroundAction
+from acpgen.pddl.model import GroundAction, LiftedTask
 from acpgen.planners import Limits, Planners
 from acpgen.proofs.oracle import Decision, Oracle
 
@@ -103,6 +109,62 @@ class Verdict:
         return cls.wrong(f"{if_true if decision.value else if_false} ({decision.method})")
 
 
+class Worded(list):  # type: ignore[type-arg]
+    """A list answer read in the words of the domain's template, with the parts of its answer section that
+    read as nothing (``unread``): the lenient reading leaves them out, the strict one counts them."""
+
+    def __init__(self, items: Iterable[Any], unread: Iterable[str] = ()):
+        super().__init__(items)
+        self.unread = list(unread)
+
+
+def readings(verdict: Verdict, unread: list[str], strict: bool) -> Verdict:
+    """A verdict under the reading asked for (``strict``: the reading for rewards), the other reading's score
+    and reason in its details where the two differ: an answer that is right once the parts read as nothing
+    (``unread``) are left out is wrong under the strict reading (``strict_score``, ``strict_reason`` in a
+    lenient verdict; ``lenient_score``, ``lenient_reason`` in a strict one)."""
+    if not unread or verdict.score != 1.0 or verdict.status != ScoreStatus.SCORED:
+        return verdict
+    note = f"{len(unread)} part(s) read as nothing: {unread[0][:80]!r}"
+    if strict:
+        extra = {"lenient_score": verdict.score, "lenient_reason": f"{verdict.reason}; {note}"}
+        return Verdict(0.0, ScoreStatus.SCORED, f"strict reading; {note}", {**verdict.details, **extra})
+    extra = {"strict_score": 0.0, "strict_reason": f"strict reading; {note}"}
+    return Verdict(verdict.score, verdict.status, f"{verdict.reason}; {note}", {**verdict.details, **extra})
+
+
+def worded_set(ctx: RecordContext, section: str, atoms: bool) -> Worded | None:
+    """The facts (``atoms``) or actions an answer section names in the template's words, with what it
+    leaves unread (:class:`Worded`); None when it names none and does not say "none"."""
+    reading = ctx.reader.read_section(section, atoms)
+    if not reading.items and not reading.none:
+        return None
+    return Worded(reading.items, reading.unread)
+
+
+def worded_plan(ctx: RecordContext, section: str) -> list[str] | None:
+    """The actions of a sequence written in words (after a plan heading such as "Simplified plan:"), one a
+    line, several a sentence or separated by commas (:meth:`acpgen.nl.answer_reader.Reader.steps`); None
+    unless every step it names reads as one action of the task."""
+    steps = ctx.reader.steps(after_plan_heading(section))
+    if not steps or any(action is None for _, _, action in steps):
+        return None
+    return [action for _, _, action in steps if action is not None]
+
+
+def in_words(parse: Callable[[str], T], response: str, words: Callable[[str], T | None]) -> T:
+    """The answer ``parse`` reads (PDDL syntax); when it reads none, the answer ``words`` reads in the
+    response's answer section (:func:`acpgen.nl.answers.answer_section`) in the words of the domain's
+    template, or the parse error when that reads none either."""
+    try:
+        return parse(response)
+    except ParseError as err:
+        found = words(answer_section(response))
+        if found is None:
+            raise err from None
+        return found
+
+
 @dataclass(frozen=True)
 class ScoreOptions:
     """How answers are judged.
@@ -154,6 +216,33 @@ def proven_by_acp(record: dict[str, Any]) -> bool:
     return isinstance(record.get("uid"), str) and "task" in record
 
 
+@cache
+def _template(domain: str, directory: Path) -> DomainTemplate | None:
+    try:
+        return load_template(domain, directory)
+    except (TemplateError, OSError):
+        return None
+
+
+def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
+    """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
+    when the domain has none (answers are then read in PDDL syntax only). Always acp's own templates
+    (never ``ACP_TEMPLATES_DIR``): a score depends only on the record and the response. An obfuscated
+    record's words come from its renamed PDDL (:func:`acpgen.nl.pddl_words.described_template`)."""
+    if record.get("obfuscation"):
+        return described_template(lifted)
+    domain = record.get("domain")
+    template = _template(str(domain), TEMPLATES_DIR) if domain else None
+    if template is None:
+        return None
+    try:
+        template = template_for(template, lifted)
+        template.check(lifted)
+    except (TemplateError, PddlError):
+        return None
+    return template
+
+
 class RecordContext:
     """One record plus its ground task and oracle, built lazily and once for all its answers."""
 
@@ -185,6 +274,12 @@ class RecordContext:
     @property
     def answer(self) -> Any:
         return self.record.get("answer")
+
+    @cached_property
+    def reader(self) -> Reader:
+        """The reader of answers against the record's task: its objects and actions, in PDDL syntax or in the
+        words of the domain's template (:func:`template_of`; PDDL syntax and action names only without one)."""
+        return Reader(self.task.lifted, template_of(self.record, self.task.lifted))
 
     @cached_property
     def recheck(self) -> bool:
@@ -389,6 +484,12 @@ class Task(ABC):
     @abstractmethod
     def parse(self, response: str) -> Any:
         """The answer in a raw model response; :class:`acpgen.nl.answers.ParseError` when there is none."""
+
+    def read(self, ctx: RecordContext, response: str) -> Any:
+        """The answer in a raw model response, read against the record's task (:attr:`RecordContext.reader`):
+        what the scorer scores. By default :meth:`parse`; a task whose answers name actions or facts also
+        reads them in the words of the domain's template. ``ParseError`` when there is no answer."""
+        return self.parse(response)
 
     @abstractmethod
     def score(self, ctx: RecordContext, answer: Any) -> Verdict:

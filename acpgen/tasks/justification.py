@@ -27,10 +27,12 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     Words,
+    in_words,
     known_action,
     on_plan_before_goal,
     record_plan,
     unknown_actions,
+    worded_plan,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
 
@@ -186,6 +188,9 @@ class Justification(Task):
 
     def parse(self, response: str) -> list[str]:
         return parse_plan(response)
+
+    def read(self, ctx: RecordContext, response: str) -> list[str]:
+        return in_words(parse_plan, response, lambda section: worded_plan(ctx, section))
 
     def score(self, ctx: RecordContext, answer: list[str]) -> Verdict:
         if not answer:

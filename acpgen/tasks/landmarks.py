@@ -30,6 +30,7 @@ from acpgen.tasks.base import (
     check_each,
     find_witness,
     goal_ahead,
+    in_words,
     lowered,
     score_none,
 )
@@ -104,6 +105,9 @@ class Landmarks(Task):
 
     def parse(self, response: str) -> str | None:
         return parse_atom_or_none(response)
+
+    def read(self, ctx: RecordContext, response: str) -> str | None:
+        return in_words(parse_atom_or_none, response, lambda section: ctx.reader.first(section, atoms=True))
 
     def score(self, ctx: RecordContext, answer: str | None) -> Verdict:
         yes, no = set(lowered(ctx.answer["yes"])), set(lowered(ctx.answer["no"]))

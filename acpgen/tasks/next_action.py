@@ -28,6 +28,7 @@ from acpgen.tasks.base import (
     Verdict,
     check_each,
     goal_ahead,
+    in_words,
     lowered,
 )
 
@@ -44,6 +45,9 @@ class NextAction(Task):
 
     def parse(self, response: str) -> str:
         return parse_action(response)
+
+    def read(self, ctx: RecordContext, response: str) -> str:
+        return in_words(parse_action, response, lambda section: ctx.reader.first(section, atoms=False))
 
     def score(self, ctx: RecordContext, answer: str) -> Verdict:
         action = ctx.task.action(answer)

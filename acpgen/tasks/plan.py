@@ -127,6 +127,9 @@ class PlanGeneration(Task):
     def parse(self, response: str) -> list[Step]:
         return read_steps(response)
 
+    def read(self, ctx: RecordContext, response: str) -> list[Step]:
+        return read_steps(response, ctx.reader)
+
     def score(self, ctx: RecordContext, answer: list[Step]) -> Verdict:
         run = judge(ctx.task, answer)
         details, _ = plan_details(ctx, run)

@@ -173,7 +173,7 @@ _GOAL_MISSED = re.compile(
 )
 _VALID = re.compile(r"\b(?:valid|is a (?:valid |correct )?plan|correct|yes)\b")
 _NOT_VALID = re.compile(r"\b(?:invalid|not (?:a )?(?:valid|plan|correct))\b")
-_BARE = re.compile(r"^\W*(\d+)\W*$")
+_BARE = re.compile(r"^[^\w-]*(-?\d+)\W*$")  # "3", "step: 3." and "-1", which names no step
 
 
 def parse_check(response: str) -> PlanCheck:

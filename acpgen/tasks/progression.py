@@ -8,6 +8,7 @@ action only in prose, confirmed by finding an applicable action with exactly tho
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from acpgen.config import QAConfig
@@ -24,10 +25,13 @@ from acpgen.tasks.base import (
     RecordContext,
     Task,
     Verdict,
+    Worded,
     Words,
+    in_words,
     known_action,
     lowered,
     unknown_atoms,
+    worded_set,
 )
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher, random_atoms
 
@@ -107,6 +111,29 @@ class ProgressionChoice(ChoiceFormats):
         return claims, {"action": match.action(action)}
 
 
+# "Positive effects: ... Negative effects: ...", and the other names of the two lists, as labels of effects
+# written in words
+_LABEL = re.compile(
+    r"\b(?:(positive|add(?:ed)?)|(negative|del(?:ete|eted)?))\s+(?:effects?|list)\b\s*(?:are|is|:|-)?", re.IGNORECASE
+)
+
+
+def _worded_effects(ctx: RecordContext, section: str) -> tuple[list[str], list[str]] | None:
+    """The positive and negative effects of an answer that labels them and writes them in the template's
+    words ("Positive effects: the ferry is at location l2. Negative effects: ..."); None unless both labels
+    are there and each list names facts or says none."""
+    labels = list(_LABEL.finditer(section))
+    lists: dict[bool, Worded] = {}
+    for number, label in enumerate(labels):
+        end = labels[number + 1].start() if number + 1 < len(labels) else len(section)
+        found = worded_set(ctx, section[label.end() : end], atoms=True)
+        if found is not None:
+            lists[label.group(1) is not None] = found
+    if set(lists) != {True, False}:
+        return None
+    return Worded([lists[True], lists[False]], lists[True].unread + lists[False].unread)  # type: ignore[return-value]
+
+
 class Progression(Task):
     name = "prog"
     gen_group = "progression_gen"
@@ -118,6 +145,9 @@ class Progression(Task):
 
     def parse(self, response: str) -> tuple[list[str], list[str]]:
         return parse_effects(response)
+
+    def read(self, ctx: RecordContext, response: str) -> tuple[list[str], list[str]]:
+        return in_words(parse_effects, response, lambda section: _worded_effects(ctx, section))
 
     def score(self, ctx: RecordContext, answer: tuple[list[str], list[str]]) -> Verdict:
         pos, neg = answer

@@ -25,6 +25,7 @@ from acpgen.tasks.base import (
     Words,
     check_each,
     find_witness,
+    in_words,
     lowered,
     score_none,
 )
@@ -108,6 +109,9 @@ class Reachability(Task):
 
     def parse(self, response: str) -> str | None:
         return parse_atom_or_none(response)
+
+    def read(self, ctx: RecordContext, response: str) -> str | None:
+        return in_words(parse_atom_or_none, response, lambda section: ctx.reader.first(section, atoms=True))
 
     def score(self, ctx: RecordContext, answer: str | None) -> Verdict:
         stored = stored_unreachable(ctx)

@@ -17,25 +17,19 @@ import random
 import threading
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from acpgen.config import QAConfig
-from acpgen.errors import DataError, PddlError
+from acpgen.errors import DataError
 from acpgen.generators import DOMAINS, domain_file
 from acpgen.nl.answer_reader import Reader, number_in
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.nl.asked import Asked, NotRead, differences, property_words, read_asked
 from acpgen.nl.describe import Describer
-from acpgen.nl.pddl_words import described_template
-from acpgen.nl.ramified import rules_of, template_for
+from acpgen.nl.ramified import rules_of
 from acpgen.nl.template import (
-    TEMPLATES_DIR,
-    DomainTemplate,
-    TemplateError,
     join_names,
     load_questions,
-    load_template,
 )
 from acpgen.pddl.fluents import classify, group_dependent, single_valued_predicates
 from acpgen.pddl.grounding import GroundTask
@@ -50,7 +44,20 @@ from acpgen.proofs.change.sequences import LENGTHS, executable_sequence, with_in
 from acpgen.proofs.change.world import CoreWorld, LiftedWorld
 from acpgen.proofs.claims import Claim, SequenceClaim, expect
 from acpgen.proofs.oracle import Decision, Method
-from acpgen.tasks.base import OK, UNPROVEN, WRONG, ActionCase, Check, QAItem, RecordContext, Task, Verdict, Words
+from acpgen.tasks.base import (
+    OK,
+    UNPROVEN,
+    WRONG,
+    ActionCase,
+    Check,
+    QAItem,
+    RecordContext,
+    Task,
+    Verdict,
+    Words,
+    readings,
+    template_of,
+)
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, Matcher
 from acpgen.tasks.measures import set_measures
 
@@ -269,33 +276,6 @@ def _english_literal(words: Words, literal: str) -> str:
         if verb in f" {text} ":
             return f" {text} ".replace(verb, negative, 1)[1:-1]
     return f"it is not the case that {text}"
-
-
-@cache
-def _template(domain: str, directory: Path) -> DomainTemplate | None:
-    try:
-        return load_template(domain, directory)
-    except (TemplateError, OSError):
-        return None
-
-
-def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
-    """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
-    when the domain has none (answers are then read in PDDL syntax only). Always acp's own templates
-    (never ``ACP_TEMPLATES_DIR``): a score depends only on the record and the response. An obfuscated
-    record's words come from its renamed PDDL (:func:`acpgen.nl.pddl_words.described_template`)."""
-    if record.get("obfuscation"):
-        return described_template(lifted)
-    domain = record.get("domain")
-    template = _template(str(domain), TEMPLATES_DIR) if domain else None
-    if template is None:
-        return None
-    try:
-        template = template_for(template, lifted)
-        template.check(lifted)
-    except (TemplateError, PddlError):
-        return None
-    return template
 
 
 def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, dict[str, Any]]:
@@ -576,9 +556,8 @@ class SequenceTask(Task):
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")
         items = self._normalise(ctx.record["variant"], reading.items)
-        strict = ctx.options.strict_reading
-        unread = reading.unread + reading.outside if strict else reading.unread
-        return set_verdict(items, {str(e).lower() for e in expected}, unread, strict)
+        unread = reading.unread + reading.outside
+        return set_verdict(items, {str(e).lower() for e in expected}, unread, ctx.options.strict_reading)
 
     @staticmethod
     def _normalise(variant: str, items: list[str]) -> set[str]:
@@ -662,13 +641,11 @@ class SequenceTask(Task):
 def set_verdict(given: set[str], expected: set[str], unread: list[str], strict: bool = False) -> Verdict:
     """Exact match of two sets, with precision, recall and F1 (:mod:`acpgen.tasks.measures`) in the details.
     Parts read as nothing are named in the reason; with ``strict`` (the reading for rewards) they make
-    the answer wrong."""
+    the answer wrong (:func:`acpgen.tasks.base.readings`: the other reading's verdict in the details)."""
     details = set_measures(given, expected).as_details()
-    note = f"; {len(unread)} part(s) read as nothing: {unread[0]!r}" if unread else ""
-    if strict and unread:
-        return Verdict(0.0, Verdict.wrong("").status, f"strict reading{note}", details)
     if given == expected:
-        return Verdict(1.0, Verdict.correct().status, "correct" + note, details)
+        return readings(Verdict(1.0, Verdict.correct().status, "correct", details), unread, strict)
+    note = f"; {len(unread)} part(s) read as nothing: {unread[0]!r}" if unread else ""
     missing, extra = sorted(expected - given), sorted(given - expected)
     reason = f"{len(missing)} missing{f' (e.g. {missing[0]})' if missing else ''}, {len(extra)} wrong"
     reason += f"{f' (e.g. {extra[0]})' if extra else ''}{note}"

@@ -46,8 +46,8 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     goal_ahead,
+    template_of,
 )
-from acpgen.tasks.sequences import template_of
 
 EXPLICIT, ABSTRACT = "explicit", "abstract"
 CATEGORIES = tuple(f"{i}_{g}" for i in (EXPLICIT, ABSTRACT) for g in (EXPLICIT, ABSTRACT))

@@ -37,7 +37,7 @@ from acpgen.pddl.model import split_canonical
 from acpgen.proofs.oracle import Oracle
 from acpgen.proofs.plans import Step, execute, goal_fraction
 from acpgen.tasks import TASKS
-from acpgen.tasks.sequences import template_of
+from acpgen.tasks.base import template_of
 
 REPRESENTATIONS = ("nl", "pddl")
 #: the groups of records that store an optimal plan (plan, optplan)

@@ -197,7 +197,10 @@ def test_the_strict_reading_makes_an_answer_with_unread_parts_wrong():
     assert (lenient.score, strict.score, strict.status) == (1.0, 0.0, "scored")
     assert "2 part(s) read as nothing: 'the weather is fine'" in lenient.reason
     assert strict.reason == "strict reading; 2 part(s) read as nothing: 'the weather is fine'"
-    assert strict.details == lenient.details == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    # each verdict names the other reading's score and reason: the two are visible side by side
+    measures = {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert strict.details == {**measures, "lenient_score": 1.0, "lenient_reason": lenient.reason}
+    assert lenient.details == {**measures, "strict_score": 0.0, "strict_reason": strict.reason}
     # in PDDL syntax, words outside the groups (list punctuation and "and" aside) are unread parts
     pddl = "(ontable a) and (clear a), I am sure"
     assert (score(FLUENT, pddl).score, score(FLUENT, pddl, strict=True).score) == (1.0, 0.0)
