@@ -125,6 +125,10 @@ bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS=
 bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial answers up to 200,000 characters (target 50 ms)
 	$(BIN)/python benchmarks/bench_read.py --cache $(OUT)/bench-read $(ARGS)
 
+.PHONY: bench-read-prose
+bench-read-prose: $(STAMP)  ## recall and false positives of acpgen.score on answers written in models' styles (correct ones, provably wrong twins), per task and style
+	$(BIN)/python benchmarks/bench_read_prose.py --cache $(OUT)/bench-read-prose $(ARGS)
+
 .PHONY: bench-rl
 bench-rl: $(STAMP)  ## reward latency per training adapter (median, p99) and episodes/s of the multi-step env (scripted policies)
 	$(BIN)/python benchmarks/bench_rl.py --cache $(OUT)/bench-rl $(ARGS)

@@ -48,6 +48,9 @@ _STEP_LEAD = re.compile(
     r"then|next|now|after\s+that|afterwards|finally|lastly|subsequently|and)\s*[,:]?)(?=\s|$))+\s*",
     re.IGNORECASE,
 )
+# numbering before an item ("1.", "2)", "Step 3:"): neither an item nor words read as nothing
+_NUMBERING = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?(?:step[ \t]*)?\d+[ \t]*[.):]", re.IGNORECASE | re.MULTILINE)
+_LEADING_NUMBER = re.compile(r"^(?:step\s*)?\d+\s*[.):]\s*", re.IGNORECASE)
 _STEP_REMARK = re.compile(r"\s*\([^()]*\)\s*$")
 _STEP_END = " \t.;:,!"
 _WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -226,8 +229,8 @@ class Reader:
                 if self._action_ok(action):
                     found.append(action)
             return (ACTION, found[0]) if len(set(found)) == 1 else (UNREADABLE, None)
-        if objects and _ALL_NAMES.fullmatch(" ".join(body.lower().replace(",", " ").split())):
-            return UNREADABLE, None
+        if objects and len(objects) == len(words) - 1 and _ALL_NAMES.fullmatch(" ".join(words)):
+            return UNREADABLE, None  # a name and the task's objects: PDDL syntax without parentheses
         return PROSE, None
 
     def first(self, section: str, atoms: bool) -> str | None:
@@ -369,18 +372,27 @@ class Reader:
                     item = negated(item) if "not" in before and _negated_before(before) else item
                 reading.add(item)
             # words outside the groups (a negation of the next group aside) are read as nothing
-            words = _BETWEEN_GROUPS.sub(" ", _NEGATION_WORDS.sub(" ", _PDDL.sub(" ", text))).strip()
+            words = _PDDL.sub(" ", text)
+            words = _BETWEEN_GROUPS.sub(" ", _NEGATION_WORDS.sub(" ", _NUMBERING.sub(" ", words))).strip()
             if words:
                 reading.outside.append(words[:80])
             return reading
-        for part in _PART_END.split(text):
-            part = part.strip().strip(" \t-*•:.\"'[]{}")
+        start = 0
+        for cut in [*_PART_END.finditer(text), None]:
+            end = len(text) if cut is None else cut.start()
+            part, start = text[start:end].strip().strip(" \t-*•:.\"'[]{}"), start if cut is None else cut.end()
             if not part:
                 continue
             if _NONE.match(part):
                 reading.none = True
                 continue
-            self._read_part(part, atoms, reading)
+            if part.isdigit():  # the number of a numbered item ("1. ...")
+                continue
+            unread = len(reading.unread)
+            self._read_part(_LEADING_NUMBER.sub("", part, count=1), atoms, reading)
+            if cut is not None and cut.group().startswith(":") and len(reading.unread) == unread + 1:
+                if reading.unread[-1] == part:  # a lead-in that names nothing ("The actions ... are:")
+                    reading.unread.pop()
         return reading
 
     def _read_part(self, part: str, atoms: bool, reading: Reading) -> None:

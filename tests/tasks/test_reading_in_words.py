@@ -134,7 +134,7 @@ def test_effects_in_words_under_their_labels(records):
         for record in records[(domain, "prog")]:
             describer, answer = words(record), record["answer"]
 
-            def listed(atoms: list[str]) -> str:
+            def listed(atoms: list[str], describer: Describer = describer) -> str:
                 return ", ".join(describer.atom(a) for a in atoms) or "none"
 
             response = f"Positive effects: {listed(answer['pos'])}.\nNegative effects: {listed(answer['neg'])}."
