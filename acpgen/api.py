@@ -382,7 +382,7 @@ def generate(
             path = export_file(out / folder_name(name, settings.obfuscate), task, format)
             records = read_json_items(path) if path.exists() else []
             if len(records) < n:
-                why = "; ".join(f for r in reports for f in r.failed) or "no reason reported"
+                why = "; ".join(f for r in reports for f in r.failed + r.short) or "no reason reported"
                 warnings.warn(f"{name}: {len(records)} of {n} {task} {format} records ({why})", GenerationShortfall, 2)
             yield from records
     finally:

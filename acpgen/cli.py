@@ -211,6 +211,12 @@ def run_options(func):
     help="Justification: accept only the removal of one action or two consecutive actions.",
 )
 @click.option(
+    "--strict-reading",
+    is_flag=True,
+    help="The reading for rewards: parts of a set answer that read as nothing make it wrong (default: left out "
+    "and named in the reason). Rows whose two readings differ carry both.",
+)
+@click.option(
     "--planbench-domain",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
@@ -257,6 +263,7 @@ def score(
     recheck: bool,
     trust_stored: bool,
     strict_just: bool,
+    strict_reading: bool,
     planbench_domain: Path | None,
     planbench_instances: Path | None,
     planbench_config: Path | None,
@@ -316,6 +323,7 @@ def score(
         recheck=recheck,
         trust_stored=trust_stored,
         strict_just=strict_just,
+        strict_reading=strict_reading,
         max_states=max_states,
         search_states=search_states,
         limits=Limits(time=planner_timeout),
@@ -468,6 +476,12 @@ def reference_answers(dataset: Path, output: Path) -> None:
     "OUT/<domain>-<mode>/. Default: obfuscate in the config (none).",
 )
 @run_options
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit 1 also when a file holds fewer records than asked for (the states give no more), as acp dataset "
+    "does; by default such files are written with what the states give, and named.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 @executor_options
 def generate(
@@ -486,6 +500,7 @@ def generate(
     formats: str | None,
     task_names: str | None,
     force: tuple[str, ...],
+    strict: bool,
     jobs: int,
     executor_kind: str | None,
     scheduler: str | None,
@@ -504,8 +519,10 @@ def generate(
     run can simply be started again. Each artefact's stamp (OUT/<domain>/stamps/) records what it
     was made from (inputs, config, templates, code); a file whose stamp changed is made again.
     The same seed and config give byte-identical artefacts (while planners finish within their
-    time budgets). Exit status 1 if any stage fell short (a qa file with too few questions, a
-    problem without a plan, ...); the last line names the domains and stages.
+    time budgets). Exit status 1 if any stage failed (a problem without a plan, a unit that
+    crashed, ...); the last line names the domains and stages. A qa file with fewer questions than
+    asked for (a small level's states give no more) is written with what they give and named
+    ("short"); --strict makes that exit 1 too.
 
     \b
     Your own domain: the problems stage copies your problem files (each checked: it parses, and
@@ -548,10 +565,13 @@ def generate(
                 f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
                 f"{counts['questions']} questions"
             )
-    short = fell_short(reports)
+    short = fell_short(reports, strict=strict)
     if short:
         click.echo(f"fell short: {short}; see the failures above", err=True)
         sys.exit(1)
+    fewer = fell_short(reports)
+    if fewer:
+        click.echo(f"fewer records than asked for: {fewer}; see the lines 'short:' above (--strict: exit 1)", err=True)
 
 
 def own_domain(
@@ -604,6 +624,8 @@ def echo_report(report) -> None:
     click.echo(report.summary(), err=True)
     for failure in report.failed:
         click.echo(f"  failed: {failure}", err=True)
+    for short in report.short:
+        click.echo(f"  short: {short}", err=True)
 
 
 @cli.command("dataset")

@@ -252,7 +252,7 @@ def build_dataset(
         timed=stage_seconds.__setitem__,
     ):
         pass
-    failures = [f"{r.domain} {r.stage}: {failure}" for r in reports for failure in r.failed]
+    failures = [f"{r.domain} {r.stage}: {failure}" for r in reports for failure in r.failed + r.short]
     seconds = {**stage_seconds, "generate": time.perf_counter() - start}
     assembly = assemble(config, domains)
     files = write_splits(assembly, target)

@@ -129,7 +129,13 @@ def _context(
     return ctx
 
 
-def fell_short(reports: list[StageReport]) -> str | None:
-    """One line naming the domains and stages that reported failures, or None if none did."""
-    parts = [f"{r.domain} {r.stage} ({len(r.failed)} failed)" for r in reports if r.failed]
+def fell_short(reports: list[StageReport], strict: bool = True) -> str | None:
+    """One line naming the domains and stages that reported failures (``strict``: or files with fewer records
+    than asked for), or None if none did."""
+    parts = []
+    for r in reports:
+        counts = [f"{len(r.failed)} failed"] if r.failed else []
+        counts += [f"{len(r.short)} short"] if strict and r.short else []
+        if counts:
+            parts.append(f"{r.domain} {r.stage} ({', '.join(counts)})")
     return ", ".join(parts) if parts else None

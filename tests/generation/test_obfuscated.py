@@ -123,3 +123,11 @@ def test_a_domain_of_ones_own_without_a_template_is_described_when_obfuscated(tm
     assert {r["task"] for r in found} == {"plan", "pver"} and all(r["obfuscation"] == "mystery" for r in found)
     assert "carry no meaning" in found[0]["context"]
     assert " 0 wrong, 0 unproven, 0 errors" in runner.invoke(cli, ["validate", str(folder)]).output
+
+
+def test_the_domain_the_problems_are_for_lies_beside_them(run):
+    # the renamed domain, as every record states it: a planner or `acp equivalent` can take it with the problems
+    _, folder = run
+    domain = (folder / "domain.pddl").read_text()
+    assert {r["PDDL_domain"] for r in records(folder)} == {domain}
+    assert "ferry" not in domain.split("(:action", 1)[1]  # renamed: no word of the plain domain's actions

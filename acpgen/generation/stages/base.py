@@ -196,11 +196,15 @@ class StageReport:
     done: int = 0
     skipped: int = 0
     failed: list[str] = field(default_factory=list)
+    #: files that hold fewer records than asked for, and why (the states give no more): written all the same
+    short: list[str] = field(default_factory=list)
     items: int = 0  # stage-specific count (plans stored, states stored)
     seconds: float = 0.0
 
     def summary(self) -> str:
         text = f"{self.domain}: {self.stage}: {self.done} new, {self.skipped} already done, {len(self.failed)} failed"
+        if self.short:
+            text += f", {len(self.short)} short"
         if self.items:
             text += f", {self.items} {'plans' if self.stage == 'plans' else 'items'} in total"
         return text + f" ({self.seconds:.1f} s)"

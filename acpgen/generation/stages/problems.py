@@ -16,6 +16,7 @@ import dataclasses
 from functools import partial
 from pathlib import Path
 
+from acpgen.artefacts import atomic_write_text
 from acpgen.errors import AcpError
 from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.generation.stages.user_problems import copy_user_problems
@@ -75,8 +76,20 @@ def _make(ctx: StageContext, index: int) -> tuple[str | None, str | None]:
         return None, str(err)
 
 
+def write_domain(ctx: StageContext) -> Path:
+    """``OUT/<domain>/domain.pddl``: the domain text every stage and record uses (written when it changed)."""
+    path = ctx.problems_dir.parent / "domain.pddl"
+    if not path.is_file() or path.read_text() != ctx.source.text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, ctx.source.text)
+    return path
+
+
 def prepare(ctx: StageContext) -> StageWork:
-    """One unit per problem file still to make."""
+    """One unit per problem file still to make; the domain the problems are for goes beside their folder
+    (``OUT/<domain>/domain.pddl``, renamed in an obfuscated run), so that a planner or `acp equivalent` can be
+    handed both."""
+    write_domain(ctx)
     work = StageWork(StageReport("problems", ctx.domain))
     if ctx.source.problems is not None:
         work.report = copy_user_problems(ctx)  # checked and copied here: no unit worth sending away

@@ -590,7 +590,7 @@ def prepare(ctx: StageContext) -> StageWork:
         records, counts = made
         short = shortfall(counts, len(records), settings)
         if short:
-            report.failed.append(f"{task_name} {fmt}: {short}")
+            report.short.append(f"{task_name} {fmt}: {short}")
         target = qa_file(ctx, task_name, fmt)
         atomic_write_text(target, jsonl_text(records), durable=False)
         book.record(
@@ -611,7 +611,7 @@ def prepare(ctx: StageContext) -> StageWork:
         if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
             report.skipped += 1
             if entry["shortfall"]:
-                report.failed.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
+                report.short.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")
         else:
             stale.append((t, f, target))
     spread = ctx.jobs if len(stale) == 1 else 1  # one unit runs in this process: its states may be spread

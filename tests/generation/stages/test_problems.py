@@ -43,3 +43,9 @@ def test_every_problem_has_a_plan(reference_run):
     for path in sorted((reference_run / "ferry" / "problems").glob("p*.pddl")):
         plans = json.loads((reference_run / "ferry" / "plans" / f"{path.stem}.json").read_text())
         assert plans["plans"], path.name
+
+
+def test_the_domain_lies_beside_the_problems(reference_run):
+    from acpgen.data import DOMAINS_DIR
+
+    assert (reference_run / "ferry" / "domain.pddl").read_text() == (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
