@@ -17,6 +17,7 @@ from acpgen.data import DOMAINS_DIR
 from acpgen.generators import get_generator
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
+from acpgen.proofs.change.world import LiftedWorld
 from acpgen.tasks import TASKS
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -158,3 +159,21 @@ def sweep_records(tmp_path_factory) -> list[dict]:
                     records += made
                     break
     return records
+
+
+def lifted_run(record: dict, actions: list[str]) -> tuple[int, float]:
+    """The executable prefix of ``actions`` and the goal progress it makes, by the separate lifted interpreter (no
+    grounding, none of the scorer's code): of the goal's literals false in the record's state, the share true
+    after the prefix."""
+    lifted = GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]).lifted
+    world = LiftedWorld(lifted, {})
+    state = world.init
+    executable = 0
+    for action in actions:
+        after = world.step(state, action.lower())
+        if after is None:
+            break
+        state, executable = after, executable + 1
+    goal = [(f"({' '.join((literal.predicate, *literal.args))})", literal.positive) for literal in lifted.goal]
+    open_literals = [(atom, positive) for atom, positive in goal if (atom in world.init) != positive]
+    return executable, sum((atom in state) == positive for atom, positive in open_literals) / len(open_literals)

@@ -143,6 +143,21 @@ def test_load_reads_every_reference_record():
         acpgen.load(DEV / "missing.json")
 
 
+def test_load_of_a_generate_output_folder_reads_exactly_its_exported_records(cli_out):
+    """`acp generate` writes its exported records (OUT/D/<task>.<format>.jsonl) beside the qa stage's symbolic
+    questions (OUT/D/qa/*.jsonl, the same ids without context) and the other stages' files: loading the output
+    folder or the domain folder gives the exported records, each once, and nothing else."""
+    exported = sorted(cli_out.glob("*.*.jsonl"))
+    assert {p.name for p in exported} == {"app.gen.jsonl", "app.bool.jsonl", "reach.gen.jsonl", "reach.bool.jsonl"}
+    assert sorted((cli_out / "qa").glob("*.jsonl")) and (cli_out / "states.jsonl").exists()  # the intermediates
+    expected = [json.loads(line) for p in exported for line in p.read_text().splitlines()]
+    for folder in (cli_out, cli_out.parent):
+        records = acpgen.load(folder)
+        assert records == expected
+        assert all(r["context"] and r["question"] for r in records)
+    assert len(acpgen.load(cli_out / "qa")) == len(expected)  # the qa folder named itself is read
+
+
 def _score_in_child(pair):
     record, response = pair
     return acpgen.score(record, response).score

@@ -11,15 +11,21 @@ Importing this module registers one dataset per acp task, ``acp_<task>`` (``acp_
 
 An entry's ``question`` is the record's prompt (context, question, how to answer; `acpgen.adapters.prompts`),
 its ``answer`` the stored answer as a model writes it (`acpgen.reference_answer`), and its
-``metadata`` the record itself (``record``) with its task, format, domain and id. ``score_answer``
-is acp's scorer (`acpgen.score`): 1.0 or 0.0; an answer acp cannot decide (a planner ran out of
-time) scores 0.0 here, since a reward must be a number.
+``metadata`` the record itself (``record``) with its task, format, domain, id and ``level``, and
+``difficulty``, reasoning-gym's convention for the curriculum datasets (its ``ScoreBoard`` and
+``CurriculumExperiment`` group scores by it): the configuration's range of the curriculum attribute,
+``{"level": (min_level, max_level)}`` (``(None, None)``: the configured sizes). ``score_answer`` is the
+reward every acp training adapter gives (`acpgen.training.rewards.reward`: acp's exact score, 1.0 or
+0.0, with the strict reading unless the configuration's ``strict`` is False); an answer acp cannot
+decide (a planner ran out of time) scores 0.0 here, since a reward must be a number.
 
 The records are made on first use (not when the dataset object is built: reasoning-gym builds one
 with the default configuration just to reach its ``score_answer``) by `acpgen.generate`, the same
 records `acp generate` writes for the seed: ``ceil(size / len(domains))`` per domain (per domain and
-level for a range of levels), taken in turn. The same seed and configuration give the same items. A
-configuration whose problems cannot give ``size`` records is an error naming what to change.
+level for a range of levels), taken in turn; where the seed's problems give fewer, those of further
+seeds derived from it (at most :data:`MAX_ROUNDS` seeds). The same seed and configuration give the
+same items. A configuration whose problems cannot give ``size`` records is an error naming what to
+change.
 
 Each dataset has a curriculum (`reasoning_gym.factory.create_curriculum("acp_plan")`, :class:`AcpCurriculum`)
 whose one attribute is acp's level, as a range: at curriculum level ``i`` (reasoning-gym counts from
@@ -30,6 +36,7 @@ whose one attribute is acp's level, as a range: at curriculum level ``i`` (reaso
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -45,11 +52,16 @@ except ImportError as err:  # pragma: no cover - depends on the environment
     ) from err
 
 from acpgen.adapters.prompts import prompt
-from acpgen.api import generate, reference_answer, score
+from acpgen.api import GenerationShortfall, generate, reference_answer
 from acpgen.config import FORMATS
 from acpgen.errors import ConfigError, DataError
 from acpgen.generation.levels import LEVELS
 from acpgen.tasks import TASKS, task_formats
+from acpgen.training.rewards import reward
+from acpgen.training.sources import epoch_seed
+
+#: the seeds a dataset draws a domain's and level's records from, at most: its own, then ones derived from it
+MAX_ROUNDS = 4
 
 
 def dataset_name(task: str) -> str:
@@ -66,7 +78,8 @@ class AcpDatasetConfig:
     range, taken in turn (what the curriculum sets); ``format``: gen, bool or mcq; ``config``: a pipeline
     configuration file (default: acp's default ``acpgen/data/pipeline.yaml``); ``cache_dir``: where the
     stages write and resume (default: a temporary folder per dataset); ``seed`` and ``size`` as
-    for every reasoning-gym dataset.
+    for every reasoning-gym dataset; ``strict``: the reading of ``score_answer`` (default True, the strict
+    reading of rewards, `acpgen.training.rewards`; False: the lenient reading of evaluation).
     """
 
     domains: tuple[str, ...] = ("ferry",)
@@ -78,6 +91,7 @@ class AcpDatasetConfig:
     cache_dir: str | None = None
     seed: int | None = None
     size: int = 20
+    strict: bool = True
 
     def validate(self) -> None:
         if isinstance(self.domains, str):
@@ -122,36 +136,42 @@ class AcpDataset(ProceduralDataset):
         levels = config.levels()
         sources = [(domain, level) for level in levels for domain in config.domains]
         per_source = math.ceil(self.size / len(sources))
-        folders = {level: config.cache_dir for level in levels}
-        if config.cache_dir is not None and len(levels) > 1:  # a level changes the sizes: its own stages
-            folders = {level: f"{config.cache_dir}/level-{level}" for level in levels}
-        made = [
-            list(
-                generate(
-                    domain,
-                    self.task,
-                    n=per_source,
-                    seed=self.seed,
-                    level=level,
-                    format=config.format,
-                    config=config.config,
-                    cache_dir=folders[level],
-                )
-            )
-            for domain, level in sources
-        ]
+        made = [self._source_records(domain, level, per_source, len(levels) > 1) for domain, level in sources]
         records = [r for k in range(per_source) for group in made if k < len(group) for r in [group[k]]]
         if len(records) < self.size:
             counts = ", ".join(f"{d} (level {lv}): {len(g)}" for (d, lv), g in zip(sources, made))
             raise DataError(
-                f"{dataset_name(self.task)}: {len(records)} of {self.size} records ({counts}); ask for a smaller size, "
-                f"add domains, or give a config with more problems per domain"
+                f"{dataset_name(self.task)}: {len(records)} of {self.size} records ({counts}, from {MAX_ROUNDS} seeds "
+                "each); ask for a smaller size, add domains, or give a config with more problems per domain"
             )
         return records[: self.size]
+
+    def _source_records(self, domain: str, level: int | None, n: int, by_level: bool) -> list[dict]:
+        """``n`` records of one domain and level: those of the dataset's seed, then, while fewer, those of further
+        seeds derived from it (new problems), at most :data:`MAX_ROUNDS` seeds in all."""
+        config: AcpDatasetConfig = self.config
+        records: list[dict] = []
+        for round_ in range(MAX_ROUNDS):
+            folder = config.cache_dir
+            if folder is not None:  # a level changes the sizes, a seed the problems: their own stages
+                folder = f"{folder}/level-{level}" if by_level else folder
+                folder = f"{folder}/round-{round_}" if round_ else folder
+            seed = self.seed if round_ == 0 else epoch_seed(self.seed, round_)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", GenerationShortfall)  # a shortfall draws on the next seed
+                made = generate(
+                    domain, self.task, n=n - len(records), seed=seed, level=level, format=config.format,
+                    config=config.config, cache_dir=folder,
+                )  # fmt: skip
+                records += list(made)
+            if len(records) >= n:
+                break
+        return records[:n]
 
     def __getitem__(self, idx: int) -> dict[str, Any]:
         record = self._records[idx]
         fmt = self.config.format
+        levels = self.config.levels()
         return {
             "question": prompt(record, self.task, fmt),
             "answer": reference_answer(record),
@@ -162,13 +182,19 @@ class AcpDataset(ProceduralDataset):
                 "format": fmt,
                 "domain": record.get("domain"),
                 "id": record["id"],
+                "level": record.get("level"),
+                # reasoning-gym's convention (its ScoreBoard and CurriculumExperiment group scores by it): the
+                # configuration's range of each curriculum attribute, here acp's level (None: the configured sizes)
+                "difficulty": {"level": (levels[0], levels[-1])},
                 "record": record,
             },
         }
 
     def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
-        """acp's score of ``answer`` for the entry's record (undecided: 0.0)."""
-        return score(entry["metadata"]["record"], answer).score
+        """acp's reward of ``answer`` for the entry's record (`acpgen.training.rewards.reward`, the reading of the
+        configuration's ``strict``; undecided: 0.0)."""
+        value = reward(entry["metadata"]["record"], answer, strict=self.config.strict).value
+        return 0.0 if value is None else value
 
 
 class AcpCurriculum(BaseCurriculum):

@@ -35,6 +35,7 @@ from typing import Any
 try:
     import verifiers.v1 as vf
     from pydantic import Field
+    from verifiers.v1.harnesses.null import NullHarnessConfig
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError(
         f"acpgen.adapters.verifiers needs the verifiers package ({err}); install it with `pip install 'acpgen[rl]'`"
@@ -185,6 +186,23 @@ def task_of(record: dict[str, Any], config: AcpTaskConfig) -> AcpTask:
     return AcpTask(data, config)
 
 
+def local_chat_agent() -> vf.AgentConfig:
+    """The seat acp's environments default to: a plain chat (verifiers' ``null`` harness: the model answers the
+    prompt, no coding agent, no tools) run as a local subprocess (no Prime sandbox, no account)."""
+    return vf.AgentConfig(runtime=vf.SubprocessConfig(), harness=NullHarnessConfig(id="null"))
+
+
+class AcpTasksEnvConfig(vf.SingleAgentEnvConfig):
+    """verifiers' single-agent env with acp's default seat (:func:`local_chat_agent`): ``--env.agent.*`` changes it
+    (``--env.agent.runtime.type prime`` for a Prime sandbox)."""
+
+    agent: vf.AgentConfig = local_chat_agent()
+
+
+class AcpTasksEnv(vf.SingleAgentEnv, vf.Env[AcpTasksEnvConfig]):
+    """verifiers' single-agent env (one ``agent`` seat answers each question), with acp's defaults."""
+
+
 class AcpTaskset(vf.Taskset[AcpTask, AcpTasksetConfig]):
     """acp's records as verifiers tasks (see the module docstring)."""
 
@@ -199,4 +217,4 @@ class AcpTaskset(vf.Taskset[AcpTask, AcpTasksetConfig]):
                 yield task_of(record, self.config.task)
 
 
-__all__ = ["AcpTaskset"]
+__all__ = ["AcpTasksEnv", "AcpTaskset"]

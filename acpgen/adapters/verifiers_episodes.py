@@ -32,6 +32,7 @@ from typing import Any, Protocol
 try:
     import verifiers.v1 as vf
     from pydantic import Field
+    from verifiers.v1.harnesses.null import NullHarnessConfig
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError(
         f"acpgen.adapters.verifiers_episodes needs the verifiers package ({err}); install it with "
@@ -185,7 +186,10 @@ async def play(interaction: Turns, episode: Episode) -> Episode:
 
 
 class AcpEpisodeEnvConfig(vf.EnvConfig):
-    player: vf.AgentConfig = vf.AgentConfig()
+    """The ``player`` seat defaults to a plain chat (verifiers' ``null`` harness) in a local subprocess (no Prime
+    sandbox, no account); ``--env.player.*`` changes it."""
+
+    player: vf.AgentConfig = vf.AgentConfig(runtime=vf.SubprocessConfig(), harness=NullHarnessConfig(id="null"))
 
 
 class AcpEpisodeEnv(vf.Env[AcpEpisodeEnvConfig]):

@@ -104,9 +104,11 @@ def record_task(record: dict) -> str | None:
     return found.name if found else None
 
 
-# Files of acp's own output folders that hold no records (a domain folder OUT/D can be read directly).
+# Files of acp's own output folders that are not its exported records (a folder OUT or OUT/D of `acp generate` can be
+# read directly: its records are OUT/D/<task>.<format>.jsonl). qa/ holds the qa stage's symbolic questions (no
+# context, no question text): the same questions before export, which read with them would count every record twice.
 _ARTEFACTS = ("export.json", "manifest.json", "states.jsonl")
-_ARTEFACT_DIRS = ("plans", "states", "problems", "lm_eval", "stamps", "planner-cache")
+_ARTEFACT_DIRS = ("plans", "states", "problems", "qa", "lm_eval", "stamps", "planner-cache")
 
 
 def _is_artefact(relative: Path) -> bool:
@@ -114,7 +116,9 @@ def _is_artefact(relative: Path) -> bool:
 
 
 def dataset_files(path: Path) -> list[Path]:
-    """The record files at ``path``: the file itself, or every record file under a folder."""
+    """The record files at ``path``: the file itself, or every record file under a folder, leaving out the
+    intermediate files of acp's output folders (qa/, plans/, states/, problems/, stamps/...): a folder of `acp
+    generate` output gives exactly its exported records. A folder passed itself is read, whatever its name."""
     path = Path(path)
     if path.is_dir():
         files = sorted(

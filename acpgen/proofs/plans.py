@@ -140,6 +140,18 @@ def goal_fraction(task: GroundTask, state: int) -> float:
     return ((state & task.goal_pos).bit_count() + (task.goal_neg & ~state).bit_count()) / wanted
 
 
+def goal_progress(task: GroundTask, state: int, start: int | None = None) -> float | None:
+    """The progress from ``start`` (default: the task's initial state) to ``state``: of the goal's literals false in
+    ``start``, the share true in ``state`` (literals true in ``start`` earn nothing); None when every goal literal
+    holds in ``start`` already (no progress to make)."""
+    start = task.init if start is None else start
+    pos, neg = task.goal_pos & ~start, task.goal_neg & start
+    wanted = pos.bit_count() + neg.bit_count()
+    if wanted == 0:
+        return None
+    return ((state & pos).bit_count() + (neg & ~state).bit_count()) / wanted
+
+
 def execute(task: GroundTask, state: int, step: Step, number: int) -> tuple[int, Failure | None, str]:
     """Execute one step on the grounded task: the state after it and, when it cannot be executed,
     why (``unreadable_step`` or ``not_executable``) in the judge's words, ``step <number> (name

@@ -54,7 +54,7 @@ def test_same_seed_same_items_in_a_fresh_cache(tmp_path):
 
 def test_too_large_a_size_and_bad_settings_are_errors(tmp_path):
     data = reasoning_gym.create_dataset("acp_app", size=50, seed=5, config=TINY, cache_dir=str(tmp_path))
-    with pytest.warns(acpgen.GenerationShortfall), pytest.raises(acpgen.errors.DataError, match="of 50 records"):
+    with pytest.raises(acpgen.errors.DataError, match=r"of 50 records .*from 4 seeds each"):
         data[0]
     with pytest.raises(acpgen.errors.ConfigError, match="no bool format"):
         reasoning_gym.create_dataset("acp_nexta", size=2, format="bool", config=TINY)
@@ -121,3 +121,31 @@ def test_a_curriculum_configuration_draws_from_its_levels_in_turn(tmp_path):
     assert all(1 <= r["features"]["plan_length"] <= 2 for r in records[::2])
     assert all(3 <= r["features"]["plan_length"] <= 4 for r in records[1::2])
     assert all(data.score_answer(entry["answer"], entry) == 1.0 for entry in data)
+
+
+def test_reasoning_gyms_curriculum_experiment_scores_and_moves_up_a_level():
+    """reasoning-gym's own training loop: a CurriculumExperiment over acp_plan (with the default configuration,
+    as the experiment makes it) beside one of reasoning-gym's datasets. It scores by entry id, keeps the scores
+    on its ScoreBoard under each entry's ``difficulty`` and raises the curriculum's level."""
+    from reasoning_gym.coaching.curriculum_config import CurriculumAttributeConfig, CurriculumExperimentConfig
+    from reasoning_gym.coaching.experiment import CurriculumExperiment
+
+    curricula = {"acp_plan": CurriculumAttributeConfig({"level": 0}), "chain_sum": CurriculumAttributeConfig({"*": 0})}
+    experiment = CurriculumExperiment("acp", CurriculumExperimentConfig(curricula), size=6, seed=3)
+    entries = [experiment.get_dataset_entry(i) for i in range(6)]
+    plans = [e for e in entries if e["metadata"]["source_dataset"] == "acp_plan"]
+    assert plans and len(plans) < len(entries)  # both datasets drawn
+    for entry in entries:
+        entry_id = entry["metadata"]["entry_id"]
+        assert experiment.score_answer_with_id(entry["answer"], entry_id) == 1.0
+        assert experiment.score_answer_with_id("I am not sure", entry_id) == 0.0
+    for entry in plans:
+        assert entry["metadata"]["difficulty"] == {"level": (1, 1)} and entry["metadata"]["level"] == 1
+    groups = experiment.score_board.aggregate()["acp_plan"].scores
+    assert groups == {(("source", "acp_plan"), ("level", (1, 1))): [1.0, 0.0] * len(plans)}
+    experiment.update_difficulty("acp_plan", "increment")
+    data = experiment.composite.datasets["acp_plan"]
+    assert (data.config.min_level, data.config.max_level) == (1, 2)
+    entry = data[1]  # levels 1 and 2 in turn
+    assert (entry["metadata"]["difficulty"], entry["metadata"]["level"]) == ({"level": (1, 2)}, 2)
+    assert data.score_answer(entry["answer"], entry) == 1.0

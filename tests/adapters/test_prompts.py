@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from acpgen.adapters.prompts import prompt
+from acpgen.errors import DataError
 from acpgen.tasks import TASKS
 
 RECORD = {"context": "  The ferry is at l0.\n", "question": "Is (sail l0 l1) applicable?  "}
@@ -23,3 +26,8 @@ def test_open_ended_prompts_end_with_the_tasks_own_instruction():
         text = prompt(RECORD, name, "gen")
         assert text.startswith("The ferry is at l0.\n\nIs (sail l0 l1) applicable? ")
         assert text.endswith(TASKS[name].instruction) and TASKS[name].instruction
+
+
+def test_a_record_without_context_is_an_error_naming_it():
+    with pytest.raises(DataError, match="record 7 \\(plan\\) has no context: not an exported record"):
+        prompt({"id": 7, "question": "q"}, "plan", "gen")

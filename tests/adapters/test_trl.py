@@ -12,6 +12,8 @@ import json
 import string
 
 import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES, lifted_run
 from tokenizers import Tokenizer, models, pre_tokenizers
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 from transformers.utils import get_json_schema
@@ -20,6 +22,7 @@ from trl.chat_template_utils import qwen3_chat_template
 from trl.data_utils import is_conversational
 
 import acpgen
+from acpgen.adapters.prompts import prompt
 from acpgen.adapters.trl import (
     RECORD_COLUMN,
     AcpPlanningEnv,
@@ -30,6 +33,7 @@ from acpgen.adapters.trl import (
     reward_function,
     trl_dataset,
 )
+from acpgen.cli import cli
 from acpgen.training.episode import Episode
 from acpgen.training.policies import mistaken_turns, optimal_turns
 
@@ -88,6 +92,21 @@ def test_the_dataset_has_the_prompt_and_the_record(records):
     assert chat[0]["prompt"][0]["content"] == standard[0]["prompt"]
 
 
+def test_the_dataset_of_an_acp_generate_output_folder(tmp_path):
+    """The README's `trl_dataset("out/ferry")`: the folder holds the exported records and the stages' intermediate
+    files (qa/*.jsonl: the same questions without context); the dataset has one row per exported record."""
+    config = str(FIXTURES / "pipeline" / "api.yaml")
+    result = CliRunner().invoke(cli, ["generate", "--domain", "ferry", "--config", config, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    exported = sorted((tmp_path / "ferry").glob("*.*.jsonl"))
+    assert exported and list((tmp_path / "ferry" / "qa").glob("*.jsonl"))
+    expected = [json.loads(line) for p in exported for line in p.read_text().splitlines()]
+    for folder in (tmp_path / "ferry", tmp_path):
+        rows = list(trl_dataset(folder))
+        assert [json.loads(row[RECORD_COLUMN]) for row in rows] == expected
+        assert [row["prompt"] for row in rows] == [prompt(r, r["task"], r.get("format", "gen")) for r in expected]
+
+
 def test_stored_perturbed_and_malformed_answers_through_trls_reward_computation(trainer, records):
     stored = [acpgen.reference_answer(r) for r in records]
     assert rewards_of(trainer, records, stored) == [[1.0, 1.0, 1.0]] * len(records)
@@ -97,7 +116,8 @@ def test_stored_perturbed_and_malformed_answers_through_trls_reward_computation(
         # TRL keeps rewards as float32
         assert row[0] == expected.score
         assert row[1] == pytest.approx(expected.details.get("f1", expected.score), abs=1e-6)
-        assert row[2] == pytest.approx(expected.details.get("goal_fraction", expected.score), abs=1e-6)
+        progress = lifted_run(record, [text])[1] if "goal_fraction" in expected.details else expected.score
+        assert row[2] == pytest.approx(progress, abs=1e-6)  # a plan's goal progress
     malformed = ["", "(" * 20000, "Final Answer:", "\x00\x01", "a" * 100000, "((((sail", "[]", ")"] + [""]
     assert rewards_of(trainer, records, malformed[: len(records)]) == [[0.0, 0.0, 0.0]] * len(records)
 

@@ -106,9 +106,14 @@ def test_the_prompt_is_the_episodes_first_observation(tasks):
 
 def test_verifiers_finds_the_environment_of_the_package():
     assert vf.environment_class("acp-episodes") is AcpEpisodeEnv
-    assert vf.environment_class("acp-tasks") is vf.SingleAgentEnv
+    tasks_env = vf.environment_class("acp-tasks")
+    assert issubclass(tasks_env, vf.SingleAgentEnv) and tasks_env.__name__ == "AcpTasksEnv"
     assert vf.taskset_config_type("acp-episodes") is AcpEpisodeTasksetConfig
     assert "player" in vf.env_config_type("acp-episodes").model_fields
+    # Issue 47: both run locally by default, a plain chat (the null harness) in a subprocess, no Prime sandbox
+    seats = [vf.env_config_type("acp-tasks")().agent, vf.env_config_type("acp-episodes")().player]
+    for seat in seats:
+        assert (seat.runtime.type, seat.harness.id) == ("subprocess", "null")
 
 
 def test_vf_validate_plays_the_stored_plans(rl_split, tmp_path):

@@ -6,10 +6,9 @@ precision 1 and recall (n-1)/n; the first step of a stored plan executes and doe
 from __future__ import annotations
 
 import pytest
+from conftest import lifted_run
 
 import acpgen
-from acpgen.pddl.grounding import GroundTask
-from acpgen.proofs.change.world import LiftedWorld
 from acpgen.training.rewards import SIGNALS, reward, text_of
 
 
@@ -36,21 +35,37 @@ def test_a_plan_prefix(rl_records):
     record = next(r for r in rl_records["plan"] if r["optimal_cost"] >= 2)
     result = reward(record, record["answer"][0])
     assert (result.value, result.signals["plan_prefix"]) == (0.0, 1.0)
+    assert result.signals["goal_fraction"] == pytest.approx(lifted_run(record, record["answer"][:1])[1])
     assert 0.0 <= result.signals["goal_fraction"] < 1.0
     # the plan backwards: its first step (the plan's last action) does not execute in the state
     backwards = reward(record, "\n".join(reversed(record["answer"])))
     expected = acpgen.score(record, "\n".join(reversed(record["answer"])), strict=True)
     assert backwards.value == expected.score == 0.0
     assert backwards.signals["plan_prefix"] == expected.details["prefix"] / len(record["answer"])
-    # the executable prefix by the separate lifted interpreter (no grounding, none of the scorer's code)
-    world = LiftedWorld(GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"]).lifted, {})
-    state, executable = world.init, 0
-    for action in reversed(record["answer"]):
-        state = world.step(state, action.lower())
-        if state is None:
-            break
-        executable += 1
+    executable, progress = lifted_run(record, list(reversed(record["answer"])))
     assert backwards.signals["plan_prefix"] == executable / len(record["answer"])
+    assert backwards.signals["goal_fraction"] == pytest.approx(progress)
+
+
+def test_goal_fraction_pays_for_progress_only(rl_records):
+    """Issue 47: the share of the goal true at the start is no credit. A non-answer earns 0 on every signal; a
+    plan whose first step cannot be applied makes no progress (0), whatever share of the goal held already; each
+    prefix of the stored plan earns the progress the separate lifted interpreter measures, the whole plan 1."""
+    shares_held = []
+    for record in rl_records["plan"]:
+        plan = record["answer"]
+        for text in ("", "I am not sure", "I am not sure what to do next.", record["question"]):
+            assert reward(record, text).signals == dict.fromkeys(SIGNALS, 0.0), text
+        backwards = "\n".join(reversed(plan))
+        if lifted_run(record, list(reversed(plan)))[0] == 0:  # its first step does not execute
+            stuck = reward(record, backwards)
+            assert stuck.signals["goal_fraction"] == 0.0 and stuck.signals["plan_prefix"] == 0.0
+            shares_held.append(acpgen.score(record, backwards).details["goal_fraction"])  # what the signal paid
+        for k in range(1, len(plan) + 1):
+            result = reward(record, "\n".join(plan[:k]))
+            assert result.signals["goal_fraction"] == pytest.approx(lifted_run(record, plan[:k])[1])
+        assert reward(record, "\n".join(plan)).signals["goal_fraction"] == 1.0
+    assert shares_held and max(shares_held) > 0  # the share of the goal held at the start, no longer paid
 
 
 def test_strict_and_lenient_readings(rl_records):

@@ -1,3 +1,3 @@
-from acp_tasks.taskset import AcpTaskset
+from acp_tasks.taskset import AcpTasksEnv, AcpTaskset
 
-__all__ = ["AcpTaskset"]
+__all__ = ["AcpTasksEnv", "AcpTaskset"]
