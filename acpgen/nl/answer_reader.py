@@ -208,17 +208,15 @@ class Reader:
         word is no action; (``PROSE``, None) for anything else: a heading, an explanation, a remark."""
         body = _STEP_LEAD.sub("", " ".join(text.split()), count=1)
         body = _STEP_REMARK.sub("", body).strip(_STEP_END).strip("\"'")
-        if not body:
-            return PROSE, None
-        action = self.one(body, atoms=False)
-        if action is not None:
-            return ACTION, action
         words = _WORD.findall(body.lower())
         if not words:
             return PROSE, None
-        candidates = self.verbs.get(words[0])
+        candidates = self.verbs.get(words[0])  # every action's text starts with one of its verbs
         objects = [w for w in words[1:] if w in self.lifted.objects]
         if candidates:
+            action = self.one(body, atoms=False)
+            if action is not None:
+                return ACTION, action
             found = []
             for name, order in candidates:
                 if len(order) != len(objects):
@@ -247,7 +245,9 @@ class Reader:
                 if best is not None and match.start() > best[0]:
                     break
                 found = self._match(match.group(0), atoms)
-                if not found or (atoms and _negated_before(text[: match.start()])):
+                if not found or (
+                    atoms and _negated_before(text[max(0, match.start() - _NEGATION_REACH) : match.start()])
+                ):
                     continue
                 candidate = (match.start(), -len(match.group(0)), found[0])
                 if best is None or candidate < best:
@@ -259,12 +259,15 @@ class Reader:
         """The steps of a plan written in words, one a line or several a line (sentences, ", then"), as
         (text, kind, action) in order (:meth:`step`), prose left out."""
         out: list[tuple[str, str, str | None]] = []
+        lower = section.lower()
+        if not any(word in lower for word in self.verbs) and not any(o in lower for o in self.lifted.objects):
+            return out  # no step can be anywhere (substring searches): no sentence to read
         for line in section.splitlines():
             for unit in _STEP_CUT.split(_STEP_LEAD.sub("", line.strip(), count=1)):
                 kind, action = self.step(unit)
                 listed = (
                     self.sequence(_STEP_LEAD.sub("", unit.strip(), count=1).strip(_STEP_END))
-                    if kind != ACTION
+                    if kind == UNREADABLE and "," in unit
                     else None
                 )
                 if listed is not None and len(listed) > 1:  # actions in words separated by commas

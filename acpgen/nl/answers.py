@@ -68,11 +68,14 @@ __all__ = [
 
 
 class ParseError(ValueError):
-    """No sensible answer can be extracted from a response; ``reason`` says why."""
+    """No sensible answer can be extracted from a response; ``reason`` says why. ``nothing``: the text holds
+    nothing of the kind asked for in PDDL syntax (it may be written in words), rather than something
+    unusable (a truncated action, None where an action is required)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, nothing: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.nothing = nothing
 
 
 # --------------------------------------------------------------------------- pre-normalisation
@@ -547,7 +550,7 @@ def _action_list(text: str) -> list[str]:
     actions = [item.text for item in items if isinstance(item, _Atom)]
     if actions or not text or _Mark.NONE in items or _Mark.EMPTY in items:
         return actions
-    raise ParseError("no action found in the answer")
+    raise ParseError("no action found in the answer", nothing=True)
 
 
 def parse_action_list(text: str) -> list[str]:
@@ -578,7 +581,7 @@ def _no_single_answer(items: list, what: str, allow_none: bool) -> ParseError:
         return ParseError(f"the answer ends inside an unfinished {what} (truncated output)")
     if any(mark in items for mark in _NONE_MARKS):
         return ParseError(f"the answer is None, but an {what} is required")
-    return ParseError(f"no {what}{' or None' if allow_none else ''} found in the answer")
+    return ParseError(f"no {what}{' or None' if allow_none else ''} found in the answer", nothing=True)
 
 
 def _first_or_none(text: str, what: str) -> str | None:
@@ -722,7 +725,7 @@ def parse_effects(text: str) -> tuple[list[str], list[str]]:
         return lists[0], lists[1]
     if len(lists) == 1:
         raise ParseError("only one unlabelled list: cannot tell positive from negative effects")
-    raise ParseError("no lists of positive and negative effects found in the answer")
+    raise ParseError("no lists of positive and negative effects found in the answer", nothing=True)
 
 
 # --------------------------------------------------------------------------- bool and mcq answers

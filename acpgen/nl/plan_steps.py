@@ -152,17 +152,24 @@ def _first_word(text: str) -> str:
     return words[0] if words else ""
 
 
-def _names_actions(reader: Reader, section: str) -> bool:
-    """Whether the section is a plan in PDDL syntax rather than words with remarks in parentheses: some
-    parenthesised group starts with an action's name or verb, or opens its line (numbering aside), or an
-    action's name is called as ``name(arg, ...)``."""
+def _in_pddl_syntax(reader: Reader, section: str) -> bool:
+    """Whether a section with parentheses is a plan in PDDL syntax rather than words with remarks in
+    parentheses: it has no complete group (an unfinished or broken one, which the parenthesised form reports),
+    or some group starts with an action's name or verb, or opens its line (numbering aside), or an action's
+    name is called as ``name(arg, ...)``."""
+    if _GROUP.search(section) is None:
+        return True
+    line_start, searched, checked = 0, 0, -1  # the line of the group, found from where the last search ended
     for group in _GROUP.finditer(section):
         words = _SEPARATORS.split(group.group(1).strip().lower(), maxsplit=1)
         if words and (words[0] in reader.lifted.schemas or words[0] in reader.verbs):
             return True
-        line_start = section.rfind("\n", 0, group.start()) + 1
-        if not _NUMBERING.sub("", section[line_start : group.start()], count=1).strip():
-            return True
+        line_start = max(line_start, section.rfind("\n", searched, group.start()) + 1)
+        searched = group.start()
+        if line_start != checked:  # only a line's first group can open it
+            checked = line_start
+            if not _NUMBERING.sub("", section[line_start : group.start()], count=1).strip():
+                return True
     return any(name.lower() in reader.lifted.schemas for name in _CALLED.findall(section))
 
 
@@ -172,9 +179,10 @@ def read_steps(response: str, reader: Reader | None = None) -> list[Step]:
     words is read against the task (:meth:`Reader.steps`), and lines between steps in PDDL syntax that name
     no action (an explanation under a step) are prose."""
     section = answer_section(response)
-    if reader is not None and not _names_actions(reader, section):
+    parenthesised = "(" in section or ")" in section
+    if reader is not None and not (parenthesised and _in_pddl_syntax(reader, section)):
         steps = _worded(reader, section)
-    elif "(" in section or ")" in section:
+    elif parenthesised:
         steps = _parenthesised(section, reader)
     else:
         steps = _line_form(section)

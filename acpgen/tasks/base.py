@@ -153,12 +153,14 @@ def worded_plan(ctx: RecordContext, section: str) -> list[str] | None:
 
 
 def in_words(parse: Callable[[str], T], response: str, words: Callable[[str], T | None]) -> T:
-    """The answer ``parse`` reads (PDDL syntax); when it reads none, the answer ``words`` reads in the
-    response's answer section (:func:`acpgen.nl.answers.answer_section`) in the words of the domain's
-    template, or the parse error when that reads none either."""
+    """The answer ``parse`` reads (PDDL syntax); when the text holds nothing of the kind in PDDL syntax, the
+    answer ``words`` reads in the response's answer section (:func:`acpgen.nl.answers.answer_section`) in the
+    words of the domain's template, or the parse error when that reads none either."""
     try:
         return parse(response)
     except ParseError as err:
+        if not err.nothing:  # a truncated action, None where an action is required: no words to read
+            raise
         found = words(answer_section(response))
         if found is None:
             raise err from None
