@@ -1,3 +1,3 @@
 """The version of acp (one place: the package metadata reads it from here)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
