@@ -357,7 +357,9 @@ def flag_rates(scored: list[Scored]) -> str:
             groups[(task, "all", cut)].append(flags)
     width = max(12, *(len(n) + 2 for n in names))
     head = "".join(f"{n:>{width}}" for n in names)
-    lines = [f"{'task':8}{'domain':14}{'cut':20}{'n':>5}" + head + "   undecided"]
+    # the first three columns as wide as their longest text (a PlanBench domain such as blocksworld_zero_shot)
+    w_task, w_domain, w_cut = (2 + max(len(key[i]) for key in [("task", "domain", "cut"), *groups]) for i in range(3))
+    lines = [f"{'task':{w_task}}{'domain':{w_domain}}{'cut':{w_cut}}{'n':>5}" + head + "   undecided"]
 
     def order(key: tuple[str, str, str]) -> tuple:
         task, domain, cut = key
@@ -373,5 +375,7 @@ def flag_rates(scored: list[Scored]) -> str:
             decided = [v for v in values if v is not None]
             undecided = max(undecided, len(values) - len(decided))
             cells.append(f"{sum(decided) / len(decided):{width}.2f}" if decided else f"{'-':>{width}}")
-        lines.append(f"{task:8}{domain:14}{cut:20}{len(rows):5d}" + "".join(cells) + f"{undecided:12d}")
+        lines.append(
+            f"{task:{w_task}}{domain:{w_domain}}{cut:{w_cut}}{len(rows):5d}" + "".join(cells) + f"{undecided:12d}"
+        )
     return "\n".join(lines)

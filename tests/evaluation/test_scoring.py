@@ -5,6 +5,7 @@ timeouts are undecided after one retry, never a silent 0."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -137,3 +138,27 @@ def test_score_rows_carry_the_records_obfuscation():
     assert row(mystery, {"id": 1, "response": "(sail l0 l1)"})["obfuscation"] == "mystery"
     sample = row(mystery, {"doc": mystery, "resps": [["(sail l0 l1)"]], "doc_id": 0})
     assert (sample["obfuscation"], sample["id"], "doc" in sample) == ("mystery", 1, False)
+
+
+def test_summary_columns_are_as_wide_as_their_text_and_count_the_readings_that_differ():
+    from acpgen.evaluation.records import Prediction
+    from acpgen.evaluation.scoring import Scored, Summary
+    from acpgen.tasks import Verdict
+
+    def scored(task: str, domain: str, details: dict) -> Scored:
+        return Scored(Prediction({}, task, {}, ""), Verdict(1.0, Verdict.correct().status, "correct", details), domain)
+
+    long = "mystery_blocksworld_zero_shot_3"  # a PlanBench config name: longer than any default width
+    table = Summary.of(
+        [scored("plan", long, {}), scored("rac_state", "ferry", {"strict_score": 0.0}), scored("optplan", long, {})]
+    ).table()
+    header, *rows = table.splitlines()
+    assert header.split() == ["task", "ferry", long, "all"]
+    # right-aligned: every cell of a row ends where its column's name ends in the header
+    ends = {header.index(name) + len(name) for name in ("ferry", long, "all")}
+    for line in rows[:4]:
+        first = len(line.split()[0])
+        cell_ends = {m.end() for m in re.finditer(r"\S+ \(\d+\)", line) if m.start() > first}
+        assert cell_ends and cell_ends <= ends, (line, ends)
+    assert "strict and lenient readings differ on 1 answers (plan 0, rac_state 1, optplan 0" not in table
+    assert table.splitlines()[-1].startswith("strict and lenient readings differ on 1 answers (rac_state 1)")
