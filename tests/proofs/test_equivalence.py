@@ -19,7 +19,10 @@ from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.mutexes import mutexes
 from acpgen.planners import Planners
-from acpgen.proofs.equivalence import EquivalenceChecker, _goal_out_of_reach, _implied, _kept_after_goal, equivalent
+from acpgen.proofs.equivalence import EquivalenceChecker, equivalent
+from acpgen.proofs.equivalence.reachability import goal_out_of_reach as _goal_out_of_reach
+from acpgen.proofs.equivalence.reachability import implied as _implied
+from acpgen.proofs.equivalence.reachability import kept_after_goal as _kept_after_goal
 
 
 def domain_text(name: str) -> str:

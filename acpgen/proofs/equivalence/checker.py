@@ -1,9 +1,4 @@
-"""Are two PDDL problems over one domain the same planning problem? (text-to-PDDL scoring)
-
-Definition (Planetarium's, for any STRIPS domain acp reads): problems P and Q over one domain are
-equivalent when some bijection of their objects (each object onto one of the same declared type,
-the domain's constants onto themselves) maps P's initial state onto Q's and makes P's goal and Q's
-goal select the same reachable goal states.
+"""The decision: is a candidate problem the truth's? (:class:`EquivalenceChecker`, :func:`equivalent`)
 
 Goals are conjunctions, so the set of reachable goal states of a goal G is also selected by its
 *closure*: G plus every fluent literal that holds in all of them. Two goals select the same
@@ -19,10 +14,9 @@ greedy searches (``SEARCH_STATES`` states each) for a goal state without each re
 started near the goal states found and guided toward an action that changes the candidate, and a
 sweep from every goal state found over the goal states one action away), and invariants prove
 candidates in (:mod:`acpgen.pddl.mutexes`: h² mutexes and at-least-one sets, e.g. "every hoist is
-free when every crate sits on a pallet"; atoms implied by a goal atom, by induction over the actions;
-atoms every action achieving a goal atom needs and that no action can change while the goal atom
-holds, as when alfworld's validation ends the episode with the objects where it found them, or when
-the gold miner, once holding the gold, can no longer fire the laser that destroys it). That gives bounds (the
+free when every crate sits on a pallet"; atoms implied by a goal atom, and atoms every action achieving
+a goal atom needs and that no action can change while the goal atom holds: see
+:mod:`acpgen.proofs.equivalence.reachability`). That gives bounds (the
 sure literals, and the unrefuted candidates that may be in), and bounds that already differ in the
 number of goal literals of some predicate decide non-equivalence. Only the candidates still open are
 settled: by the whole state space when it has at most ``max_states`` states, else by the planner (a
@@ -42,47 +36,34 @@ problems are equivalent when their initial-state graphs are isomorphic and their
 each together with its problem's static facts (the initial atoms of predicates no action changes:
 grid adjacency, available colours, ...), are isomorphic. Without the static facts a goal about
 one tile of a grid would match a goal about a tile elsewhere on the grid.
-
-Graph library: pynauty (nauty's canonical labelling). ``benchmarks/bench_equiv.py --compare`` timed it
-against rustworkx (VF2 in Rust) and networkx (VF2 and VF2++ in Python) on the same coloured graphs
-(see benchmarks/RESULTS.md): the VF2 searches blow up on the symmetric structures planning problems
-are full of (ferry's all-pairs ``not-eq``, visitall grids, identical blocks), while nauty prunes by
-automorphisms; its certificate is also a canonical form, computed once per graph, so a truth scored
-against many candidates is canonised once. nauty has no edge labels, so argument positions become
-nodes of their own (:class:`ProblemGraph`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
-from collections import Counter, deque
-from collections.abc import Iterator, Sequence
+from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import pynauty
-
-from acpgen.errors import DataError, PddlError
-from acpgen.executors import Executor
+from acpgen.errors import PddlError
 from acpgen.pddl.encode import lifted_query
-from acpgen.pddl.explore import GreedySearch, explore, greedy_search
+from acpgen.pddl.explore import GreedySearch, explore
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import (
-    GroundAction,
-    LiftedTask,
-    bits,
-    declared_domain_name,
-    split_canonical,
-    without_comments,
-)
+from acpgen.pddl.model import LiftedTask, bits, declared_domain_name, split_canonical, without_comments
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import sas_query
 from acpgen.pddl.semantics import execute
 from acpgen.pddl.tarski_io import read_strings
-from acpgen.planners import Limits, Planners, PlannerSetup, Status
+from acpgen.planners import Limits, Planners, Status
+from acpgen.proofs.equivalence.graph import ProblemGraph
+from acpgen.proofs.equivalence.reachability import (
+    GoalStates,
+    changing_atoms,
+    goal_out_of_reach,
+    implied,
+    kept_after_goal,
+)
 from acpgen.proofs.oracle import Oracle
 
 #: states one greedy search may generate when looking for a goal state that refutes a closure candidate
@@ -130,96 +111,6 @@ def problem_domain_name(problem_text: str) -> str | None:
     """The NAME of a problem's ``(:domain NAME)``, lower case; None when it has none."""
     found = _PROBLEM_DOMAIN.search(without_comments(problem_text))
     return found.group(1).lower() if found else None
-
-
-class ProblemGraph:
-    """A coloured graph of a problem (Planetarium's scene graphs, generalised).
-
-    One node per object, coloured by its declared type (a constant of the domain by its own name,
-    so it can only match itself); one node per literal, coloured by its role (``init`` or
-    ``goal``), predicate and polarity; between a literal and each object among its arguments, a
-    node coloured by the argument positions where the object occurs (nauty has no edge labels).
-    Two graphs are isomorphic iff their :meth:`certificate` (canonical form) is equal.
-    """
-
-    def __init__(self, lifted: LiftedTask) -> None:
-        self.colours: list[tuple[str, ...]] = []
-        self.edges: list[tuple[int, int]] = []
-        self._object_node: dict[str, int] = {}
-        for obj in sorted(lifted.objects):
-            colour = ("constant", obj) if obj in lifted.constants else ("object", lifted.objects[obj])
-            self._object_node[obj] = self._node(colour)
-        self._certificate: tuple[object, ...] | None = None
-        self._classes: tuple[tuple[tuple[str, ...], int], ...] = ()
-        self._labels: list[int] | None = None
-
-    def _node(self, colour: tuple[str, ...]) -> int:
-        self.colours.append(colour)
-        return len(self.colours) - 1
-
-    def add(self, role: str, predicate: str, args: tuple[str, ...], positive: bool = True) -> None:
-        self._certificate = self._labels = None
-        node = self._node((role, predicate, "+" if positive else "-"))
-        positions: dict[str, list[str]] = {}
-        for i, arg in enumerate(args):
-            positions.setdefault(arg, []).append(str(i))
-        for arg, where in positions.items():
-            middle = self._node(("argument", *where))
-            self.edges += [(node, middle), (middle, self._object_node[arg])]
-
-    def add_atoms(self, role: str, atoms: list[str], positive: bool = True) -> None:
-        for atom in atoms:
-            predicate, args = split_canonical(atom)
-            self.add(role, predicate, args, positive)
-
-    def _canonical(self) -> tuple[tuple[tuple[tuple[str, ...], int], ...], list[int]]:
-        """The colour classes (sorted, with their sizes) and nauty's canonical labelling under that ordered
-        partition (the node at each canonical position), worked out once (nauty is most of a check's graph
-        cost: 23-47 ms on alfworld's initial states)."""
-        if self._labels is None:
-            members: dict[tuple[str, ...], set[int]] = {}
-            for node, colour in enumerate(self.colours):
-                members.setdefault(colour, set()).add(node)
-            order = sorted(members)
-            adjacency: dict[int, list[int]] = {}
-            for a, b in self.edges:
-                adjacency.setdefault(a, []).append(b)
-            graph = pynauty.Graph(
-                len(self.colours), directed=False, adjacency_dict=adjacency, vertex_coloring=[members[c] for c in order]
-            )
-            self._classes = tuple((c, len(members[c])) for c in order)
-            self._labels = list(pynauty.canon_label(graph))
-        return self._classes, self._labels
-
-    def certificate(self) -> tuple[object, ...]:
-        """The canonical form: the colour classes (sorted, with their sizes) and the edges renumbered by
-        canonical position, sorted (the canonically labelled graph, which is what nauty's own certificate
-        encodes; equal exactly when the graphs are isomorphic)."""
-        if self._certificate is None:
-            classes, labels = self._canonical()
-            position = [0] * len(labels)
-            for i, node in enumerate(labels):
-                position[node] = i
-            edges = sorted((min(position[a], position[b]), max(position[a], position[b])) for a, b in self.edges)
-            self._certificate = (classes, tuple(edges))
-        return self._certificate
-
-    def objects_onto(self, other: ProblemGraph) -> dict[str, str] | None:
-        """A bijection of this graph's objects onto ``other``'s under which the two graphs are equal
-        (None when they are not isomorphic): nauty's canonical labelling of each graph puts the nodes
-        of isomorphic graphs in corresponding order, so the objects at one canonical position correspond."""
-        if not self.isomorphic(other):
-            return None
-        objects = {node: obj for obj, node in self._object_node.items()}
-        onto = {node: obj for obj, node in other._object_node.items()}
-        return {
-            objects[mine]: onto[theirs]
-            for mine, theirs in zip(self._canonical()[1], other._canonical()[1])
-            if mine in objects
-        }
-
-    def isomorphic(self, other: ProblemGraph) -> bool:
-        return len(self.colours) == len(other.colours) and self.certificate() == other.certificate()
 
 
 @dataclass
@@ -310,9 +201,9 @@ class EquivalenceChecker:
 
     def _bounds(self, parsed: _Parsed, negatives: bool, focus: tuple[int, int]) -> Closure:
         task = parsed.task
-        changing = _changing(task)
+        changing = changing_atoms(task)
         # Goal states found by searches refute candidates (exact: each is a reachable goal state).
-        witnesses = _GoalStates(task, self.search_states, (focus[0], focus[1] if negatives else 0))
+        witnesses = GoalStates(task, self.search_states, (focus[0], focus[1] if negatives else 0))
         if not parsed.witness:
             first = self._goal_state(parsed, task.goal_pos, task.goal_neg)
             if first is None or isinstance(first, str):
@@ -335,8 +226,8 @@ class EquivalenceChecker:
             pos, open_pos = pos | proven, open_pos & ~proven
             ruled_out = found.excluded(task.goal_pos | pos, task.goal_neg) & open_neg
             neg, open_neg = neg | ruled_out, open_neg & ~ruled_out
-        kept, gone = _kept_after_goal(task, open_pos, found)
-        kept |= _implied(task, task.goal_pos, open_pos & ~kept)  # true wherever a goal atom is
+        kept, gone = kept_after_goal(task, open_pos, found)
+        kept |= implied(task, task.goal_pos, open_pos & ~kept)  # true wherever a goal atom is
         pos, open_pos = pos | (open_pos & kept), open_pos & ~kept
         neg, open_neg = neg | (open_neg & gone), open_neg & ~gone
         for bit in bits(open_pos):
@@ -364,7 +255,7 @@ class EquivalenceChecker:
         task = parsed.task
         space = parsed.oracle.space
         if space is not None:  # the state space fits max_states: the closure is read off it
-            changing = _changing(task)
+            changing = changing_atoms(task)
             always, ever = -1, 0
             for state in space.states:
                 if task.is_goal(state):
@@ -425,7 +316,7 @@ class EquivalenceChecker:
         asked (exhaustive exploration, then a planner)."""
         if parsed.solvable is None:
             task = parsed.task
-            if _goal_out_of_reach(task):
+            if goal_out_of_reach(task):
                 parsed.solvable = False
                 return False
             if parsed.base is not None and self._on_the_truths_way(parsed):
@@ -561,7 +452,7 @@ class EquivalenceChecker:
             outer, inner, name = candidate, truth, "the truth's"
         else:
             return None
-        changing = _changing(t)
+        changing = changing_atoms(t)
         extra_pos = inner.task.goal_pos & ~outer.task.goal_pos & changing
         extra_neg = inner.task.goal_neg & ~outer.task.goal_neg & changing
         differ = f"goals differ: {name} extra goal literals do not always hold"
@@ -641,184 +532,6 @@ class EquivalenceChecker:
         return graphs[0].isomorphic(graphs[1])
 
 
-def _effects(task: GroundTask) -> tuple[int, int]:
-    """The atoms some action adds, and those some action deletes."""
-    adds = deletes = 0
-    for action in task.actions:
-        adds |= action.add
-        deletes |= action.delete
-    return adds, deletes
-
-
-def _changing(task: GroundTask) -> int:
-    """The atoms some action adds or deletes; every other atom keeps its initial value in every reachable
-    state, so a closure leaves it out (the graphs carry the initial state anyway)."""
-    adds, deletes = _effects(task)
-    return adds | deletes
-
-
-def _goal_out_of_reach(task: GroundTask) -> bool:
-    """Whether the goal is unreachable because no action can make one of its literals true: a positive
-    atom neither initially true nor added by any action, or a negated one initially true and deleted by
-    none. Exact for both: every action that can ever apply is among the task's ground actions, and a
-    derived atom (which the rules may change in any state) is never judged so."""
-    if not task.goal_satisfiable:
-        return True
-    adds, deletes = _effects(task)
-    pos, neg = task.goal_pos & ~task.derived_mask, task.goal_neg & ~task.derived_mask
-    return bool(pos & ~(task.init | adds) or neg & task.init & ~deletes)
-
-
-def _kept_after_goal(task: GroundTask, open_pos: int, found: Mutexes | None = None) -> tuple[int, int]:
-    """Atoms true (first) and atoms false (second) in every reachable goal state, proven from the actions
-    that achieve a goal atom G false initially. After the last achievement of G on a run to a goal state,
-    G holds in every state up to its end. So if every achiever needs atom X (or adds it, or needs an atom
-    Y that implies X in every reachable state, among ``open_pos``) and keeps it, and no action deleting X
-    can apply while G holds, X holds in the goal state; likewise for an atom every achiever needs false
-    (or deletes) that no action adding it can apply while G holds. An action cannot apply while G holds
-    when each disjunct of its precondition needs an atom every achiever deletes and no action adds (gone
-    for good, as when alfworld's validation ends the episode with the objects where it found them), or
-    needs G false, or is mutex with G (h², ``found``). Tasks with derived atoms are left out."""
-    if task.axioms is not None or not task.goal_satisfiable:
-        return 0, 0
-    added = 0
-    for action in task.actions:
-        added |= action.add
-    kept, gone = 0, 0
-    for goal in bits(task.goal_pos & ~task.init):
-        achievers = [a for a in task.actions if a.add >> goal & 1]
-        ended, needs_true, needs_false, touched = -1, -1, -1, 0
-        for action in achievers:
-            ended &= action.delete & ~added
-            needs_true &= (_always_needed(action, positive=True) | action.add) & ~action.delete
-            needs_false &= (_always_needed(action, positive=False) | action.delete) & ~action.add
-            touched |= action.delete
-        if not achievers or not (ended or found):
-            continue
-
-        def blocked(action: GroundAction, goal: int = goal, ended: int = ended) -> bool:
-            """Whether ``action`` cannot apply in a state where the goal atom holds."""
-            return all(
-                pre & ended or pre_neg >> goal & 1 or (found is not None and not found.together(pre | 1 << goal))
-                for pre, pre_neg in action.precondition
-            )
-
-        true_after = needs_true | _implied(task, needs_true, open_pos & ~needs_true & ~touched)
-        for atom in bits(true_after & ~kept):
-            if all(blocked(a) for a in task.actions if a.delete >> atom & 1):
-                kept |= 1 << atom
-        for atom in bits(needs_false & ~gone):
-            if all(blocked(a) for a in task.actions if a.add >> atom & 1):
-                gone |= 1 << atom
-    return kept, gone
-
-
-def _implied(task: GroundTask, sources: int, targets: int) -> int:
-    """The atoms X of ``targets`` true in every reachable state where some atom Y of ``sources`` is true,
-    by induction: not so initially, every action that adds Y adds X or needs and keeps it, and every
-    action that deletes X deletes Y or needs it false (and does not add it)."""
-    found = 0
-    if not sources or not targets:
-        return found
-    keeps: dict[int, int] = {}  # Y -> the atoms every action adding Y adds, or needs and keeps
-    for y in bits(sources):
-        keeps[y] = -1
-        for action in task.actions:
-            if action.add >> y & 1:
-                keeps[y] &= action.add | (_always_needed(action, positive=True) & ~action.delete)
-    for x in bits(targets):
-        guarded = -1  # the atoms every action deleting X deletes, or needs false, and does not add
-        for action in task.actions:
-            if (action.delete & ~action.add) >> x & 1:
-                guarded &= (action.delete | _always_needed(action, positive=False)) & ~action.add
-        for y, kept in keeps.items():
-            if kept >> x & 1 and guarded >> y & 1 and not (task.init >> y & 1 and not task.init >> x & 1):
-                found |= 1 << x
-                break
-    return found
-
-
-def _always_needed(action: GroundAction, positive: bool) -> int:
-    """The atoms every disjunct of an action's precondition needs true (``positive``) or false."""
-    needed = -1
-    for pre, pre_neg in action.precondition:
-        needed &= pre if positive else pre_neg
-    return needed if action.precondition else 0
-
-
-def _greedy_search(
-    task: GroundTask, pos: int, neg: int, max_states: int, starts: tuple[int, ...] = (), focus: int = 0
-) -> list[int] | None:
-    """The path :func:`acpgen.pddl.explore.greedy_search` finds toward ``pos`` / ``not neg``, with
-    ``focus``: one literal of ``pos`` or ``neg`` (a bit) to change first; while it is unmet, the fewest
-    unmet preconditions of an action that meets it are added to the estimate (the search for a goal
-    state that refutes a closure candidate starts on the way to a goal state found before, where little
-    but that literal is unmet)."""
-    makers = [pre for a in task.actions if (a.add if focus & pos else a.delete) & focus for pre in a.precondition]
-    if not makers:
-        return greedy_search(task, pos, neg, max_states, starts).path
-
-    def missing(state: int) -> int:
-        unmet = (pos & ~state).bit_count() + (neg & state).bit_count()
-        if (state & focus) == (focus & neg):
-            unmet += min((p & ~state).bit_count() + (n & state).bit_count() for p, n in makers)
-        return unmet
-
-    return greedy_search(task, pos, neg, max_states, starts, estimate=missing).path
-
-
-class _GoalStates:
-    """Reachable goal states found so far, with the atoms true in all of them (``always``) and in some
-    (``ever``). Each state added is swept: goal states one action away are added too, breadth first,
-    up to ``limit`` states in all (moving what the goal does not mention refutes many candidates at once).
-    The states on the way to them are kept as starts of later searches."""
-
-    def __init__(self, task: GroundTask, limit: int, focus: tuple[int, int] = (-1, -1)) -> None:
-        self.task, self.limit = task, limit
-        self.focus = focus  # the atoms asked about (positive, negative): a sweep ends once all are refuted
-        self.seen: set[int] = set()
-        self.found: list[int] = []  # the goal states added (the sweep's starts)
-        self.on_the_way: list[int] = []  # reachable states on the paths to them
-        self.always, self.ever = -1, 0
-
-    def add(self, path: Sequence[int]) -> None:
-        """A path of reachable states ending in a goal state."""
-        self.on_the_way += path[:-1]
-        self.found.append(path[-1])
-        queue = deque([path[-1]])
-        while queue and len(self.seen) < self.limit and self.open():
-            state = queue.popleft()
-            if state in self.seen:
-                continue
-            self.seen.add(state)
-            self.always &= state
-            self.ever |= state
-            for _, action in self.task.successors(state):
-                nxt = action.apply(state)
-                if nxt not in self.seen and self.task.is_goal(nxt):
-                    queue.append(nxt)
-
-    def open(self) -> bool:
-        """Whether an atom asked about is true in every goal state found so far (a positive one) or false
-        in every one (a negative one)."""
-        return bool(self.always & self.focus[0] or self.focus[1] & ~self.ever)
-
-    def refute(self, pos: int, neg: int, focus: int) -> None:
-        """Look for a reachable state with ``pos`` and without ``neg`` (a goal state without the closure
-        candidate ``focus``), and add it when found: first short searches from the goal states found last
-        and from the last states on the way to them (where little but the candidate is unmet; one search
-        from all of them would stay on the plateau of the earliest), then one from the initial state and
-        every state on the way, each guided toward an action that changes the candidate."""
-        for start in [*self.found[-2:][::-1], *self.on_the_way[-4:][::-1]]:
-            path = _greedy_search(self.task, pos, neg, self.limit // 8, (start,), focus)
-            if path is not None:
-                self.add(path)
-                return
-        path = _greedy_search(self.task, pos, neg, self.limit // 2, (self.task.init, *self.on_the_way), focus)
-        if path is not None:
-            self.add(path)
-
-
 def _literal_counts(task: GroundTask, pos: int, neg: int) -> Counter[tuple[str, bool]]:
     """Goal literals by predicate and polarity (the colours of goal nodes in a :class:`ProblemGraph`)."""
     counts: Counter[tuple[str, bool]] = Counter()
@@ -872,129 +585,3 @@ def equivalent(
     """One equivalence check (see :class:`EquivalenceChecker` for many against one domain)."""
     checker = EquivalenceChecker(domain_text, planners, max_states=max_states, limits=limits)
     return checker.check(truth_text, candidate_text, placeholder)
-
-
-# ----- many pairs: `acp equivalent --pairs` ---------------------------------------------------------
-@dataclass(frozen=True)
-class Pair:
-    """One check of a batch: a candidate against a truth, both over the batch's domain."""
-
-    truth: str
-    candidate: str
-    placeholder: bool = False
-
-
-@dataclass(frozen=True)
-class _TruthGroup:
-    """A unit of a batch: one truth and every candidate checked against it (its analysis is shared)."""
-
-    domain_text: str
-    truth: str
-    candidates: tuple[tuple[str, bool], ...]
-    setup: PlannerSetup
-    max_states: int
-    limits: Limits
-    retry_factor: float
-
-
-def pair_line(pair_id: Any, verdict: Equivalence | str) -> dict[str, Any]:
-    """A pair's line in `acp equivalent --pairs` output: its id and the verdict, or ``error`` when it was
-    not checked."""
-    if isinstance(verdict, str):
-        return {"id": pair_id, "error": verdict}
-    return {"id": pair_id, **verdict.to_json()}
-
-
-def read_pairs(path: Path) -> list[tuple[Any, Pair]]:
-    """The pairs of a JSONL file, one object per line: ``truth`` and ``candidate`` (PDDL problem texts),
-    optionally ``placeholder`` (true/false) and ``id`` (any JSON value, given back with the verdict;
-    default: the line number). A line that is not such an object is a DataError naming file and line."""
-    try:
-        lines = path.read_text().splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise DataError(f"cannot read {path}: {err}") from err
-    out = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise DataError(f"{path}:{number}: not JSON ({err.msg})") from err
-        if not isinstance(item, dict):
-            raise DataError(f"{path}:{number}: a pair is a JSON object with 'truth' and 'candidate'")
-        for key in ("truth", "candidate"):
-            if not isinstance(item.get(key), str):
-                raise DataError(f"{path}:{number}: '{key}' is missing or not a string (the PDDL problem text)")
-        if not isinstance(item.get("placeholder", False), bool):
-            raise DataError(f"{path}:{number}: 'placeholder' must be true or false")
-        pair = Pair(item["truth"], item["candidate"], item.get("placeholder", False))
-        out.append((item.get("id", number), pair))
-    if not out:
-        raise DataError(f"{path}: no pairs (one JSON object per line: truth, candidate, placeholder, id)")
-    return out
-
-
-def _check_group(group: _TruthGroup) -> list[Equivalence | str]:
-    checker = EquivalenceChecker(
-        group.domain_text,
-        group.setup.build(),
-        max_states=group.max_states,
-        limits=group.limits,
-        retry_factor=group.retry_factor,
-    )
-    try:
-        checker.solvable(group.truth)
-    except PddlError as err:
-        return [f"the truth does not parse: {err}"] * len(group.candidates)
-    return [checker.check(group.truth, candidate, placeholder) for candidate, placeholder in group.candidates]
-
-
-def check_pairs(
-    domain_text: str,
-    pairs: Sequence[Pair],
-    *,
-    setup: PlannerSetup | None = None,
-    executor: Executor | None = None,
-    max_states: int = 20000,
-    limits: Limits = Limits(time=20.0),
-    retry_factor: float = 4.0,
-    progress: bool = False,
-) -> Iterator[Equivalence | str]:
-    """The verdict on every pair, in the order of ``pairs``: an :class:`Equivalence`, or a string saying
-        why the pair could not be checked (its truth does not parse, a worker failed). The pairs are grouped
-        by truth text and each group is one unit of ``executor`` (default: this process), so a truth is parsed,
-        explored and closed once for all its candidates; planners are built once per unit (``setup``; a call that
-    times out is retried once with ``retry_factor`` times the budget, as in :class:`EquivalenceChecker`)."""
-    if declared_domain_name(domain_text) is None:
-        raise PddlError("the domain text defines no domain (no '(define (domain NAME)' found)")
-    setup = setup or PlannerSetup()
-    order: dict[str, list[int]] = {}
-    for index, pair in enumerate(pairs):
-        order.setdefault(pair.truth, []).append(index)
-    groups = [
-        _TruthGroup(
-            domain_text,
-            truth,
-            tuple((pairs[i].candidate, pairs[i].placeholder) for i in indices),
-            setup,
-            max_states,
-            limits,
-            retry_factor,
-        )
-        for truth, indices in order.items()
-    ]
-    names = [f"truth {n + 1} ({len(g.candidates)} candidates)" for n, g in enumerate(groups)]
-    verdicts: dict[int, Equivalence | str] = {}
-    done = 0
-    executor = executor or Executor(1)
-    for indices, outcome in zip(
-        order.values(), executor.map(_check_group, groups, names, desc="truths", progress=progress)
-    ):
-        results: list[Equivalence | str] = (
-            list(outcome.value) if outcome.ok else [f"not checked: {outcome.error}"] * len(indices)
-        )
-        verdicts.update(zip(indices, results))
-        while done in verdicts:  # in the order of the pairs, as soon as they are known
-            yield verdicts.pop(done)
-            done += 1
