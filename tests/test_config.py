@@ -30,7 +30,7 @@ def test_a_domain_may_try_more_candidate_states_than_the_qa_default(tmp_path):
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump(raw))
     args = ["generate", "--domain", "ferry", "--config", str(config), "-j", "1"]
-    short = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "short")])
+    short = CliRunner().invoke(cli, [*args, "--strict", "--out", str(tmp_path / "short")])
     assert short.exit_code == 1 and "from the first 1 of" in short.output
     raw["domains"]["ferry"]["candidates_per_task"] = 40
     config.write_text(yaml.safe_dump(raw))
