@@ -133,6 +133,10 @@ bench-read-prose: $(STAMP)  ## recall and false positives of acpgen.score on ans
 bench-rl: $(STAMP)  ## reward latency per training adapter (median, p99) and episodes/s of the multi-step env (scripted policies)
 	$(BIN)/python benchmarks/bench_rl.py --cache $(OUT)/bench-rl $(ARGS)
 
+.PHONY: bench-rl-sources
+bench-rl-sources: $(STAMP)  ## TRL's episode_dataset and reasoning-gym's datasets from a generate run's records: rows/s before and after reuse
+	$(BIN)/python benchmarks/bench_rl_sources.py --cache $(OUT)/bench-rl-sources $(ARGS)
+
 .PHONY: bench-levels
 bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
 	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)

@@ -36,6 +36,7 @@ whose one attribute is acp's level, as a range: at curriculum level ``i`` (reaso
 from __future__ import annotations
 
 import math
+import random
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
@@ -52,11 +53,12 @@ except ImportError as err:  # pragma: no cover - depends on the environment
     ) from err
 
 from acpgen.adapters.prompts import prompt
-from acpgen.api import GenerationShortfall, generate, reference_answer
+from acpgen.api import GenerationShortfall, generate, load, reference_answer
 from acpgen.config import FORMATS
 from acpgen.errors import ConfigError, DataError
+from acpgen.evaluation.records import record_task
 from acpgen.generation.levels import LEVELS
-from acpgen.tasks import TASKS, task_formats
+from acpgen.tasks import TASKS, split_kind, task_formats
 from acpgen.training.rewards import reward
 from acpgen.training.sources import epoch_seed
 
@@ -92,6 +94,7 @@ class AcpDatasetConfig:
     seed: int | None = None
     size: int = 20
     strict: bool = True
+    split: str | None = None
 
     def validate(self) -> None:
         if isinstance(self.domains, str):
@@ -136,15 +139,41 @@ class AcpDataset(ProceduralDataset):
         levels = config.levels()
         sources = [(domain, level) for level in levels for domain in config.domains]
         per_source = math.ceil(self.size / len(sources))
-        made = [self._source_records(domain, level, per_source, len(levels) > 1) for domain, level in sources]
+        if config.split:
+            made = self._split_records(sources)
+        else:
+            made = [self._source_records(domain, level, per_source, len(levels) > 1) for domain, level in sources]
         records = [r for k in range(per_source) for group in made if k < len(group) for r in [group[k]]]
         if len(records) < self.size:
             counts = ", ".join(f"{d} (level {lv}): {len(g)}" for (d, lv), g in zip(sources, made))
+            if config.split:
+                raise DataError(
+                    f"{dataset_name(self.task)}: {len(records)} of {self.size} records in {config.split} ({counts}); "
+                    f"ask for a smaller size, or generate more {self.task} {config.format} records at those levels"
+                )
             raise DataError(
                 f"{dataset_name(self.task)}: {len(records)} of {self.size} records ({counts}, from {MAX_ROUNDS} seeds "
                 "each); ask for a smaller size, add domains, or give a config with more problems per domain"
             )
         return records[: self.size]
+
+    def _split_records(self, sources: list[tuple[str, int | None]]) -> list[list[dict]]:
+        """The split's records of each (domain, level) source, in the order of the seed's shuffle (all of them; the
+        caller takes them in turn). A level of None takes the domain's records of any level."""
+        config: AcpDatasetConfig = self.config
+        wanted = (self.task, config.format)
+
+        def keep(record: dict) -> bool:
+            kind = record_task(record)
+            return kind is not None and split_kind(kind) == wanted and record.get("domain") in config.domains
+
+        assert config.split is not None
+        records = [r for r in load(config.split) if keep(r)]
+        random.Random(epoch_seed(self.seed, 0)).shuffle(records)  # as SplitSource's epoch 0
+        return [
+            [r for r in records if r.get("domain") == domain and (level is None or r.get("level") == level)]
+            for domain, level in sources
+        ]
 
     def _source_records(self, domain: str, level: int | None, n: int, by_level: bool) -> list[dict]:
         """``n`` records of one domain and level: those of the dataset's seed, then, while fewer, those of further

@@ -14,15 +14,27 @@ the WebSocket sessions that keep an episode's state between steps); :class:`AcpE
         result = env.reset(index=0)
         result = env.step(AcpAction(text="(sail l1 l0)"))
 
-No container: the server is a uvicorn process (or thread) on this machine.
+Locally the server is a uvicorn process (or thread); ``environments/acp_env`` packages the same app in
+the layout ``openenv init`` writes (``openenv.yaml``, ``server/app.py``, a Dockerfile, ``uv.lock``), for
+``openenv validate``, ``openenv build`` and ``openenv push``, with its records chosen by environment
+variables (:func:`make_app_from_environ`).
+
+Each ``reset`` starts a new episode with the ``episode_id`` the client passes, or a fresh one (a UUID,
+as OpenEnv's own environments do). The client closes its session cleanly: it asks the server to close
+and waits (boundedly) for the server's close before closing itself, and the server treats a client
+that has already gone as a finished session, not an error.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import os
 import random
 import threading
-from collections.abc import Sequence
+import uuid
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +45,13 @@ try:
     from openenv.core.env_server.interfaces import Environment
     from openenv.core.env_server.types import Action, Observation, State
     from pydantic import Field
+    from starlette.websockets import WebSocketDisconnect
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError(
         f"acpgen.adapters.openenv needs OpenEnv's openenv package ({err}); install it with `pip install 'acpgen[rl]'`"
     ) from err
 
-from acpgen.api import load
+from acpgen.api import generate, load
 from acpgen.errors import DataError
 from acpgen.training.episode import Episode, EpisodeSettings
 
@@ -98,7 +111,7 @@ class AcpEnvironment(Environment[AcpAction, AcpObservation, AcpState]):
         **kwargs: Any,
     ) -> AcpObservation:
         self.episode = Episode(self._record(record, index, seed), self.settings)
-        self._state = AcpState(episode_id=episode_id, step_count=0)
+        self._state = AcpState(episode_id=episode_id or str(uuid.uuid4()), step_count=0)
         self._sync_state()
         return AcpObservation(text=self.episode.prompt, steps_left=self.episode.steps_left, reward=0.0, done=False)
 
@@ -144,7 +157,69 @@ def make_app(
     list; episodes may also be given their record at reset), one environment per WebSocket session."""
     chosen = load(records) if isinstance(records, (str, Path)) else list(records)
     factory = lambda: AcpEnvironment(chosen, settings)  # noqa: E731 - one environment per session
-    return create_app(factory, AcpAction, AcpObservation, env_name="acp", max_concurrent_envs=max_concurrent_envs)
+    app = create_app(factory, AcpAction, AcpObservation, env_name="acp", max_concurrent_envs=max_concurrent_envs)
+    app.add_middleware(_ClientGone)
+    return app
+
+
+class _ClientGone:
+    """ASGI middleware: a WebSocket session whose client left before the server's closing handshake ends
+    quietly. OpenEnv 0.3's session handler closes the socket when the session ends (the client's ``close``
+    message, or the connection dropped); when the client has already gone, Starlette raises
+    ``WebSocketDisconnect`` from that ``close()`` and uvicorn logs it as an error with a traceback, although
+    the session ended as sessions do (the other sessions are not affected). Other errors pass through."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "websocket":
+            await self.app(scope, receive, send)
+            return
+        with contextlib.suppress(WebSocketDisconnect):
+            await self.app(scope, receive, send)
+
+
+#: the environment variables :func:`make_app_from_environ` reads, and their defaults
+ENVIRON_DEFAULTS = {
+    "ACP_RECORDS": "",
+    "ACP_DOMAINS": "ferry",
+    "ACP_TASK": "plan",
+    "ACP_LEVEL": "1",
+    "ACP_N": "10",
+    "ACP_SEED": "0",
+    "ACP_CONFIG": "",
+    "ACP_STATES": "nl",
+    "ACP_MAX_CONCURRENT_ENVS": "16",
+}
+
+
+def records_from_environ(environ: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The records a packaged server (``environments/acp_env``) serves: those of the records file or folder
+    ``ACP_RECORDS``, or else ``ACP_N`` records of ``ACP_TASK`` (default ``plan``) per domain of
+    ``ACP_DOMAINS`` (comma-separated), made by `acpgen.generate` at ``ACP_LEVEL`` (1-5, or ``none`` for the
+    configured sizes) with ``ACP_SEED`` from the pipeline configuration ``ACP_CONFIG`` (default: acp's)."""
+    env = {**ENVIRON_DEFAULTS, **(os.environ if environ is None else environ)}
+    if env["ACP_RECORDS"]:
+        return load(env["ACP_RECORDS"])
+    level = None if env["ACP_LEVEL"].lower() in ("", "none") else int(env["ACP_LEVEL"])
+    domains = [d.strip() for d in env["ACP_DOMAINS"].split(",") if d.strip()]
+    made = generate(
+        domains, env["ACP_TASK"], n=int(env["ACP_N"]), seed=int(env["ACP_SEED"]), level=level,
+        config=env["ACP_CONFIG"] or None,
+    )  # fmt: skip
+    records = list(made)
+    if not records:
+        raise DataError(f"no {env['ACP_TASK']} record of {', '.join(domains)} at level {level}: set ACP_RECORDS")
+    return records
+
+
+def make_app_from_environ(environ: Mapping[str, str] | None = None) -> Any:
+    """:func:`make_app` over :func:`records_from_environ`, with ``ACP_STATES`` (``nl`` or ``pddl``) and
+    ``ACP_MAX_CONCURRENT_ENVS`` (sessions at once): the app of ``environments/acp_env/server/app.py``."""
+    env = {**ENVIRON_DEFAULTS, **(os.environ if environ is None else environ)}
+    settings = EpisodeSettings(representation=env["ACP_STATES"])
+    return make_app(records_from_environ(env), settings, max_concurrent_envs=int(env["ACP_MAX_CONCURRENT_ENVS"]))
 
 
 class AcpEnvClient(EnvClient[AcpAction, AcpObservation, AcpState]):
@@ -168,6 +243,24 @@ class AcpEnvClient(EnvClient[AcpAction, AcpObservation, AcpState]):
 
     def _parse_state(self, payload: dict[str, Any]) -> AcpState:
         return AcpState(**payload)
+
+    #: how long :meth:`disconnect` waits for the server to close the session, at most (seconds)
+    close_timeout_s: float = 5.0
+
+    async def disconnect(self) -> None:
+        """Close the session cleanly: send OpenEnv's ``close`` message, wait for the server to close the
+        socket (at most :attr:`close_timeout_s`), then close it here. (OpenEnv's own client closes its side
+        right after the message, so the server's closing handshake meets a socket that is gone.)"""
+        ws: Any = getattr(self, "_ws", None)  # EnvClient (untyped) keeps the socket here
+        if ws is None:
+            return
+        # best effort, as in OpenEnv's own disconnect: the socket is closed below whatever happens here
+        with contextlib.suppress(Exception):
+            await self._send({"type": "close"})
+            await asyncio.wait_for(ws.wait_closed(), timeout=self.close_timeout_s)
+        with contextlib.suppress(Exception):  # already closed
+            await ws.close()
+        self._ws = None
 
 
 class LocalServer:

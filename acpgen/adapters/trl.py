@@ -37,7 +37,7 @@ from acpgen.api import load
 from acpgen.errors import DataError
 from acpgen.evaluation.records import record_task
 from acpgen.tasks import split_kind
-from acpgen.training.episode import Episode, EpisodeSettings
+from acpgen.training.episode import Episode, EpisodeSettings, episode_context
 from acpgen.training.rewards import SIGNALS, reward
 
 RECORD_COLUMN = "acp_record"
@@ -100,10 +100,14 @@ def trl_dataset(records: str | Path | Iterable[dict[str, Any]], *, conversationa
 
 def episode_dataset(records: str | Path | Iterable[dict[str, Any]], settings: EpisodeSettings | None = None) -> Dataset:
     """Rows for :class:`AcpPlanningEnv`: the episode's state, goal and actions as a conversational
-    ``prompt`` (``reset`` appends how to act) and the record in ``acp_record``."""
+    ``prompt`` (``reset`` appends how to act) and the record in ``acp_record``. The prompt is what the
+    episode shows (`acpgen.training.episode.episode_context`): the record's own context where `acp generate`
+    wrote that text (the plan tasks' records, nexta, val, pver), else described from its PDDL; no episode is
+    started (its optimal cost is worked out at ``reset``)."""
     rows = []
+    described: dict[tuple[str, ...], str] = {}
     for record in load(records) if isinstance(records, (str, Path)) else records:
-        context = Episode(record, settings).context
+        context = episode_context(record, settings, described)
         message = {"role": "user", "content": context}
         rows.append({"prompt": [message], RECORD_COLUMN: json.dumps(record, sort_keys=True)})
     if not rows:

@@ -28,6 +28,7 @@ the stream (1: a fixed split for evaluation); ``epochs: null`` makes it endless 
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -46,6 +47,7 @@ from acpgen.api import reference_answer
 from acpgen.evaluation.records import record_task
 from acpgen.generation.levels import LEVELS
 from acpgen.tasks import split_kind
+from acpgen.training.failures import FailureWatch, episode_errors
 from acpgen.training.rewards import Reward, reward
 from acpgen.training.sources import GeneratedSource, SplitSource, epoch_seed
 
@@ -199,8 +201,29 @@ class AcpTasksEnvConfig(vf.SingleAgentEnvConfig):
     agent: vf.AgentConfig = local_chat_agent()
 
 
+logger = logging.getLogger(__name__)
+
+
 class AcpTasksEnv(vf.SingleAgentEnv, vf.Env[AcpTasksEnvConfig]):
-    """verifiers' single-agent env (one ``agent`` seat answers each question), with acp's defaults."""
+    """verifiers' single-agent env (one ``agent`` seat answers each question), with acp's defaults. It counts its
+    episodes and their errors, and when it stops after a run whose every rollout failed it warns once, naming the
+    likely cause (`acpgen.training.failures`: ``uv`` missing, the model endpoint, a harness error): vf-eval
+    itself exits 0 then."""
+
+    def __init__(self, config: AcpTasksEnvConfig):
+        super().__init__(config)
+        self.failures = FailureWatch("acp-tasks")
+
+    async def run_episode(self, task: vf.Task, ctx: Any, **kwargs: Any) -> Any:
+        episode = await super().run_episode(task, ctx, **kwargs)
+        self.failures.record(episode_errors(episode))
+        return episode
+
+    async def stop(self) -> None:
+        try:
+            await super().stop()
+        finally:
+            self.failures.report(logger)
 
 
 class AcpTaskset(vf.Taskset[AcpTask, AcpTasksetConfig]):

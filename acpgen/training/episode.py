@@ -23,21 +23,25 @@ noise: text that is not an action is an invalid step, and long texts are read in
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from acpgen.api import ground_task
+from acpgen.data import TEMPLATES_DIR
 from acpgen.errors import ConfigError, DataError
 from acpgen.evaluation.scoring import shared_planners
 from acpgen.nl.answers import ParseError
 from acpgen.nl.describe import PDDL_INTRO, Describer
 from acpgen.nl.plan_steps import read_steps
+from acpgen.nl.template import TEMPLATES_ENV
 from acpgen.pddl.model import split_canonical
+from acpgen.pddl.tarski_io import read_strings
 from acpgen.proofs.oracle import Oracle
 from acpgen.proofs.plans import Step, execute, goal_fraction
 from acpgen.tasks import TASKS
-from acpgen.tasks.base import template_of
+from acpgen.tasks.base import Task, template_of
 
 REPRESENTATIONS = ("nl", "pddl")
 #: the groups of records that store an optimal plan (plan, optplan)
@@ -114,9 +118,7 @@ class Episode:
     @property
     def context(self) -> str:
         """The first state, the goal and the actions (in English, or the PDDL domain and problem)."""
-        if self._describer is not None and self.settings.representation == "nl":
-            return self._describer.nl_context(("goal", "actions")).strip()
-        return self._pddl_context()
+        return _context(self.record, self._describer, self.settings.representation)
 
     @property
     def instruction(self) -> str:
@@ -272,8 +274,59 @@ class Episode:
             _, plan = Oracle(self.task, planners).optimal_plan()
         return plan
 
-    def _pddl_context(self) -> str:
-        return (
-            f"{PDDL_INTRO}\n\nPDDL domain:\n```pddl\n{self.record['PDDL_domain'].strip()}\n```\n\n"
-            f"PDDL problem:\n```pddl\n{self.record['PDDL_problem'].strip()}\n```"
-        )
+
+#: the context parts of an episode's first observation, after the state
+CONTEXT_PARTS = ("goal", "actions")
+
+
+def _context(record: dict[str, Any], describer: Describer | None, representation: str) -> str:
+    if describer is not None and representation == "nl":
+        return describer.nl_context(CONTEXT_PARTS).strip()
+    return (
+        f"{PDDL_INTRO}\n\nPDDL domain:\n```pddl\n{record['PDDL_domain'].strip()}\n```\n\n"
+        f"PDDL problem:\n```pddl\n{record['PDDL_problem'].strip()}\n```"
+    )
+
+
+def _written_alike(record: dict[str, Any], representation: str) -> bool:
+    """Whether the record's own ``context`` is the text of its episode's :attr:`Episode.context`: an acp record
+    (``representation`` set by `acp generate`) in the same representation, of a task whose context is the state,
+    the goal and the actions (plan, optplan, nexta, val, pver) worded by the default rule; in English, with words
+    from acp's own template for the domain (a run with other templates, ``ACP_TEMPLATES_DIR``, wrote others) or
+    from its renamed PDDL (an obfuscated record)."""
+    task = TASKS.get(str(record.get("task")))
+    if task is None or record.get("representation") != representation or not isinstance(record.get("context"), str):
+        return False
+    if representation == "pddl":
+        return type(task).context is Task.context
+    if task.context_parts != CONTEXT_PARTS or type(task).context is not Task.context:
+        return False
+    if record.get("obfuscation"):
+        return True
+    return not os.environ.get(TEMPLATES_ENV) and (TEMPLATES_DIR / f"{record.get('domain')}.yaml").is_file()
+
+
+def episode_context(
+    record: dict[str, Any], settings: EpisodeSettings | None = None, described: dict[tuple[str, ...], str] | None = None
+) -> str:
+    """:attr:`Episode.context` of the record's episode without starting it (no grounding, no optimal cost): the
+    record's own ``context`` where `acp generate` wrote that very text (:func:`_written_alike`: the plan tasks'
+    records, and those of nexta, val and pver), else described from the record's parsed PDDL. ``described``: a
+    memo of descriptions by PDDL text, shared by the calls of one dataset (records of one state share it)."""
+    settings = settings or EpisodeSettings()
+    if "PDDL_domain" not in record or "PDDL_problem" not in record:
+        raise DataError("an episode starts from a record with PDDL_domain and PDDL_problem (an open-ended record)")
+    if _written_alike(record, settings.representation):
+        return str(record["context"]).strip()
+    if settings.representation == "pddl":
+        return _context(record, None, "pddl")
+    domain, problem = str(record["PDDL_domain"]), str(record["PDDL_problem"])
+    key = (domain, problem, str(record.get("domain")), str(bool(record.get("obfuscation"))))
+    if described is not None and key in described:
+        return described[key]
+    lifted = read_strings(domain, problem, f"record {record.get('id')}")
+    template = template_of(record, lifted)
+    text = _context(record, Describer(template, lifted) if template is not None else None, "nl")
+    if described is not None:
+        described[key] = text
+    return text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import reasoning_gym
 from conftest import FIXTURES
@@ -103,7 +105,7 @@ def test_curriculum_levels_become_level_ranges():
         acpgen.adapters.gym.AcpDatasetConfig(level=1, min_level=1, max_level=2).validate()
 
 
-def test_a_curriculum_configuration_draws_from_its_levels_in_turn(tmp_path):
+def test_a_curriculum_configuration_draws_from_its_levels_in_turn(tmp_path, monkeypatch):
     curriculum = reasoning_gym.factory.create_curriculum("acp_app")
     curriculum.set_attr_level("level", 1)  # levels 1 and 2
     config = curriculum.generate_configuration(
@@ -121,6 +123,23 @@ def test_a_curriculum_configuration_draws_from_its_levels_in_turn(tmp_path):
     assert all(1 <= r["features"]["plan_length"] <= 2 for r in records[::2])
     assert all(3 <= r["features"]["plan_length"] <= 4 for r in records[1::2])
     assert all(data.score_answer(entry["answer"], entry) == 1.0 for entry in data)
+
+    # the records a generate run made (here the dataset's own cache: one folder per level), reused with `split`:
+    # read, not generated again (no planner runs), the same levels in turn, shuffled by the seed
+    (tmp_path / "unrelated.jsonl").write_text(json.dumps({"id": 1, "note": "no record"}) + "\n")
+    config.split, config.cache_dir = str(tmp_path), None
+    with monkeypatch.context() as patched:
+        patched.setattr(acpgen.adapters.gym, "generate", None)
+        reused = reasoning_gym.create_dataset("acp_app", **vars(config))
+        again = reasoning_gym.create_dataset("acp_app", **vars(config))
+        entries = [reused[i] for i in range(len(reused))]
+    assert [e["metadata"]["level"] for e in entries] == [1, 2, 1, 2]
+    assert sorted(e["metadata"]["id"] for e in entries) == sorted(r["id"] for r in records)
+    assert [e["metadata"]["id"] for e in entries] == [again[i]["metadata"]["id"] for i in range(4)]
+    assert all(reused.score_answer(e["answer"], e) == 1.0 for e in entries)
+    config.size = 5  # the split has 2 records per level
+    with pytest.raises(acpgen.errors.DataError, match=r"4 of 5 records in .*ferry \(level 1\): 2"):
+        reasoning_gym.create_dataset("acp_app", **vars(config))[0]
 
 
 def test_reasoning_gyms_curriculum_experiment_scores_and_moves_up_a_level():

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+import acpgen
 from acpgen.adapters.openenv import AcpAction, AcpEnvClient, AcpEnvironment, LocalServer, make_app
-from acpgen.training.episode import Episode
+from acpgen.training.episode import Episode, EpisodeSettings
 from acpgen.training.policies import mistaken_turns, optimal_turns
 
 
@@ -38,6 +39,19 @@ def test_in_process(rl_records):
         )
     assert env.reset(seed=3).text == env.reset(seed=3).text  # a seed draws the same record
     assert AcpEnvironment().step(AcpAction(text="(sail l0 l1)")).done
+
+
+def test_each_reset_has_an_episode_id(rl_records):
+    """A fresh id per reset (a UUID, as OpenEnv's own environments give), or the one the caller passes."""
+    env = AcpEnvironment(rl_records["plan"])
+    env.reset(index=0)
+    first = env.state.episode_id
+    env.reset(index=0)
+    assert first and env.state.episode_id and first != env.state.episode_id and len(first) == 36
+    env.reset(index=1, episode_id="ep-000042")
+    assert env.state.episode_id == "ep-000042"
+    env.step(AcpAction(text="(sail l0 l1)"))
+    assert env.state.episode_id == "ep-000042" and env.state.step_count == 1
 
 
 def test_through_the_http_service_and_its_client(rl_records):
@@ -85,3 +99,21 @@ def test_every_domain_at_levels_1_and_2_through_the_client(sweep_records):
             env.reset(index=index)
             result = play(env, mistaken_turns(Episode(record)))
             assert result.reward == pytest.approx(0.7) and env.state().invalid_steps == 3, record["uid"]
+
+
+def test_records_of_a_packaged_server_come_from_its_environment_variables(rl_split, tmp_path):
+    """environments/acp_env's server: ACP_RECORDS, or records generated at start-up (ACP_N of ACP_TASK per domain
+    of ACP_DOMAINS at ACP_LEVEL with ACP_SEED, from ACP_CONFIG)."""
+    from conftest import CI
+
+    from acpgen.adapters.openenv import make_app_from_environ, records_from_environ
+
+    split = records_from_environ({"ACP_RECORDS": str(rl_split / "plan.gen.jsonl")})
+    assert [r["uid"] for r in split] == [r["uid"] for r in acpgen.load(rl_split / "plan.gen.jsonl")]
+    settings = {"ACP_N": "2", "ACP_LEVEL": "none", "ACP_SEED": "5", "ACP_CONFIG": str(CI)}
+    made = records_from_environ(settings)
+    assert len(made) == 2 and {r["task"] for r in made} == {"plan"} and {r["domain"] for r in made} == {"ferry"}
+    app = make_app_from_environ({"ACP_RECORDS": str(rl_split / "plan.gen.jsonl"), "ACP_STATES": "pddl"})
+    with LocalServer(app) as url, AcpEnvClient(base_url=url).sync() as env:
+        pddl = Episode(split[0], EpisodeSettings(representation="pddl")).prompt
+        assert env.reset(index=0).observation.text == pddl and "PDDL problem" in pddl

@@ -167,3 +167,15 @@ def test_scripted_policies_through_the_environment(rl_records):
             assert env.get_reward() == pytest.approx(expected)
             assert "The goal holds" in answers[-1]
     assert AcpPlanningEnv().act("(sail l0 l1)") == "No episode: the environment was not reset."
+
+
+def test_the_episode_dataset_of_a_split_folder(rl_split, rl_records):
+    """Every open-ended record of a split (plan, app, rac_state) is a row whose prompt is its episode's first
+    observation (the record's own context for plan records)."""
+    rows = list(episode_dataset(rl_split))
+    records = [json.loads(row[RECORD_COLUMN]) for row in rows]
+    assert sorted(r["uid"] for r in records) == sorted(r["uid"] for group in rl_records.values() for r in group)
+    for row, record in zip(rows, records):
+        assert row["prompt"] == [{"role": "user", "content": Episode(record).context}]
+        if record["task"] == "plan":
+            assert row["prompt"][0]["content"] == record["context"].strip()

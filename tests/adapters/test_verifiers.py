@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 import verifiers.v1 as vf
 from conftest import CI, lifted_run
+from servers import MockChat
 from verifiers.v1.graph import MessageNode
 from verifiers.v1.trace import Trace, TraceTask
 
@@ -133,3 +136,39 @@ def test_vf_validate_loads_the_environment_package_from_the_installed_acp(rl_spl
     summary = json.loads(next(tmp_path.rglob("summary.json")).read_text())
     assert summary["total"] == 6 and summary["outcomes"]["valid"] == 6, summary
     assert summary["checks"]["gold"]["valid"] == summary["checks"]["noop"]["valid"] == 6
+
+
+def _without_uv(folder: Path) -> dict[str, str]:
+    """An environment in which uv is missing and cannot be fetched: pip, curl and wget that fail come first on
+    PATH (verifiers would otherwise install uv with them), no uv anywhere on it, an empty HOME."""
+    fake = folder / "bin"
+    fake.mkdir()
+    for tool in ("pip", "pip3", "curl", "wget"):
+        (fake / tool).write_text(f"#!/bin/sh\necho '{tool}: not available in this test' >&2\nexit 1\n")
+        (fake / tool).chmod(0o755)
+    (folder / "home").mkdir()
+    return {k: v for k, v in os.environ.items() if not k.startswith("VIRTUAL_ENV")} | {
+        "PATH": f"{fake}:/usr/bin:/bin",
+        "HOME": str(folder / "home"),
+    }
+
+
+@pytest.mark.parametrize("env_id", ["acp-tasks", "acp-episodes"])
+def test_vf_eval_warns_when_every_rollout_fails(env_id, rl_split, tmp_path):
+    """vf-eval exits 0 when every rollout fails (here: uv missing, so verifiers' chat harness cannot start); acp's
+    environment says so once on standard error, naming the cause."""
+    assert shutil.which("uv", path="/usr/bin:/bin") is None, "a uv outside the virtualenv: the test needs none"
+    environ = _without_uv(tmp_path)
+    with MockChat() as base_url:
+        command = [
+            str(Path(sys.executable).parent / "vf-eval"), env_id, "-m", "mock", "--client.base-url", base_url,
+            "--no-push", "-n", "2", "--env.taskset.split", str(rl_split),
+        ]  # fmt: skip
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path, env=environ
+        )
+    assert done.returncode == 0, done.stderr[-3000:]  # vf-eval's own verdict
+    assert f"{env_id}: all 2 rollout(s) failed, none was scored; likely cause: `uv` is not on PATH" in done.stderr
+    assert "failed to prepare uv script" in done.stderr and done.stderr.count("rollout(s) failed") == 1
+    traces = [json.loads(line) for line in next(tmp_path.rglob("traces.jsonl")).read_text().splitlines()]
+    assert len(traces) == 2 and not any(t["ok"] for t in traces)

@@ -168,3 +168,45 @@ def test_every_domain_at_levels_1_and_2_plays_the_scripted_policies(sweep_record
 
     missing = [(d, lv) for d in load_config(None).domains for lv in (1, 2) if not seen[(d, lv)]]
     assert missing == [], f"no plan records for {missing}"
+
+
+@pytest.fixture(scope="module")
+def context_records(rl_records, tmp_path_factory) -> list[dict]:
+    """Records of tasks whose context is the episode's (plan, nexta) and of others (app, rac_state), in English,
+    obfuscated (mystery) and in PDDL."""
+    from conftest import CI
+
+    import acpgen
+
+    cache = tmp_path_factory.mktemp("context-cache")
+    made = [r for records in rl_records.values() for r in records]
+    for task in ("plan", "nexta", "app"):
+        made += acpgen.generate("ferry", task, n=2, seed=5, config=CI, cache_dir=cache / "mystery", obfuscate="mystery")
+        made += acpgen.generate("ferry", task, n=2, seed=5, config=CI, cache_dir=cache / "pddl", representation="pddl")
+    return made
+
+
+def test_episode_context_is_the_episodes_first_observation_without_starting_it(context_records, monkeypatch):
+    """episode_context gives Episode.context for every record and representation: the record's own context where
+    acp wrote that text, else described from its PDDL; it never works out an optimal cost (app and rac_state
+    records store none: an Episode asks the oracle for it)."""
+    from acpgen.training import episode as module
+
+    expected = {
+        (id(r), rep): Episode(r, EpisodeSettings(representation=rep)).context
+        for r in context_records
+        for rep in ("nl", "pddl")
+    }
+    monkeypatch.setattr(module, "Oracle", None)  # an optimal cost asked for would fail
+    memo: dict = {}
+    reused = 0
+    for record in context_records:
+        for rep in ("nl", "pddl"):
+            text = module.episode_context(record, EpisodeSettings(representation=rep), memo)
+            assert text == expected[(id(record), rep)], (record["task"], record.get("obfuscation"), rep)
+            reused += text == record["context"].strip()
+    assert reused >= 3 * 2 + 4  # plan records of rl_records, plan and nexta (mystery: nl; pddl: both ways)
+    assert {r.get("obfuscation") for r in context_records} >= {None, "mystery"}
+    assert {r.get("representation") for r in context_records} == {"nl", "pddl"}
+    with pytest.raises(DataError):
+        module.episode_context({"id": 1, "context": "x"})
