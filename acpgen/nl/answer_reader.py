@@ -231,11 +231,22 @@ class Reader:
             return UNREADABLE, None  # a name and the task's objects: PDDL syntax without parentheses
         return PROSE, None
 
+    def may_name(self, section: str, atoms: bool) -> bool:
+        """Whether the section may name a fact (``atoms``) or an action in words: it holds the longest stretch of
+        some fact's text, or the verb of some action (substring searches, a pass over the text each, in C);
+        when it does not, reading it sentence by sentence would find nothing."""
+        lower = section.lower()
+        if atoms:
+            return any(p.required in lower for p in self.atom_patterns)
+        return any(verb in lower for verb in self.verbs)
+
     def first(self, section: str, atoms: bool) -> str | None:
         """The first fact (``atoms``: a positive atom) or action that the template's words name anywhere in an
         answer section, in a sentence or not ("The answer is: the ferry is at location l1.", "The best next
         action is to sail the ferry from location l0 to location l1"), or None. A fact under a negation
         ("b2 is not clear", "it is not the case that b2 is clear") is passed over."""
+        if not self.may_name(section, atoms):
+            return None
         text = " ".join(section.lower().split())
         best: tuple[int, int, str] | None = None
         for pattern in self.atom_patterns if atoms else self.action_patterns:
@@ -259,9 +270,8 @@ class Reader:
         """The steps of a plan written in words, one a line or several a line (sentences, ", then"), as
         (text, kind, action) in order (:meth:`step`), prose left out."""
         out: list[tuple[str, str, str | None]] = []
-        lower = section.lower()
-        if not any(word in lower for word in self.verbs) and not any(o in lower for o in self.lifted.objects):
-            return out  # no step can be anywhere (substring searches): no sentence to read
+        if not self.may_name(section, atoms=False):
+            return out
         for line in section.splitlines():
             for unit in _STEP_CUT.split(_STEP_LEAD.sub("", line.strip(), count=1)):
                 kind, action = self.step(unit)
@@ -393,9 +403,9 @@ class Reader:
                 continue
             unread = len(reading.unread)
             self._read_part(_LEADING_NUMBER.sub("", part, count=1), atoms, reading)
-            if cut is not None and cut.group().startswith(":") and len(reading.unread) == unread + 1:
-                if reading.unread[-1] == part:  # a lead-in that names nothing ("The actions ... are:")
-                    reading.unread.pop()
+            lead_in = cut is not None and cut.group().startswith(":")  # "The actions ... are:" names nothing
+            if lead_in and len(reading.unread) == unread + 1 and reading.unread[-1] == part:
+                reading.unread.pop()
         return reading
 
     def _read_part(self, part: str, atoms: bool, reading: Reading) -> None:

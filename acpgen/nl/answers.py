@@ -92,12 +92,14 @@ _PLAN_HEADING = re.compile(
 # "Solution:", "[PLAN]"), markdown already removed: a restatement of the answer follows it, so the text after
 # the last such heading with content after it is the answer. A line with more words is prose or an answer.
 _ANSWER_HEADING = re.compile(
-    r"^[ \t#>_-]*(?:\[plan\]|(?:(?:my|the|our|here\s+is\s+the)\s+)?"
+    r"[ \t#>_-]*(?:\[plan\]|(?:(?:my|the|our|here\s+is\s+the)\s+)?"
     r"(?:(?:final|complete|corrected|full|revised|optimal|resulting|proposed|valid)\s+)?"
     r"(?:plan|action\s+sequence|sequence\s+of\s+actions|solution|(?:summary|list)\s+of\s+(?:actions|steps|the\s+plan)"
-    r"|actions?\s+plan|step-by-step\s+plan))[ \t_]*:?[ \t_]*$",
-    re.IGNORECASE | re.MULTILINE,
+    r"|actions?\s+plan|step-by-step\s+plan))[ \t_]*:?[ \t_\r]*$",
+    re.IGNORECASE,
 )
+_HEADING_WORDS = ("plan", "sequence", "solution", "summary", "list of")  # every heading holds one of them
+_HEADING_LINE = 80  # the longest heading line
 # A section "has content" if anything an answer can consist of follows the marker.
 _CONTENT = re.compile(r"[a-z0-9()\[\]]", re.IGNORECASE)
 
@@ -115,11 +117,25 @@ def _after_marker(text: str, marker: re.Pattern[str]) -> str:
 
 
 def _after_heading(text: str) -> str:
-    """The text after the last answer heading line followed by content (the whole text without one)."""
-    for match in reversed(list(_ANSWER_HEADING.finditer(text))):
-        tail = text[match.end() :]
-        if _CONTENT.search(tail):
-            return tail
+    """The text after the last answer heading line followed by content (the whole text without one). A heading
+    is a short line (at most 80 characters) that holds one of its words: each occurrence of a word is looked at
+    within 80 characters of it, and a line once, so the time is linear in the text however it is made."""
+    lower, ends = text.lower(), set()
+    for word in _HEADING_WORDS:
+        at = lower.find(word)
+        while at >= 0:
+            before = lower.rfind("\n", max(0, at - _HEADING_LINE), at)
+            after = lower.find("\n", at, at + _HEADING_LINE)
+            after = len(text) if after < 0 and len(text) - at <= _HEADING_LINE else after
+            if (before >= 0 or at <= _HEADING_LINE) and after >= 0:
+                if _ANSWER_HEADING.match(text, before + 1, after):
+                    ends.add(after)
+                at = lower.find(word, after)
+            else:
+                at = lower.find(word, at + 1)
+    for end in sorted(ends, reverse=True):
+        if _CONTENT.search(text, end):
+            return text[end:]
     return text
 
 
@@ -141,18 +157,39 @@ def _strip_markdown(text: str, unescape: bool = False) -> str:
 
 def _prepare(text: str, plan_heading: bool = False) -> str:
     """Strip reasoning and markdown, then select the answer section of a response."""
-    text = _strip_markdown(_after_reasoning(text), unescape=True)
-    marker = _FINAL_MARKER if _FINAL_MARKER.search(text) else _ANSWER_MARKER
-    text = _after_marker(text, marker)
-    text = _after_heading(text)
-    if plan_heading:
-        text = _after_marker(text, _PLAN_HEADING)
-    return text.strip()
+    section = _section(text)
+    return after_plan_heading(section) if plan_heading else section
+
+
+#: the last response whose section was taken, and the section: a task that reads a response twice (in PDDL
+#: syntax, then in words) takes it once (the response's identity is checked, not its text)
+_last: tuple[str, str] = ("", "")
+
+
+def _section(text: str) -> str:
+    global _last
+    last = _last  # one read of the pair: another thread may replace it
+    if last[0] is text:
+        return last[1]
+    section = _strip_markdown(_after_reasoning(text), unescape=True)
+    marker = _FINAL_MARKER if _FINAL_MARKER.search(section) else _ANSWER_MARKER
+    section = _after_heading(_after_marker(section, marker)).strip()
+    _last = (text, section)
+    return section
+
+
+_last_plan: tuple[str, str] = ("", "")  # the last section whose plan was taken, and its plan (as _last)
 
 
 def after_plan_heading(section: str) -> str:
     """The text of an answer section after its last plan heading (``Simplified plan:``) with content."""
-    return _after_marker(section, _PLAN_HEADING)
+    global _last_plan
+    last = _last_plan
+    if last[0] is section:
+        return last[1]
+    plan = _after_marker(section, _PLAN_HEADING).strip()
+    _last_plan = (section, plan)
+    return plan
 
 
 def answer_section(text: str) -> str:

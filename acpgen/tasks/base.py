@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -133,9 +134,18 @@ def readings(verdict: Verdict, unread: list[str], strict: bool) -> Verdict:
     return Verdict(verdict.score, verdict.status, f"{verdict.reason}; {note}", {**verdict.details, **extra})
 
 
+def _says_none(section: str) -> bool:
+    """Whether a section may say in words that the answer is empty ("nothing", "no actions", "the empty set"; the
+    PDDL reader reads "None" and "[]"): substring searches, as :meth:`acpgen.nl.answer_reader.Reader.may_name`."""
+    lower = section.lower()
+    return any(word in lower for word in ("nothing", "no action", "no fluent", "no fact", "no propert", "the empty"))
+
+
 def worded_set(ctx: RecordContext, section: str, atoms: bool) -> Worded | None:
     """The facts (``atoms``) or actions an answer section names in the template's words, with what it
     leaves unread (:class:`Worded`); None when it names none and does not say "none"."""
+    if not ctx.reader.may_name(section, atoms) and not _says_none(section):
+        return None
     reading = ctx.reader.read_section(section, atoms)
     if not reading.items and not reading.none:
         return None
@@ -245,6 +255,10 @@ def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | 
     return template
 
 
+#: the readers of the last ground tasks read (:attr:`RecordContext.reader`), with the task each was made for
+_READERS: OrderedDict[tuple[int, Any, Any], tuple[GroundTask, Reader]] = OrderedDict()
+
+
 class RecordContext:
     """One record plus its ground task and oracle, built lazily and once for all its answers."""
 
@@ -280,8 +294,19 @@ class RecordContext:
     @cached_property
     def reader(self) -> Reader:
         """The reader of answers against the record's task: its objects and actions, in PDDL syntax or in the
-        words of the domain's template (:func:`template_of`; PDDL syntax and action names only without one)."""
-        return Reader(self.task.lifted, template_of(self.record, self.task.lifted))
+        words of the domain's template (:func:`template_of`; PDDL syntax and action names only without one).
+        One per ground task and template, kept for the last tasks read (a training loop scores the same
+        records again and again, and their ground tasks are kept by :mod:`acpgen.api`)."""
+        key = (id(self.task), self.record.get("domain"), self.record.get("obfuscation"))
+        kept = _READERS.get(key)
+        if kept is not None and kept[0] is self.task:
+            _READERS.move_to_end(key)
+            return kept[1]
+        reader = Reader(self.task.lifted, template_of(self.record, self.task.lifted))
+        _READERS[key] = (self.task, reader)
+        if len(_READERS) > 512:
+            _READERS.popitem(last=False)
+        return reader
 
     @cached_property
     def recheck(self) -> bool:
