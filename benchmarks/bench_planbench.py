@@ -1,43 +1,47 @@
 """`make bench-planbench PLANBENCH=path`: acp's score against PlanBench's own verdicts on its published results.
 
 PLANBENCH is a checkout of github.com/karthikv792/LLMs-Planning (nothing of it is part of acp). Its
-result files are ``<part>/results/<domain>/<engine>/<task>.json`` under ``plan-bench`` (the
-benchmark's own results) and ``llm_planning_analysis`` (later engines); each answered instance holds
-the model's ``llm_raw_response``, what PlanBench read from it (``extracted_llm_plan``) and its verdict
-(``llm_correct``; ``correct`` in some older files). Every file of a plan-writing task (1, 2, 5, 8.1-8.3)
-is scored by acp as ``acp score --planbench-domain --planbench-instances`` does (domain file and
-instance folder from ``<part>/configs/<domain>.yaml``; the ``generalized_instance_dir`` for task 5),
-in this one process, one file after another; any other file is listed as not scored, with why. The
-planners get ``--planner-timeout`` seconds a call (2 by default, not acp's 20: acp decides every
-answer's optimal cost, which the plan task only reports, and on the larger logistics instances that
-search takes minutes); the answers whose optimum stayed undecided are counted at the end.
+result files are ``<part>/results/<domain>/<engine>/<task>.json`` and
+``<part>/results_backprompting/<domain>/<engine>/<task>.json`` under ``plan-bench`` (the benchmark's
+own results) and ``llm_planning_analysis`` (later engines); each answered instance holds the model's
+``llm_raw_response`` (backprompting files: the dialogue, ``messages``), what PlanBench read from it
+(``extracted_llm_plan``) and its verdict (``llm_correct``; ``correct`` or ``act_correct`` in some
+files). Every result file is scored by acp as ``acp score --planbench-domain --planbench-instances``
+does, with the domain file and instance folder of ``<part>/configs/<domain>.yaml`` (the
+``generalized_instance_dir`` for task 5; blocksworld's for Obfuscated Randomized Blocksworld, whose
+instances are blocksworld's renamed and which has no config), or, for the domains whose instance
+files are not the ones their prompts show (obfuscated_randomized_logistics, mystery_new), as ``acp
+score --planbench`` does, on the PDDL each prompt shows; in this one process, one file after
+another. A file acp does not score is listed with acp's reason. The planners get
+``--planner-timeout`` seconds a call (2 by default, not acp's 20: acp decides every answer's optimal
+cost, which the plan task only reports, and on the larger logistics instances that search takes
+minutes); the answers whose optimum stayed undecided are counted at the end.
 
 Per file: answers scored (n), acp's accuracy, PlanBench's (over the answers that have a verdict),
 agreements, each disagreement's class and the rate: answers read and scored per second of wall time
 (one process, the planners' results of earlier files warm) and per CPU second (this process and the
-planner processes it ran), which other jobs on the machine change less. The classes compare acp's
-reading with PlanBench's ``extracted_llm_plan``:
+planner processes it ran), which other jobs on the machine change less. Then the totals per part,
+per engine and for task 1. The classes compare acp's reading with PlanBench's ``extracted_llm_plan``:
 
 acp 1, PlanBench 0 (acp's plan is valid: executed by acp's lifted interpreter on the grounded task
 and, as a second route, by unified-planning's validator, whose verdict is counted in the summary):
 
 * ``pb-same``: both read the same plan; PlanBench's verdict is wrong.
 * ``pb-outside``: PlanBench read the plan plus steps outside it (a restatement, an explanation after
-  ``[PLAN END]``): its plan is acp's with steps added around it.
-* ``pb-none``: PlanBench read no step at all (its mystery reader, answers in PDDL).
-* ``pb-misread``: any other difference (a remark naming a third block makes PlanBench skip the line;
-  a remark with an action word becomes an extra step; objects taken in the order named).
+  ``[PLAN END]``, each step twice): its plan is acp's with steps added around it.
+* ``pb-none``: PlanBench read no step at all.
+* ``pb-earlier``: PlanBench read another plan the answer states before its last one (the first
+  ``[PLAN]`` block of an answer that revises it).
+* ``pb-misread``: any other difference (a line PlanBench skips or misreads, objects taken in the
+  order named, an LLM translation that adds or drops a step).
 
 acp 0, PlanBench 1:
 
-* ``acp-unreadable``: acp met a line that names an action and cannot be read exactly (``put down the
-  yellow block in an empty space``, ``Action: pick up the red block``, ``a. Unstack ...``).
+* ``acp-unreadable``: acp met a line that names an action and cannot be read exactly.
 * ``acp-noplan``: acp read no step at all.
-* ``acp-repeat``: the answer states its plan more than once (worked through, then restated without a
-  ``Final plan`` heading): acp reads the copies as one plan, which fails; PlanBench's plan is one copy.
-* ``acp-other``: acp read every step, and its plan fails (not executable, goal not reached) where
-  PlanBench's passes: the two read different plans (``acp-other`` with the same plan would be a
-  validator difference; none is expected).
+* ``acp-final``: acp's plan is the last one the answer states, PlanBench's an earlier one.
+* ``acp-other``: acp read every step, and its plan fails where PlanBench's passes: the two read
+  different plans (``acp-other`` with the same plan would be a validator difference; none is expected).
 
 optplan (task 2) adds ``cost``: both found the plan valid and disagree on its optimality.
 
@@ -63,24 +67,38 @@ from typing import Any
 import yaml
 
 from acpgen.errors import DataError
-from acpgen.evaluation.planbench import ACTION_GROUP, PLAN_TASKS, planbench_predictions
+from acpgen.evaluation.planbench import ACTION_GROUP, planbench_predictions, task_kind, translate, wording_of
 from acpgen.evaluation.scoring import Scored, score_predictions
 from acpgen.nl.answers import ParseError
 from acpgen.nl.plan_steps import read_steps
+from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits
 from acpgen.proofs.plans import unified_planning_verdict
 from acpgen.tasks import PARSE_ERROR, UNDECIDED, ScoreOptions
 
 PARTS = ("plan-bench", "llm_planning_analysis")
 SHORT = {"plan-bench": "pb", "llm_planning_analysis": "lpa"}  # the table's names of the two parts
+#: the folders of result files under each part
+RESULTS = ("results", "results_backprompting")
+#: result folders scored on another config's domain file and instances: Obfuscated Randomized Blocksworld's
+#: instances are blocksworld's, renamed (PlanBench ships no config or instances of its own for them)
+SAME_INSTANCES = {
+    "obfuscated_randomized_blocksworld": "blocksworld",
+    "obfuscated_randomized_blocksworld_3": "blocksworld_3",
+}
+#: result folders whose instances are the PDDL their prompts show: PlanBench's config of
+#: obfuscated_randomized_logistics obfuscates its instance files with other names than those prompts, and
+#: mystery_new has no config
+FROM_PROMPTS = ("obfuscated_randomized_logistics", "mystery_new")
 CLASSES = (
     "pb-same",
     "pb-outside",
     "pb-none",
+    "pb-earlier",
     "pb-misread",
     "acp-unreadable",
     "acp-noplan",
-    "acp-repeat",
+    "acp-final",
     "acp-other",
     "cost",
 )
@@ -123,12 +141,34 @@ def acp_plan(item: Scored) -> list[str] | None:
 
 
 def planbench_verdict(instance: dict[str, Any]) -> bool | None:
-    value = instance.get("llm_correct", instance.get("correct"))
-    return None if value is None else bool(value)
+    for key in ("llm_correct", "correct", "act_correct"):
+        if instance.get(key) is not None:
+            return bool(instance[key])
+    return None
 
 
 def contains(outer: list[str], inner: list[str]) -> bool:
     return any(outer[i : i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
+
+
+def blocks_of(item: Scored) -> list[tuple[list[str], bool]]:
+    """The blocks of steps acp found in the answer (steps as ``(name arg ...)``) and whether it read each."""
+    record, line = item.prediction.record, item.prediction.line
+    lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"])
+    wording = wording_of(record["domain"])
+    if wording is not None and not all(action in lifted.schemas for action in wording.actions):
+        wording = None
+    blocks: list[tuple[list[str], bool]] = []
+    translate(line["llm_raw_response"], wording, lifted=lifted, blocks=blocks)
+    return [([f"({step})" for step in steps], chosen) for steps, chosen in blocks]
+
+
+def earlier(item: Scored, theirs: list[str]) -> bool:
+    """Whether PlanBench's plan is (the start of) another block of the answer than the one acp read."""
+    return bool(theirs) and any(
+        (not chosen and steps[: len(theirs)] == theirs) or (steps == theirs[: len(steps)] and len(steps) > 1)
+        for steps, chosen in blocks_of(item)
+    )
 
 
 def classify(item: Scored, instance: dict[str, Any]) -> str:
@@ -142,17 +182,14 @@ def classify(item: Scored, instance: dict[str, Any]) -> str:
             return "pb-none"
         if ours and len(theirs) > len(ours) and contains(theirs, ours):
             return "pb-outside"
-        return "pb-misread"
+        return "pb-earlier" if earlier(item, theirs) else "pb-misread"
     if item.verdict.status == PARSE_ERROR or ours is None:
         return "acp-noplan"
     if details.get("failure_class") == "unreadable_step":
         return "acp-unreadable"
     if details.get("valid") and details.get("reaches_goal"):
         return "cost"
-    copies = len(ours) // len(theirs) if theirs else 0
-    if copies > 1 and ours == theirs * copies:
-        return "acp-repeat"
-    return "acp-other"
+    return "acp-final" if earlier(item, theirs) else "acp-other"
 
 
 def cpu_seconds() -> float:
@@ -170,19 +207,41 @@ def config_of(part: Path, domain: str) -> dict[str, Any] | None:
 
 
 def result_files(root: Path, only: list[str], exclude: list[str]) -> list[tuple[Path, Path]]:
-    """(part folder, result file) of every ``<part>/results/<domain>/.../*.json``, filtered by path."""
+    """(part folder, result file) of every ``<part>/results*/<domain>/.../*.json``, filtered by path."""
     found = []
     for name in PARTS:
         part = root / name
-        for path in sorted((part / "results").glob("*/**/*.json")):
-            text = str(path.relative_to(root))
-            if (not only or any(s in text for s in only)) and not any(s in text for s in exclude):
-                found.append((part, path))
+        for results in RESULTS:
+            for path in sorted((part / results).glob("*/**/*.json")):
+                text = str(path.relative_to(root))
+                if (not only or any(s in text for s in only)) and not any(s in text for s in exclude):
+                    found.append((part, path))
     return found
 
 
+def relative(part: Path, path: Path) -> Path:
+    """The result file's path under its part's results folder (``results/...``, ``results_backprompting/...``)."""
+    return next(path.relative_to(part) for results in RESULTS if (part / results) in path.parents)
+
+
+def locate(part: Path, path: Path, task: str) -> tuple[Path, Path] | str | None:
+    """The domain file and instance folder a result file is scored on (its config's; ``generalized_instance_dir``
+    for task 5), None for the PDDL its prompts show, or why there are none."""
+    folder = relative(part, path).parts[1]
+    if folder in FROM_PROMPTS:
+        return None
+    config = config_of(part, SAME_INSTANCES.get(folder, folder))
+    if config is None:
+        return f"no config {folder}.yaml"
+    generalization = task.startswith(("task_5", "t5"))
+    instances = config.get("generalized_instance_dir") if generalization else config.get("instance_dir")
+    if not instances or "domain_file" not in config:
+        return f"config {folder}.yaml names no instance folder or domain file"
+    return part / "instances" / config["domain_file"], part / "instances" / instances
+
+
 def score_file(
-    part: Path, path: Path, options: ScoreOptions, examples: int, cross_check: Counter[str]
+    part: Path, path: Path, options: ScoreOptions, examples: int, cross_check: Counter[str] | None
 ) -> FileResult | str:
     """The file's comparison, or why acp does not score it."""
     try:
@@ -192,27 +251,25 @@ def score_file(
     if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
         return "not a task file"
     task = str(data.get("task") or path.stem)
-    if task not in PLAN_TASKS:
-        return f"task {task}"
-    domain = path.relative_to(part / "results").parts[0]
-    config = config_of(part, domain)
-    if config is None:
-        return f"no config {domain}.yaml"
-    folder = config.get("generalized_instance_dir") if task.startswith(("task_5", "t5")) else config.get("instance_dir")
-    if not folder or "domain_file" not in config:
-        return f"config {domain}.yaml names no instance folder or domain file"
-    domain_file = part / "instances" / config["domain_file"]
+    try:
+        task_kind(task)
+    except DataError as err:
+        return str(err).split(": ", 1)[-1].split(";")[0]
+    where = locate(part, path, task)
+    if isinstance(where, str):
+        return where
     start, cpu = time.perf_counter(), cpu_seconds()
     try:
-        predictions = planbench_predictions(path, domain_file, part / "instances" / folder)
+        predictions = planbench_predictions(path, *(where or (None, None)))
     except DataError as err:
         return f"acp refuses it: {str(err).split(': ', 1)[-1][:150]}"
     scored = score_predictions(predictions, options, progress=False)
     seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     instances = {instance["instance_id"]: instance for instance in data["instances"]}
     llm = any("raw_translation" in instance for instance in data["instances"])
-    name = f"{SHORT[part.name]}/{path.relative_to(part / 'results').with_suffix('')}"
-    result = FileResult(name, str(data.get("engine") or "?"), task, llm, seconds=seconds, cpu=cpu)
+    name = f"{SHORT[part.name]}/{relative(part, path).with_suffix('')}"
+    engine = str(data.get("engine") or path.parent.name)
+    result = FileResult(name, engine, task, llm, seconds=seconds, cpu=cpu)
     for item in scored:
         instance = instances[item.prediction.line["instance_id"]]
         result.n += 1
@@ -232,7 +289,7 @@ def score_file(
             continue
         kind = classify(item, instance)
         result.classes[kind] += 1
-        if ours:  # the second route: unified-planning's validator on acp's plan
+        if ours and cross_check is not None:  # the second route: unified-planning's validator on acp's plan
             plan = acp_plan(item) or []
             record = item.prediction.record
             check = unified_planning_verdict(record["PDDL_domain"], record["PDDL_problem"], plan)
@@ -262,7 +319,7 @@ def row(name: str, results: list[FileResult]) -> str:
     planbench = sum(r.planbench for r in results) / judged if judged else float("nan")
     llm = "llm" if any(r.llm for r in results) else ""
     return (
-        f"{name:<70} {llm:>3} {n:>5} {acp:>6.3f} {planbench:>6.3f} {sum(r.agree for r in results):>5} "
+        f"{name:<78} {llm:>3} {n:>5} {acp:>6.3f} {planbench:>6.3f} {sum(r.agree for r in results):>5} "
         f"{judged - sum(r.agree for r in results):>5} {cells} {n / seconds if seconds else 0:>7.0f}"
         f" {n / cpu if cpu else 0:>7.0f}"
     )
@@ -280,19 +337,22 @@ def main() -> None:
         help="seconds per planner call (acp's default is 20; logistics' larger optima then take hours)",
     )
     parser.add_argument("--examples", type=int, default=0, help="disagreements printed per class and file")
+    parser.add_argument(
+        "--no-cross-check", action="store_true", help="do not ask unified-planning's validator about acp's valid plans"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write every file's figures and examples here")
     args = parser.parse_args()
     root = args.planbench
     if not all((root / part / "results").is_dir() for part in PARTS):
         sys.exit(f"{root}: not a PlanBench checkout (it needs {' and '.join(p + '/results' for p in PARTS)})")
     options = ScoreOptions(limits=Limits(time=args.planner_timeout))
-    header = f"{'file':<70} {'':>3} {'n':>5} {'acp':>6} {'pb':>6} {'agree':>5} {'dis':>5} " + " ".join(
+    header = f"{'file':<78} {'':>3} {'n':>5} {'acp':>6} {'pb':>6} {'agree':>5} {'dis':>5} " + " ".join(
         f"{c[:5]:>5}" for c in CLASSES
     )
     print(header + f" {'ans/s':>7} {'ans/cpu':>7}")
     done: list[FileResult] = []
     refused: dict[str, str] = {}
-    cross_check: Counter[str] = Counter()
+    cross_check: Counter[str] | None = None if args.no_cross_check else Counter()
     for part, path in result_files(root, args.only, args.exclude):
         result = score_file(part, path, options, args.examples, cross_check)
         if isinstance(result, str):
@@ -309,9 +369,17 @@ def main() -> None:
         mine = [r for r in done if r.path.startswith(SHORT[name] + "/")]
         if mine:
             print(row(f"{SHORT[name]}: {name} ({len(mine)} files)", mine))
+    print()
+    for engine in sorted({r.engine for r in done}):
+        mine = [r for r in done if r.engine == engine]
+        print(row(f"engine {engine} ({len(mine)} files)", mine))
+    print()
+    task1 = [r for r in done if task_kind(r.task) == "plan" and r.task.startswith(("task_1", "t1"))]
+    if task1:
+        print(row(f"task 1 ({len(task1)} files)", task1))
     if done:
         print(row(f"all ({len(done)} files)", done))
-    print(f"\nacp's valid plans that PlanBench rejects, by unified-planning's validator: {dict(cross_check)}")
+    print(f"\nacp's valid plans that PlanBench rejects, by unified-planning's validator: {dict(cross_check or {})}")
     missing = {r.path: r.no_optimum for r in done if r.no_optimum}
     print(
         f"optimal cost undecided within {args.planner_timeout:g} s per planner call (only the plan task's optimal "

@@ -71,6 +71,6 @@ def test_the_five_minute_tour_runs_as_written(tmp_path, monkeypatch):
         assert words[0] == "acp", command
         result = CliRunner().invoke(cli, words[1:], catch_exceptions=False)
         assert result.exit_code == 0, f"{command}\n{result.output}"
-        assert shown_in(shown, result.output), f"{command}: the README shows\n" + "\n".join(shown) + (
-            f"\nbut it printed\n{result.output}"
+        assert shown_in(shown, result.output), (
+            f"{command}: the README shows\n" + "\n".join(shown) + (f"\nbut it printed\n{result.output}")
         )
