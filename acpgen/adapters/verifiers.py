@@ -28,7 +28,6 @@ the stream (1: a fixed split for evaluation); ``epochs: null`` makes it endless 
 from __future__ import annotations
 
 import itertools
-import logging
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -47,7 +46,7 @@ from acpgen.api import reference_answer
 from acpgen.evaluation.records import record_task
 from acpgen.generation.levels import LEVELS
 from acpgen.tasks import split_kind
-from acpgen.training.failures import FailureWatch, episode_errors
+from acpgen.training.failures import FailureWatch, WatchedRollouts
 from acpgen.training.rewards import Reward, reward
 from acpgen.training.sources import GeneratedSource, SplitSource, epoch_seed
 
@@ -201,10 +200,7 @@ class AcpTasksEnvConfig(vf.SingleAgentEnvConfig):
     agent: vf.AgentConfig = local_chat_agent()
 
 
-logger = logging.getLogger(__name__)
-
-
-class AcpTasksEnv(vf.SingleAgentEnv, vf.Env[AcpTasksEnvConfig]):
+class AcpTasksEnv(WatchedRollouts, vf.SingleAgentEnv, vf.Env[AcpTasksEnvConfig]):
     """verifiers' single-agent env (one ``agent`` seat answers each question), with acp's defaults. It counts its
     episodes and their errors, and when it stops after a run whose every rollout failed it warns once, naming the
     likely cause (`acpgen.training.failures`: ``uv`` missing, the model endpoint, a harness error): vf-eval
@@ -213,17 +209,6 @@ class AcpTasksEnv(vf.SingleAgentEnv, vf.Env[AcpTasksEnvConfig]):
     def __init__(self, config: AcpTasksEnvConfig):
         super().__init__(config)
         self.failures = FailureWatch("acp-tasks")
-
-    async def run_episode(self, task: vf.Task, ctx: Any, **kwargs: Any) -> Any:
-        episode = await super().run_episode(task, ctx, **kwargs)
-        self.failures.record(episode_errors(episode))
-        return episode
-
-    async def stop(self) -> None:
-        try:
-            await super().stop()
-        finally:
-            self.failures.report(logger)
 
 
 class AcpTaskset(vf.Taskset[AcpTask, AcpTasksetConfig]):

@@ -26,7 +26,6 @@ plus ``max_steps``, ``invalid_penalty`` and ``states`` (``nl`` or ``pddl``) for 
 from __future__ import annotations
 
 import itertools
-import logging
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
@@ -41,7 +40,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
     ) from err
 
 from acpgen.training.episode import Episode, EpisodeSettings
-from acpgen.training.failures import FailureWatch, episode_errors
+from acpgen.training.failures import FailureWatch, WatchedRollouts
 from acpgen.training.policies import optimal_turns
 from acpgen.training.sources import GeneratedSource, SplitSource
 
@@ -194,27 +193,13 @@ class AcpEpisodeEnvConfig(vf.EnvConfig):
     player: vf.AgentConfig = vf.AgentConfig(runtime=vf.SubprocessConfig(), harness=NullHarnessConfig(id="null"))
 
 
-logger = logging.getLogger(__name__)
-
-
-class AcpEpisodeEnv(vf.Env[AcpEpisodeEnvConfig]):
+class AcpEpisodeEnv(WatchedRollouts, vf.Env[AcpEpisodeEnvConfig]):
     """acp plays the user: each reply is applied and answered with its exact consequence. When it stops after a
     run whose every rollout failed, it warns once, naming the likely cause (`acpgen.training.failures`)."""
 
     def __init__(self, config: AcpEpisodeEnvConfig):
         super().__init__(config)
         self.failures = FailureWatch("acp-episodes")
-
-    async def run_episode(self, task: vf.Task, ctx: Any, **kwargs: Any) -> Any:
-        episode = await super().run_episode(task, ctx, **kwargs)
-        self.failures.record(episode_errors(episode))
-        return episode
-
-    async def stop(self) -> None:
-        try:
-            await super().stop()
-        finally:
-            self.failures.report(logger)
 
     async def run(self, task: vf.Task, agents: vf.Agents) -> None:
         data = task.data

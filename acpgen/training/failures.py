@@ -93,3 +93,23 @@ def episode_errors(episode: object) -> list[tuple[str, str]]:
     for trace in getattr(episode, "traces", None) or []:
         errors += list(getattr(trace, "errors", None) or [])
     return [(str(getattr(e, "type", type(e).__name__)), str(getattr(e, "message", e))) for e in errors]
+
+
+class WatchedRollouts:
+    """A verifiers environment's mixin (first among its bases; verifiers itself is not imported here): it counts
+    the environment's episodes and their errors in ``self.failures`` (a :class:`FailureWatch` its ``__init__``
+    sets), and when the environment stops after a run whose every rollout failed it warns once, on the logger of
+    the environment's module."""
+
+    failures: FailureWatch
+
+    async def run_episode(self, task: object, ctx: object, **kwargs: object) -> object:
+        episode = await super().run_episode(task, ctx, **kwargs)  # type: ignore[misc]
+        self.failures.record(episode_errors(episode))
+        return episode
+
+    async def stop(self) -> None:
+        try:
+            await super().stop()  # type: ignore[misc]
+        finally:
+            self.failures.report(logging.getLogger(type(self).__module__))
