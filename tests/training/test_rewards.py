@@ -111,7 +111,7 @@ def test_the_readme_training_examples_import_what_exists():
     from test_api import readme_section_blocks
 
     blocks = readme_section_blocks("Training environments")
-    assert len(blocks) >= 3
+    assert blocks  # TRL's lines; the other adapters' are on their pages (tests/adapters/test_doc_snippets.py)
     for block in blocks:
         for node in ast.walk(ast.parse(block)):
             if isinstance(node, ast.ImportFrom):
