@@ -187,6 +187,8 @@ RANDOMIZED, OBFUSCATED = WORDINGS["random_blocksworld"], WORDINGS["obfuscated_ra
         (BLOCKSWORLD, "put down the yellow block in an empty space", "(put-down d)"),  # GPT-4, plan-bench
         (BLOCKSWORLD, "Unstack(Red, Blue)", "(unstack a b)"),  # o1-preview's calls
         (BLOCKSWORLD, "**Put down(red)** - Put down the red block onto the table.", "(put-down a)"),
+        (BLOCKSWORLD, "Put down(red block)", "(put-down a)"),  # o1-preview's calls with whole names
+        (BLOCKSWORLD, "Unstack(red block, orange block)", "(unstack a c)"),
         (BLOCKSWORLD, "Next, unstack the red block from the blue block", "(unstack a b)"),
         (BLOCKSWORLD, "Finally, we stack the red block on top of the blue block, achieving our goal.", "(stack a b)"),
         (BLOCKSWORLD, "Stack the Red block (R) onto the Orange block (O)", "(stack a c)"),  # a remark inside
@@ -209,6 +211,8 @@ RANDOMIZED, OBFUSCATED = WORDINGS["random_blocksworld"], WORDINGS["obfuscated_ra
         (MYSTERY, "2. overcome object c from object b", "(overcome c b)"),
         (MYSTERY, "Feast d from b", "(feast d b)"),  # o1-preview writes no "object"
         (MYSTERY, "Feast(e from b)", "(feast e b)"),
+        (MYSTERY, "Attack(object b)", "(attack b)"),  # o1-mini
+        (MYSTERY, "Feast(Object b, Object a)", "(feast b a)"),
         (MYSTERY, "Overcome(b) from c", "(overcome b c)"),
         (MYSTERY, "Feast: Perform Feast d c to get Province c and Pain d", "(feast d c)"),
         (MYSTERY, "succumb object", None),

@@ -253,19 +253,28 @@ class Wording:
     def _arguments(self, action: str, text: str, objects: Collection[str]) -> str | None:
         """The canonical action of ``action`` with the objects named in ``text`` (blanks or commas between
         them); None when one is not an object's name or their number is not the action's."""
-        # "Feast(Object b, Object a)": names of several words between commas; else one word each
-        parts = text.split(",") if "," in text else text.split()
-        args = []
-        for part in parts:
+        args: list[str] = []
+        # "Feast(Object b, Object a)": names between commas; "Put down(red block)": the longest names in turn
+        for part in text.split(",") if "," in text else [text]:
             words = [w for w in part.lower().strip(" .;:'\"").split() if w not in _CONNECTOR_WORDS]
-            if not words:
-                continue
-            arg = " ".join(words)
-            name = arg if arg in objects else self.names.get(arg.replace("_", " ")) or self.names.get(arg)
-            if name is None:
-                return None
-            args.append(name)
+            at = 0
+            while at < len(words):
+                for end in range(min(len(words), at + 3), at, -1):
+                    name = self._name(" ".join(words[at:end]), objects)
+                    if name is not None:
+                        args.append(name)
+                        at = end
+                        break
+                else:
+                    return None
         return canonical(action, args) if len(args) == self.arity(action) else None
+
+    def _name(self, text: str, objects: Collection[str]) -> str | None:
+        """The object a name in an action's arguments stands for: an object of the instance, or a name of
+        the wording (``red``, ``red block``, ``red_block``, ``object_a``)."""
+        if text in objects:
+            return text
+        return self.names.get(text.replace("_", " ")) or self.names.get(text)
 
     def _group_action(self, inner: str, objects: Collection[str]) -> str | bool | None:
         """A PDDL action ``name arg ...`` as a canonical action; None: it names an action whose arguments
