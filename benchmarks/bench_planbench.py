@@ -11,16 +11,18 @@ does, with the domain file and instance folder of ``<part>/configs/<domain>.yaml
 ``generalized_instance_dir`` for task 5; blocksworld's for Obfuscated Randomized Blocksworld, whose
 instances are blocksworld's renamed and which has no config), or, for the domains whose instance
 files are not the ones their prompts show (obfuscated_randomized_logistics, mystery_new), as ``acp
-score --planbench`` does, on the PDDL each prompt shows; in this one process, one file after
-another. A file acp does not score is listed with acp's reason. The planners get
+score --planbench`` does, on the PDDL each prompt shows; in this one process, the files of one domain
+folder scored together as ``acp score FILES...`` scores them (an instance's answers in several files share
+its record, grounded once). A file acp does not score is listed with acp's reason. The planners get
 ``--planner-timeout`` seconds a call (2 by default, not acp's 20: acp decides every answer's optimal
 cost, which the plan task only reports, and on the larger logistics instances that search takes
 minutes); the answers whose optimum stayed undecided are counted at the end.
 
 Per file: answers scored (n), acp's accuracy, PlanBench's (over the answers that have a verdict),
 agreements, each disagreement's class and the rate: answers read and scored per second of wall time
-(one process, the planners' results of earlier files warm) and per CPU second (this process and the
-planner processes it ran), which other jobs on the machine change less. Then the totals per part,
+(one process, the planners' results of earlier files warm; a folder's time shared among its files by
+their answers) and per CPU second (this process and the planner processes it ran), which other jobs on
+the machine change less. Then the totals per part,
 per engine and for task 1. The classes compare acp's reading with PlanBench's ``extracted_llm_plan``:
 
 acp 1, PlanBench 0 (acp's plan is valid: executed by acp's lifted interpreter on the grounded task
@@ -68,6 +70,7 @@ import yaml
 
 from acpgen.errors import DataError
 from acpgen.evaluation.planbench import ACTION_GROUP, planbench_predictions, task_kind, translate, wording_of
+from acpgen.evaluation.records import Prediction
 from acpgen.evaluation.scoring import Scored, score_predictions
 from acpgen.nl.answers import ParseError
 from acpgen.nl.plan_steps import read_steps
@@ -160,7 +163,7 @@ def blocks_of(item: Scored) -> list[tuple[list[str], bool]]:
         wording = None
     blocks: list[tuple[list[str], bool]] = []
     translate(line["llm_raw_response"], wording, lifted=lifted, blocks=blocks)
-    return [([f"({step})" for step in steps], chosen) for steps, chosen in blocks]
+    return blocks
 
 
 def earlier(item: Scored, theirs: list[str]) -> bool:
@@ -240,10 +243,19 @@ def locate(part: Path, path: Path, task: str) -> tuple[Path, Path] | str | None:
     return part / "instances" / config["domain_file"], part / "instances" / instances
 
 
-def score_file(
-    part: Path, path: Path, options: ScoreOptions, examples: int, cross_check: Counter[str] | None
-) -> FileResult | str:
-    """The file's comparison, or why acp does not score it."""
+@dataclass
+class Loaded:
+    """A result file read: its part, path, JSON, task and acp's predictions."""
+
+    part: Path
+    path: Path
+    data: dict[str, Any]
+    task: str
+    predictions: list[Prediction]
+
+
+def load_file(part: Path, path: Path, records: dict[tuple[Any, ...], dict[str, Any]]) -> Loaded | str:
+    """The file's predictions, or why acp does not score it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -258,18 +270,50 @@ def score_file(
     where = locate(part, path, task)
     if isinstance(where, str):
         return where
-    start, cpu = time.perf_counter(), cpu_seconds()
     try:
-        predictions = planbench_predictions(path, *(where or (None, None)))
+        predictions = planbench_predictions(path, *(where or (None, None)), records=records)
     except DataError as err:
         return f"acp refuses it: {str(err).split(': ', 1)[-1][:150]}"
-    scored = score_predictions(predictions, options, progress=False)
+    return Loaded(part, path, data, task, predictions)
+
+
+def score_folder(
+    files: list[tuple[Path, Path]], options: ScoreOptions, examples: int, cross_check: Counter[str] | None
+) -> tuple[list[FileResult], dict[Path, str]]:
+    """The comparison of each file of one domain folder, scored together as ``acp score FILES...`` does (an
+    instance's answers in several files share its record and grounding), and why the others are not scored;
+    each file gets the folder's time in proportion to its answers."""
+    start, cpu = time.perf_counter(), cpu_seconds()
+    records: dict[tuple[Any, ...], dict[str, Any]] = {}
+    loaded, refused = [], {}
+    for part, path in files:
+        read = load_file(part, path, records)
+        if isinstance(read, str):
+            refused[path] = read
+        else:
+            loaded.append(read)
+    scored = score_predictions([p for file in loaded for p in file.predictions], options, progress=False)
     seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    total = max(1, len(scored))
+    results, at = [], 0
+    for file in loaded:
+        mine = scored[at : at + len(file.predictions)]
+        at += len(file.predictions)
+        share = len(mine) / total
+        results.append(compare(file, mine, seconds * share, cpu * share, examples, cross_check))
+    return results, refused
+
+
+def compare(
+    file: Loaded, scored: list[Scored], seconds: float, cpu: float, examples: int, cross_check: Counter[str] | None
+) -> FileResult:
+    """A file's verdicts against PlanBench's."""
+    data, part, path = file.data, file.part, file.path
     instances = {instance["instance_id"]: instance for instance in data["instances"]}
     llm = any("raw_translation" in instance for instance in data["instances"])
     name = f"{SHORT[part.name]}/{relative(part, path).with_suffix('')}"
     engine = str(data.get("engine") or path.parent.name)
-    result = FileResult(name, engine, task, llm, seconds=seconds, cpu=cpu)
+    result = FileResult(name, engine, file.task, llm, seconds=seconds, cpu=cpu)
     for item in scored:
         instance = instances[item.prediction.line["instance_id"]]
         result.n += 1
@@ -353,17 +397,19 @@ def main() -> None:
     done: list[FileResult] = []
     refused: dict[str, str] = {}
     cross_check: Counter[str] | None = None if args.no_cross_check else Counter()
+    folders: dict[tuple[Path, str], list[tuple[Path, Path]]] = defaultdict(list)
     for part, path in result_files(root, args.only, args.exclude):
-        result = score_file(part, path, options, args.examples, cross_check)
-        if isinstance(result, str):
-            refused[str(path.relative_to(root))] = result
-            continue
-        done.append(result)
-        print(row(result.path, [result]), flush=True)
-        for kind, items in result.examples.items():
-            for example in items:
-                print(f"    {kind} instance {example['instance']}: {example['reason']}")
-                print(f"      acp:       {example['acp']}\n      planbench: {example['planbench']}")
+        folders[(part, "/".join(relative(part, path).parts[:2]))].append((part, path))
+    for files in folders.values():
+        results, skipped = score_folder(files, options, args.examples, cross_check)
+        refused |= {str(path.relative_to(root)): why for path, why in skipped.items()}
+        for result in results:
+            done.append(result)
+            print(row(result.path, [result]), flush=True)
+            for kind, items in result.examples.items():
+                for example in items:
+                    print(f"    {kind} instance {example['instance']}: {example['reason']}")
+                    print(f"      acp:       {example['acp']}\n      planbench: {example['planbench']}")
     print()
     for name in PARTS:
         mine = [r for r in done if r.path.startswith(SHORT[name] + "/")]

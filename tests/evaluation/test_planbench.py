@@ -91,6 +91,15 @@ def test_each_answered_instance_is_a_plan_record_with_the_ground_truth_in_pddl_n
         assert item.task == record["task"] == ("optplan" if path == A_T2 else "plan")
 
 
+def test_the_answers_of_several_files_to_one_instance_share_its_record():
+    # model-a's and model-b's task 1 files answer instances 1-3 of one domain with the same ground truths (a
+    # list of PDDL actions, and a text with colour names): one record each, grounded once by the scorer
+    items, skipped = planbench_files([A_T1, B_T1], DOMAIN, INSTANCES)
+    assert not skipped and len(items) == 6
+    assert all(items[i].record is items[i + 3].record for i in range(3))
+    assert items[0].record is not items[1].record
+
+
 def test_a_line_keeps_the_raw_response_what_acp_read_and_planbench_s_verdict():
     first = predictions(A_T1)[0]
     assert first.line["planbench_task"] == "t1" and first.line["engine"] == "model-a"
@@ -141,16 +150,16 @@ def test_tasks_without_a_plan_of_the_instance_are_not_scored_and_say_why(task, w
     ("path", "number", "read"),
     [
         # the plan block after "[PLAN]" and before "[PLAN END]"; each line in words is an action: line form
-        (A_T1, 1, "unstack a b\nput-down a\npick-up b\nstack b c"),
+        (A_T1, 1, "(unstack a b)\n(put-down a)\n(pick-up b)\n(stack b c)"),
         # PDDL form, with the instance's names
-        (A_T1, 2, "pick-up b\nstack b c\npick-up a\nstack a b"),
+        (A_T1, 2, "(pick-up b)\n(stack b c)\n(pick-up a)\n(stack a b)"),
         # numbering "1." ... "6." is not part of a step
-        (A_T1, 3, "unstack b a\nstack b c\nunstack b c\nput-down b\npick-up a\nstack a c"),
-        # "pick up the block" names pick-up and no object: a step that cannot be read, in quotes
-        (B_T1, 1, 'unstack a b\nput-down a\n"pick up the block"\npick-up b\nstack b c'),
+        (A_T1, 3, "(unstack b a)\n(stack b c)\n(unstack b c)\n(put-down b)\n(pick-up a)\n(stack a c)"),
+        # "pick up the block" names pick-up and no object: a step that cannot be read, in a nested group
+        (B_T1, 1, "(unstack a b)\n(put-down a)\n((pick up the block))\n(pick-up b)\n(stack b c)"),
         (B_T1, 3, ""),
         # the cost sentence after "[PLAN END]" is not read
-        (A_T2, 2, "pick-up b\nstack b c\npick-up a\nstack a b"),
+        (A_T2, 2, "(pick-up b)\n(stack b c)\n(pick-up a)\n(stack a b)"),
     ],
 )
 def test_answers_are_read_as_derived_by_hand(path, number, read):
@@ -290,33 +299,36 @@ def test_the_plan_block():
 def test_the_plan_is_the_final_statement_of_the_answer():
     # worked through, then restated under a heading: the restatement
     worked = "1. Attack object a\n   - Preconditions: harmony\n2. Succumb object a\n\n**Final Plan:**\n"
-    assert translate(worked + "1. attack object b\n2. succumb object b", MYSTERY) == "attack b\nsuccumb b"
+    assert translate(worked + "1. attack object b\n2. succumb object b", MYSTERY) == "(attack b)\n(succumb b)"
     # the same steps twice in a row without a heading: one copy
-    assert translate("pick up the red block\npick up the red block", BLOCKSWORLD) == "pick-up a"
+    assert translate("pick up the red block\npick up the red block", BLOCKSWORLD) == "(pick-up a)"
     # a plan, then "Explanation:" walking through it with the actions inside sentences: the plan
     text = "1. Attack a\n2. Overcome a from b\n\nExplanation:\n- Step 1: We attack object a to get pain.\n"
-    assert translate(text, MYSTERY) == "attack a\novercome a b"
+    assert translate(text, MYSTERY) == "(attack a)\n(overcome a b)"
     # numbering that starts again ends a block: the last one
-    assert translate("1. pick up the red block\n\n1. pick up the blue block", BLOCKSWORLD) == "pick-up b"
+    assert translate("1. pick up the red block\n\n1. pick up the blue block", BLOCKSWORLD) == "(pick-up b)"
+    # a plan announced, then revised without a heading (llama-3.1-405b's "Let me redo the plan"): the revision
+    text = "Here is the plan:\n1. pick up the red block\n Let me redo the plan\n\n1. pick up the blue block"
+    assert translate(text, BLOCKSWORLD) == "(pick-up b)"
 
 
 def test_in_words_a_line_naming_an_action_is_a_step_and_one_naming_none_is_not():
     # a line that starts as an action is a step, an unreadable one when its objects cannot be read;
     # PDDL lines are kept
     text = "unstack the yellow block from the top\n(put-down d)\npick up the orange block (see above)"
-    assert translate(text, BLOCKSWORLD, {"d"}) == '"unstack the yellow block from the top"\nput-down d\npick-up c'
+    assert translate(text, BLOCKSWORLD, {"d"}) == "((unstack the yellow block from the top))\n(put-down d)\n(pick-up c)"
     # a heading, commentary between the steps and a closing remark name no action: no steps
     text = (
         "Here is my plan\n1. Unstack the red block from the blue block\n   - Now the hand holds the red block\n"
         "2. Put down the red block\nThis plan leaves the blue block clear."
     )
-    assert translate(text, BLOCKSWORLD) == "unstack a b\nput-down a"
+    assert translate(text, BLOCKSWORLD) == "(unstack a b)\n(put-down a)"
     # a line under a step that restates or explains it is no step; a heading over steps is none either
     text = (
         "1. **Unstack the red block**\n   - Action: unstack the red block from on top of the blue block\n"
         "2. Put down the red block.\n   - Since you hold the red block, put down the red block.\n"
     )
-    assert translate(text, BLOCKSWORLD) == "unstack a b\nput-down a"
+    assert translate(text, BLOCKSWORLD) == "(unstack a b)\n(put-down a)"
     # without a wording or a task the block is given to acp's reader as written
     assert translate("[PLAN]\npick up the red block\n[PLAN END]", None) == "pick up the red block"
 
@@ -345,7 +357,7 @@ EXPECTED = {
     # the goal's one literal (on b c) is false. PlanBench skips that line and accepts the rest
     (B_T1, 1): (
         0.0, SCORED, False, False, False, None, 2, 0.0, "unreadable_step",
-        'step 3 ("pick up the block"): cannot be read as an action',
+        "step 3 ((pick up the block)): cannot be read as an action",
     ),
     # instance 2, stopped after blue is on orange: both steps execute; one of the goal's two literals holds
     (B_T1, 2): (
@@ -394,7 +406,7 @@ def test_answers_with_prose_commentary_and_markdown_score_as_derived_by_hand():
     items = {item.prediction.line["instance_id"]: item for item in score_planbench([C_T1], DOMAIN, INSTANCES)}
     assert items[1].prediction.record["id"] == "blocksworld_zero_shot/1"
     for number in (1, 2, 3):
-        assert items[number].prediction.response.splitlines() == [step[1:-1] for step in OPTIMAL[number]]
+        assert items[number].prediction.response.splitlines() == OPTIMAL[number]
         verdict = items[number].verdict
         assert (verdict.score, verdict.status, verdict.reason) == (1.0, SCORED, "a plan")
         assert verdict.details["optimal"] is True and verdict.details["cost"] == verdict.details["optimal_cost"] == 4
@@ -607,9 +619,9 @@ def test_real_answers_are_read_and_scored_as_derived_by_hand(real_scores, name, 
     plan, verdict, planbench = {**REAL, **FROM_PROMPTS}[name][number]
     item = real_scores[(name, number)]
     steps = item.prediction.response.splitlines()
-    # the plan read is the one read by hand, a step that cannot be read in quotes
+    # the plan read is the one read by hand, a step that cannot be read in a nested group
     assert len(steps) == len(plan), steps
-    assert all(step.startswith('"') if want == U else step == want for want, step in zip(plan, steps)), steps
+    assert all(step.startswith("((") if want == U else step == f"({want})" for want, step in zip(plan, steps)), steps
     # the verdict stated above is that of replaying the hand-read plan, and acp's
     assert replay(item.prediction, plan) == verdict
     if verdict == "no plan":
@@ -694,7 +706,7 @@ def test_a_config_naming_objects_by_patterns_names_each_instance_s_objects(tmp_p
     )
     wording = read_config(config)
     assert translate("1. Fly airplane_0 from location_1_0 to location_0_0.", wording, {"a0", "l1-0", "l0-0"}) == (
-        "fly-airplane a0 l1-0 l0-0"
+        "(fly-airplane a0 l1-0 l0-0)"
     )
     (tmp_path / "none.yaml").write_text("domain_name: x\n")
     with pytest.raises(DataError, match="needs the mappings 'actions' and 'encoded_objects'"):
@@ -778,8 +790,8 @@ def test_a_file_without_domain_reads_the_domain_s_own_names(tmp_path):
     data = task_file(domain="")
     data["instances"] = data["instances"][:2]
     first, second = planbench_predictions(write(tmp_path / "t.json", data), DOMAIN, INSTANCES)
-    assert first.record["id"] == "planbench/1" and first.response.startswith('"unstack the red block from on top')
-    assert second.response == "pick-up b\nstack b c\npick-up a\nstack a b"
+    assert first.record["id"] == "planbench/1" and first.response.startswith("((unstack the red block from on top")
+    assert second.response == "(pick-up b)\n(stack b c)\n(pick-up a)\n(stack a b)"
 
 
 # ----- the command line -------------------------------------------------------------------------------

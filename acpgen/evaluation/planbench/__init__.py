@@ -22,7 +22,7 @@ files no longer hold; the instances of PlanBench's ``unsolvable_*`` configs have
 right answer there is to say so, which acp's plan task cannot score: such files are not scored.
 
 **Reading an answer** (:func:`translate`: the text given to acp's plan reader,
-:mod:`acpgen.nl.plan_steps`, one step a line), leniently in form and exactly in content:
+:mod:`acpgen.nl.plan_steps`), leniently in form and exactly in content:
 
 1. the answer: the text after the last ``</think>``, code fences and LaTeX's ``\\(`` ``\\)`` removed, a
    numbered list written on one line split; PlanBench's markers: the text before the first
@@ -50,21 +50,15 @@ right answer there is to say so, which acp's plan task cannot score: such files 
 4. the steps form **blocks**, which a heading announcing a plan (``**Action Sequence:**``, ``Final
    plan:``, ``Answer:``, ``So the final plan is``), a heading announcing a commentary
    (``**Explanation:**``) or numbering that starts again under the same parent ends; the answer's
-   plan is its final statement: of the blocks with a step read (a commentary's only without
-   another), the one after the last heading announcing a plan, else the last; a plan restated (the
-   same steps twice or more in a row) is one plan.
+   plan is its final statement: the last block with a step read (a commentary's only without
+   another: ``Explanation: Step 1: we attack object a ...`` restates the plan above it); a plan
+   restated (the same steps twice or more in a row) is one plan.
 
-The answer goes to acp's plan reader in its line form: each step as ``name arg ...``, a named action
-that cannot be read as its text in quotes and without parentheses, which that reader cannot take for
-an action: every step that names an action is a step of the plan, and one that cannot be read makes
-it invalid (content is never guessed). No step read: "" (a ``parse_error``).
-
-PlanBench's own reader (``utils/text_to_pddl.py``; later results: an LLM's translation of the
-answer, ``text_to_plan_with_llm``) reads every line in which it finds an action word and as many
-object names as the action takes, remarks and restatements included, also after ``[PLAN END]``,
-skips the others (a plan whose unreadable line it skips can pass), takes the objects in the order a
-line names them, finds no action in ``(pick-up a)`` in the blocksworld family, and leaves out empty
-responses, which acp counts as ``parse_error``.
+The answer goes to acp's plan reader one step a line: each step as its PDDL action ``(name arg ...)``, a
+named action that cannot be read as its text in a group inside a group, ``((pick up the block))``,
+which that reader never reads as an action (nor in words): every step that names an action is a step
+of the plan, and one that cannot be read makes it invalid (content is never guessed). No step read: ""
+(a ``parse_error``).
 """
 
 from __future__ import annotations

@@ -224,7 +224,11 @@ class _Source:
 
 
 def planbench_predictions(
-    path: Path, domain: Path | None = None, instances: Path | None = None, config: Path | None = None
+    path: Path,
+    domain: Path | None = None,
+    instances: Path | None = None,
+    config: Path | None = None,
+    records: dict[tuple[Any, ...], dict[str, Any]] | None = None,
 ) -> list[Prediction]:
     """The answers of a PlanBench task file as acp predictions, each with its ``plan`` (or ``optplan``)
     record: ``domain`` is the task's domain PDDL file, ``instances`` the folder of its ``instance-N.pddl``
@@ -236,7 +240,8 @@ def planbench_predictions(
     ``parse_error`` when scored). Each prediction's line, written by ``acp score -o``, holds the record
     id, ``instance_id``, ``planbench_task``, ``planbench_file``, ``engine``, the raw response, the
     ``response`` acp read (:func:`translate`) and PlanBench's ``llm_correct`` as ``planbench_correct``
-    when the file has it."""
+    when the file has it. ``records``: the records made so far, by their content; an instance's answers in
+    several files share one record, which the scorer grounds once for all of them."""
     if (domain is None) != (instances is None):
         raise DataError("a PlanBench domain file and instance folder go together (or neither: PDDL from the prompts)")
     file = read_task_file(path)
@@ -258,7 +263,7 @@ def planbench_predictions(
     failures: list[str] = []  # instances whose ground truth does not solve them
     truths = 0  # instances with a ground truth
     for instance, raw in answered:
-        prediction = _prediction(file, instance, raw, source, wording, config is not None)
+        prediction = _prediction(file, instance, raw, source, wording, config is not None, records)
         truths += bool(prediction.record["answer"]) or "ground_truth_unsolved" in prediction.line
         if "ground_truth_unsolved" in prediction.line:
             failures.append(f"{prediction.line['ground_truth_unsolved']} (instance {instance['instance_id']})")
@@ -273,7 +278,13 @@ def planbench_predictions(
 
 
 def _prediction(
-    file: TaskFile, instance: dict[str, Any], raw: str, source: _Source, wording: Wording | None, configured: bool
+    file: TaskFile,
+    instance: dict[str, Any],
+    raw: str,
+    source: _Source,
+    wording: Wording | None,
+    configured: bool,
+    records: dict[tuple[Any, ...], dict[str, Any]] | None = None,
 ) -> Prediction:
     """One answered instance as a prediction with its record (see :func:`planbench_predictions`)."""
     number = instance["instance_id"]
@@ -288,7 +299,7 @@ def _prediction(
             check_wording(wording, lifted, where)
         wording = None  # a built-in wording of another variant of the domain: its own names
     truth, wrong = _ground_truth(instance, lifted, wording)
-    record = {
+    record: dict[str, Any] = {
         "id": f"{file.domain}/{number}",
         "task": file.kind,
         "domain": file.domain,
@@ -296,6 +307,9 @@ def _prediction(
         "PDDL_problem": problem_text,
         "answer": [] if wrong else truth,
     }
+    if records is not None:  # the same record for an instance's answers in several files
+        shared = (record["id"], file.kind, domain_text, problem_text, tuple(record["answer"]))
+        record = records.setdefault(shared, record)
     line: dict[str, Any] = {
         "id": record["id"],
         "instance_id": number,
@@ -321,9 +335,10 @@ def planbench_files(
     not scored (its error)."""
     predictions: list[Prediction] = []
     skipped: dict[Path, str] = {}
+    records: dict[tuple[Any, ...], dict[str, Any]] = {}
     for path in paths:
         try:
-            predictions += planbench_predictions(Path(path), domain, instances, config)
+            predictions += planbench_predictions(Path(path), domain, instances, config, records)
         except DataError as err:
             skipped[Path(path)] = str(err)
     return predictions, skipped
@@ -342,7 +357,10 @@ def score_planbench(
     """Score the answers of PlanBench task files (:func:`planbench_predictions`) with acp's plan scorer. A
     file acp does not score raises its DataError, or, given ``skipped``, is recorded there with why."""
     if skipped is None:
-        predictions = [p for path in paths for p in planbench_predictions(Path(path), domain, instances, config)]
+        records: dict[tuple[Any, ...], dict[str, Any]] = {}
+        predictions = [
+            p for path in paths for p in planbench_predictions(Path(path), domain, instances, config, records)
+        ]
     else:
         predictions, refused = planbench_files(paths, domain, instances, config)
         skipped.update(refused)

@@ -68,14 +68,16 @@ def plan_block(response: str) -> str:
 #: markdown emphasis and backslashes out, punctuation set apart (str.translate: one pass, no regular expression)
 
 
-_NO_PARENTHESES = str.maketrans("()", "  ")  # acp's plan reader takes a text with a parenthesis for PDDL
+_NO_PARENTHESES = str.maketrans("()", "  ")  # an unreadable step's text inside its group
 
 
-def _quoted(text: str) -> str:
-    """A line that names an action it cannot be read as, for acp's plan reader: its text in quotes (a
-    step no action matches), without parentheses and words that reader would take for PDDL or a final-answer marker."""
-    text = re.sub(r"(?i)answer", "reply", text.replace('"', "'")).translate(_NO_PARENTHESES)
-    return f'"{" ".join(text.split()).rstrip(_TRAILING)}"'
+def _unreadable(text: str) -> str:
+    """A line that names an action it cannot be read as, for acp's plan reader: its text in a group inside a
+    group, which that reader takes for a step it cannot read whatever the text (it reads a group's words
+    against the task, and a nested group never), without parentheses and words it would take for a
+    final-answer marker."""
+    text = re.sub(r"(?i)answer", "reply", text).translate(_NO_PARENTHESES)
+    return f"(({' '.join(text.split()).rstrip(_TRAILING)}))"
 
 
 def _structure(lines: list[_Line]) -> None:
@@ -110,7 +112,6 @@ def _ancestors(lines: list[_Line], i: int) -> Iterable[int]:
 class _Block:
     lines: list[int] = field(default_factory=list)
     commentary: bool = False  # after a heading that announces a commentary ("Explanation:")
-    final: bool = False  # after a heading that announces a plan
     numbers: dict[int | None, int] = field(default_factory=dict)  # the last number under each parent
 
 
@@ -121,7 +122,7 @@ def _blocks(lines: list[_Line]) -> list[_Block]:
     blocks: list[_Block] = []
     current = _Block()
     pending: list[int] = []  # mentions after the block's last step
-    announced = commentary = False
+    commentary = False
 
     def close() -> None:
         nonlocal current, pending
@@ -133,7 +134,7 @@ def _blocks(lines: list[_Line]) -> list[_Block]:
         if _explained(lines, i, line.role == "step"):
             continue
         if line.final or line.commentary:
-            announced, commentary = line.final, line.commentary
+            commentary = line.commentary
             close()
             continue
         if line.number is not None and line.role in ("step", "named", ""):
@@ -142,8 +143,6 @@ def _blocks(lines: list[_Line]) -> list[_Block]:
                 close()
             current.numbers[line.parent] = line.number
         if line.role in ("step", "named"):
-            if not current.lines:
-                current.final, announced = announced, False
             current.lines += pending + [i]
             pending = []
         elif line.role == "mention" and current.lines:
@@ -159,13 +158,14 @@ def _explained(lines: list[_Line], i: int, step: bool = False) -> bool:
 
 
 def _steps(lines: list[_Line], block: _Block) -> list[str]:
-    out = []
+    """A block's steps: the actions its lines state, a named action that cannot be read as such."""
+    out: list[str] = []
     for i in block.lines:
         line = lines[i]
         if line.role == "step" or (line.role == "mention" and len(set(line.reading.actions)) == 1):
-            out += [action[1:-1] for action in line.reading.actions[: 1 if line.role == "mention" else None]]
+            out += line.reading.actions[: 1 if line.role == "mention" else None]
         else:
-            out.append(_quoted(line.body))
+            out.append(_unreadable(line.body))
     return out
 
 
@@ -185,18 +185,17 @@ def _read_blocks(text: str, reader: Callable[[str], Reading]) -> tuple[list[_Lin
 
 
 def _choose(lines: list[_Line], blocks: list[_Block]) -> _Block | None:
-    """The block of the answer's plan: after the last heading that announces one, else the last, of the
-    blocks with a step read (a commentary's only when no other has one)."""
+    """The block of the answer's plan, its final statement: the last of the blocks with a step read (a
+    commentary's only when no other has one)."""
     if not blocks:
         return None
     readable = [b for b in blocks if any(lines[i].role == "step" for i in b.lines)]
     plain = [b for b in readable if not b.commentary] or readable
-    finals = [b for b in plain if b.final]
-    return finals[-1] if finals else plain[-1] if plain else blocks[-1]
+    return plain[-1] if plain else blocks[-1]
 
 
 def plan_lines(text: str, reader: Callable[[str], Reading]) -> list[str]:
-    """The plan of an answer's text as lines of acp's line form (see the module docstring)."""
+    """The plan of an answer's text, one step a line (see the package's docstring)."""
     lines, blocks = _read_blocks(text, reader)
     chosen = _choose(lines, blocks)
     return [] if chosen is None else _once(_steps(lines, chosen))
@@ -210,7 +209,7 @@ def translate(
     blocks: list[tuple[list[str], bool]] | None = None,
 ) -> str:
     """A PlanBench answer as acp's plan reader takes it (see the module docstring): the plan's steps, one a
-    line, ``name arg ...`` (a named action that cannot be read in quotes); "" when no line names an action.
+    line, ``(name arg ...)`` (a named action that cannot be read in a nested group); "" when no line names an action.
     Without a wording, the domain's own names are read (``lifted``: the instance's task), or, without
     that either, the plan block as written. ``blocks``, a list, receives every block of steps the answer
     has and whether it is the one read (for reports)."""
