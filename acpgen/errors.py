@@ -13,6 +13,12 @@ class ToolError(AcpError):
     """An external tool is missing or misconfigured (not: a planner that fails on one input)."""
 
 
+class SafetyNetError(ToolError):
+    """A planner call with a work budget ran into its time limit, the safety net, before its budget was
+    spent: its answer would depend on the machine's speed, so nothing is concluded from it (see
+    :class:`acpgen.planners.Limits`)."""
+
+
 class ConfigError(AcpError):
     """A configuration value or command-line option is invalid."""
 

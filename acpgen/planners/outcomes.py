@@ -35,6 +35,9 @@ class Status(str, Enum):
     UNSOLVABLE = "unsolvable"
     TIMEOUT = "timeout"
     ERROR = "error"
+    #: the search did the work it was given (``Limits.expansions``) without an answer: undecided, and the
+    #: same on every machine
+    BUDGET = "budget"
 
 
 SEARCH_UNSOLVED_INCOMPLETE = 12

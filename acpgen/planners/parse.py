@@ -173,3 +173,35 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
         else:
             i += 1
     return groups
+
+
+#: the expansions a Fast Downward-family search reports: its progress lines ("g=5, 13 evaluated, 4 expanded",
+#: "f = 34, 722 evaluated, 70 expanded") and its statistics ("Expanded 30217 state(s).", K*'s
+#: "step[1]::first_astar::Expanded=6 state(s).")
+_EXPANDED = re.compile(rb"(\d+) expanded\b|Expanded[= ](\d+) state")
+
+
+def reported_expansions(text: str) -> int:
+    """The most expansions a search's output reports (0: none reported)."""
+    watch = Expansions(None)
+    watch(text.encode("utf-8", errors="replace") + b"\n")
+    return watch.most
+
+
+class Expansions:
+    """Watches a search's output as it is written (``run_tool``'s ``watch``): ``most`` is the most
+    expansions reported so far; a call answers whether they exceed ``budget``. Output comes in pieces
+    that may end inside a line: a line is read once it is complete."""
+
+    def __init__(self, budget: int | None) -> None:
+        self.budget = budget
+        self.most = 0
+        self._rest = b""
+
+    def __call__(self, chunk: bytes) -> bool:
+        text = self._rest + chunk
+        cut = text.rfind(b"\n") + 1
+        self._rest = text[cut:][-200:]  # a line's end is all a count needs
+        for match in _EXPANDED.finditer(text, 0, cut):
+            self.most = max(self.most, int(match.group(1) or match.group(2)))
+        return self.budget is not None and self.most > self.budget

@@ -6,7 +6,9 @@ sets them on itself and then executes the tool, when it is installed (a child th
 between fork and exec is forked in full, about 8 ms from a process of 150 MB against under 1 ms for
 the ``vfork`` the standard library uses otherwise), else by a ``preexec_fn``. A wall-clock watchdog ends a
 run that outlives ``time_limit * 1.5 + 5`` seconds (a thread, so that the main thread can block in
-``waitpid`` without polling): the whole group gets SIGTERM, then SIGKILL.
+``waitpid`` without polling): the whole group gets SIGTERM, then SIGKILL. A caller may also ``watch`` the
+tool's output as it is written (the thread reads what is new every :data:`WATCH_SECONDS`) and stop the run
+when the output shows that it has done the work it was given (a planner's reported expansions).
 Fast Downward's driver starts the translator and the search as children, and forbiditerative
 starts whole driver runs; killing only the direct child would leave them running. After every
 run, also a normal one, the group is sent SIGKILL so that no straggler survives.
@@ -41,6 +43,8 @@ log = logging.getLogger(__name__)
 OUTPUT_CAP = 4_000_000
 #: Seconds between SIGTERM and SIGKILL when the watchdog fires.
 KILL_GRACE = 2.0
+#: Seconds between two looks at the output of a watched run.
+WATCH_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class ToolRun:
     stderr: str
     wall_time: float
     timed_out: bool
+    stopped: bool = False  # ended by its watcher (it asked for the run to stop), not by itself or a limit
 
     def tail(self, lines: int = 4) -> str:
         """The last non-empty lines of stderr (of stdout when stderr is empty), joined by ' / '."""
@@ -156,6 +161,7 @@ def run_tool(
     output_cap: int = OUTPUT_CAP,
     env: dict[str, str] | None = None,
     stdin_path: Path | None = None,
+    watch: Callable[[bytes], bool] | None = None,
 ) -> ToolRun:
     """Run ``cmd`` in ``cwd`` under CPU, memory and wall-clock limits; never leave processes behind.
 
@@ -166,7 +172,9 @@ def run_tool(
     given (the files are kept), else to anonymous temporary files; the texts in the result are
     capped at ``output_cap`` characters. Raises :class:`ToolError` only when the command cannot
     be started at all; every other failure is reported in the returned :class:`ToolRun`.
-    ``stdin_path``: a file to read standard input from (default: none).
+    ``stdin_path``: a file to read standard input from (default: none). ``watch``: called with each new
+    piece of standard output while the tool runs, in order, and with the rest once it has ended; when it
+    returns True during the run, the run is stopped (the whole group ended, ``ToolRun.stopped``).
     """
     cmd = tuple(str(part) for part in cmd)
     budget = watchdog_seconds(time_limit) if wall_limit is None else wall_limit
@@ -190,13 +198,37 @@ def run_tool(
             )
         except OSError as exc:
             raise ToolError(f"cannot start {cmd[0]}: {exc}") from exc
-        done, fired = threading.Event(), threading.Event()
+        done, fired, stopped = threading.Event(), threading.Event(), threading.Event()
+        seen = [0]  # bytes of standard output given to ``watch``
+
+        def watched() -> bool:
+            """Give ``watch`` what is new; whether it asks to stop."""
+            if watch is None:
+                return False
+            chunk = os.pread(out.fileno(), 1 << 20, seen[0])
+            asked = False
+            while chunk:
+                seen[0] += len(chunk)
+                asked = watch(chunk) or asked
+                chunk = os.pread(out.fileno(), 1 << 20, seen[0])
+            return asked
 
         def watchdog() -> None:
-            if done.wait(budget):
+            if watch is None:
+                ended = done.wait(budget)
+            else:
+                deadline = time.monotonic() + budget
+                while not (ended := done.wait(min(WATCH_SECONDS, max(0.0, deadline - time.monotonic())))):
+                    if watched():
+                        stopped.set()
+                        break
+                    if time.monotonic() >= deadline:
+                        break
+            if ended:
                 return
-            fired.set()
-            log.info("watchdog: %s exceeded %.1fs wall-clock, terminating its process group", cmd[0], budget)
+            if not stopped.is_set():
+                fired.set()
+                log.info("watchdog: %s exceeded %.1fs wall-clock, terminating its process group", cmd[0], budget)
             _kill_group(proc.pid, signal.SIGTERM)
             if not done.wait(KILL_GRACE):
                 _kill_group(proc.pid, signal.SIGKILL)
@@ -214,8 +246,16 @@ def run_tool(
             guard.join()
         timed_out = fired.is_set()
         wall = time.monotonic() - start
+        out.flush()
+        watched()  # the rest of the output, written after the last look
         stdout, stderr = _read_capped(out, output_cap), _read_capped(err, output_cap)
     log.debug("%s exited %s after %.2fs", cmd[0], proc.returncode, wall)
     return ToolRun(
-        cmd=cmd, returncode=proc.returncode, stdout=stdout, stderr=stderr, wall_time=wall, timed_out=timed_out
+        cmd=cmd,
+        returncode=proc.returncode,
+        stdout=stdout,
+        stderr=stderr,
+        wall_time=wall,
+        timed_out=timed_out,
+        stopped=stopped.is_set(),
     )

@@ -11,6 +11,17 @@ in a :class:`PlanCache`, keyed by the tool, its configuration and the PDDL texts
 Plans are tuples of canonical actions ``"(name a b)"``; ``costs`` are plan lengths (acp uses
 unit costs everywhere). A result with status ``timeout`` may still carry the plans found before
 the limit (for K* they are the best ones, in order), but it is never cached.
+
+**Work budgets** (``Limits.expansions``): a search given one is judged by the work it reports, not by the
+clock, so that its answer is the same on every machine. Fast Downward and K* report the states they have
+expanded as they go and when they end; a run whose reports pass the budget is stopped there (``run_tool``'s
+watch) and, like a run that ends with more expansions than the budget, has status ``budget``: undecided,
+the same everywhere, cached. An answer counts only from a search that ended within its budget. The time
+limit is then a safety net: a budgeted call that runs into it before its reports pass the budget (a machine
+far slower than the budget was sized for, a search that reports nothing for long) raises
+:class:`acpgen.errors.SafetyNetError` instead of returning an answer that the machine's speed decided. The
+searches that only run a time-bounded shortcut (the portfolio's probes, K*'s own ``max_time``) do without it
+under a budget; polynomial steps (translating, landmarks, mutex groups) have no budget, only the net.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from acpgen.errors import SafetyNetError
 from acpgen.planners import run as _run
 from acpgen.planners import warm
 from acpgen.planners.backends import (
@@ -43,10 +55,12 @@ from acpgen.planners.outcomes import (
     describe,
 )
 from acpgen.planners.parse import (
+    Expansions,
     Landmark,
     forbiditerative_plans,
     kstar_plans,
     landmark_graph,
+    reported_expansions,
     sas_mutex_groups,
     sas_plan,
 )
@@ -107,10 +121,16 @@ LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_rhw(verbosity=debug))],bound=0)
 
 @dataclass(frozen=True)
 class Limits:
-    """Budget of one planner call."""
+    """Budget of one planner call: seconds and memory, and the search's work (see the module docstring)."""
 
-    time: float = 60.0  # seconds, per call
+    time: float = 60.0  # seconds, per call (with ``expansions``: the safety net only)
     memory_mb: int = 4096
+    expansions: int | None = None  # states a search may expand; None: the time limit decides
+
+    def scaled(self, factor: float) -> Limits:
+        """These limits with the time and the work budget ``factor`` times as large."""
+        expansions = None if self.expansions is None else max(1, int(self.expansions * factor))
+        return Limits(self.time * factor, self.memory_mb, expansions)
 
 
 @dataclass(frozen=True)
@@ -270,7 +290,11 @@ class Planners:
         first each of :data:`PROBE_SEARCHES` for a moment, then the search with the whole budget and, when
         it does neither, the other searches of :data:`SOLVE_PORTFOLIO` in turn, with a quarter of
         ``limits.time`` each. ``sas``: the same query in Fast Downward's SAS format (`acpgen.pddl.sas`),
-        which the first probe searches before anything is translated (with or without the portfolio)."""
+        which the first probe searches before anything is translated (with or without the portfolio).
+        With a work budget the probes (a time limit's shortcut) are left out, and each search of the
+        portfolio has the whole budget."""
+        if limits.expansions is not None:
+            return self._budgeted_solve(domain, problem, limits, portfolio, sas)
         probe = min(PROBE_SECONDS, limits.time / 8)
         bounded = [f"{search[:-1]},max_time={probe:g})" for search in PROBE_SEARCHES]
         if sas is not None:
@@ -291,6 +315,23 @@ class Planners:
                 result = self._fast_downward(domain, problem, "solve", (search,), quarter)
         return result
 
+    def _budgeted_solve(
+        self, domain: str, problem: str, limits: Limits, portfolio: bool, sas: str | None
+    ) -> PlannerResult:
+        """:meth:`solve` with a work budget: the searches of the portfolio (the first alone without it) in turn,
+        each within the budget, until one finds a plan or proves that none exists; given the query in SAS form,
+        the first search runs on it, before anything is translated."""
+        searches = SOLVE_PORTFOLIO if portfolio else SOLVE_PORTFOLIO[:1]
+        result = _result(Status.BUDGET)
+        for i, search in enumerate(searches):
+            if i == 0 and sas is not None:
+                result = self._fast_downward(sas, "", "solve-sas", (search,), limits)
+            else:
+                result = self._fast_downward(domain, problem, "solve", (search,), limits)
+            if result.status in (Status.SOLVED, Status.UNSOLVABLE):
+                break
+        return result
+
     def landmarks(self, domain: str, problem: str, limits: Limits = Limits()) -> LandmarkResult:
         """The RHW landmarks of the task (Fast Downward ``lm_rhw``), parsed from its graph dump."""
         template = (*_FD_LIMITS, "{domain}", "{problem}", "--search", LANDMARK_SEARCH)
@@ -301,6 +342,7 @@ class Planners:
         with self._workdir(domain, problem) as workdir:
             run = self._run(FAST_DOWNWARD, template, workdir, limits)
             result = self._landmark_result(run)
+        _net(result.status, limits, "the landmark graph", run)
         self._store(key, result)
         return result
 
@@ -322,6 +364,7 @@ class Planners:
                 result = MutexResult(
                     status, (), round(run.wall_time, 3), describe(run, "translator gave no output.sas")
                 )
+        _net(result.status, limits, "the mutex groups", run)
         self._store(key, result)
         return result
 
@@ -332,6 +375,8 @@ class Planners:
         """
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
+        if limits.expansions is not None:
+            raise ValueError("the diverse planner reports no work to budget: it runs under a time limit only")
         template = (
             "--planner",
             "diverse",
@@ -381,13 +426,14 @@ class Planners:
             (*head, _kstar_search("lmcut(transform=undo_to_origin())", stopping, unordered, unordered)),
             (*head, _kstar_search("blind()", stopping, unordered, False)),
         ]
-        key = PlanCache.key(KSTAR, templates[0], domain, problem)
+        key = PlanCache.key(KSTAR, (*templates[0], *_budget(limits)), domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
             return hit
         with self._workdir(domain, problem) as workdir:
             run, spent = self._first_supported(KSTAR, templates, workdir, limits, PLANS_JSON)
-            result = self._kstar_result(run, workdir, spent, wanted)
+            result = _over_budget(run, limits, spent) or self._kstar_result(run, workdir, spent, wanted)
+        _net(result.status, limits, "K*", run)
         self._store(key, result)
         return result
 
@@ -437,12 +483,16 @@ class Planners:
         sas = kind.endswith("-sas")
         inputs = ("{sas}",) if sas else ("{domain}", "{problem}")
         templates = [(*_FD_LIMITS, "--plan-file", PLAN_FILE, *inputs, "--search", s) for s in searches]
-        key = PlanCache.key(FAST_DOWNWARD, (kind, *templates[0]), domain, problem)
+        key = PlanCache.key(FAST_DOWNWARD, (kind, *templates[0], *_budget(limits)), domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
             return hit
         with self._workdir(domain, problem, sas=sas) as workdir:
             run, spent = self._first_supported(FAST_DOWNWARD, templates, workdir, limits)
+            budget = _over_budget(run, limits, spent)
+            if budget is not None:
+                self._store(key, budget)
+                return budget
             outcome = classify(run)
             plan = sas_plan(workdir / PLAN_FILE)
             if outcome.status == Status.SOLVED:
@@ -455,6 +505,7 @@ class Planners:
                 result = _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
             else:
                 result = _result(outcome.status, [plan] if plan else [], spent, describe(run, outcome.reason))
+        _net(result.status, limits, f"Fast Downward ({searches[0]})", run)
         self._store(key, result)
         return result
 
@@ -531,10 +582,11 @@ class Planners:
                 arg = arg.replace(token, value)
             args.append(arg)
         memory = limits.memory_mb if self.backend.limits_memory else None
+        watch = Expansions(limits.expansions) if limits.expansions is not None and tool != FORBIDITERATIVE else None
         if tool in (FAST_DOWNWARD, KSTAR) and isinstance(self.backend, LocalBackend) and warm.enabled():
-            return warm.run(args, workdir, memory, tool)
+            return warm.run(args, workdir, memory, tool, watch)
         cmd = self.backend.command(tool, args, workdir)
-        return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir)
+        return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir, watch=watch)
 
     def _lookup(self, key: str, kind: type[_Result]) -> _Result | None:
         data = self.cache.get(key)
@@ -547,5 +599,31 @@ class Planners:
             return None
 
     def _store(self, key: str, result: PlannerResult | LandmarkResult | MutexResult) -> None:
-        if result.status in (Status.SOLVED, Status.UNSOLVABLE):
+        if result.status in (Status.SOLVED, Status.UNSOLVABLE, Status.BUDGET):
             self.cache.put(key, result.to_dict())
+
+
+def _budget(limits: Limits) -> tuple[str, ...]:
+    """What a cache key adds for a work budget: an answer within one budget may be over another."""
+    return () if limits.expansions is None else (f"expansions={limits.expansions}",)
+
+
+def _over_budget(run: _run.ToolRun, limits: Limits, spent: float) -> PlannerResult | None:
+    """Status ``budget`` for a run stopped at its work budget or that ended with more expansions than it."""
+    if limits.expansions is None:
+        return None
+    done = reported_expansions(run.stdout)
+    if not run.stopped and done <= limits.expansions:
+        return None
+    return _result(Status.BUDGET, time=spent, message=f"no answer within {limits.expansions:,} expansions")
+
+
+def _net(status: Status, limits: Limits, what: str, run: _run.ToolRun) -> None:
+    """Raise SafetyNetError for a budgeted call that ran into its time limit (see the module docstring)."""
+    if status == Status.TIMEOUT and limits.expansions is not None:
+        raise SafetyNetError(
+            f"{what} ran into the safety net of {limits.time:g} s before its budget of {limits.expansions:,} "
+            f"expansions was spent ({reported_expansions(run.stdout):,} reported): its answer would depend on "
+            "this machine's speed. Raise the time limit (planner.time_limit, plans.time_limit, "
+            "qa.planner_time_limit) or lower the work budget."
+        )

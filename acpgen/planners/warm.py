@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -156,13 +157,20 @@ def translate(
     return code, used, fired, output
 
 
-def run(args: list[str], workdir: Path, memory_mb: int | None, layout: str = FAST_DOWNWARD) -> _run.ToolRun:
+def run(
+    args: list[str],
+    workdir: Path,
+    memory_mb: int | None,
+    layout: str = FAST_DOWNWARD,
+    watch: Callable[[bytes], bool] | None = None,
+) -> _run.ToolRun:
     """Run a Fast Downward command line (driver arguments, as acp writes them) like the driver; with
     ``layout`` ``kstar``, a K* command line like K*'s driver (its own translator and search binary).
 
     Understood: ``--overall-time-limit Ns``, ``--overall-memory-limit NM``, ``--plan-file F``,
     ``--translate`` (translate only), two input files (domain and problem) or one SAS task, and
     ``--search S``, with K*'s ``--symmetries S`` before it (passed to the search in their order).
+    ``watch``: the search's output watcher (:func:`acpgen.planners.run.run_tool`).
     """
     start = time.monotonic()
     seconds, plan_file, translate_only = 0, "sas_plan", False
@@ -210,6 +218,7 @@ def run(args: list[str], workdir: Path, memory_mb: int | None, layout: str = FAS
         memory_mb=memory_mb,
         cwd=workdir,
         stdin_path=sas,
+        watch=watch,
     )
     return _run.ToolRun(
         cmd,
@@ -218,4 +227,5 @@ def run(args: list[str], workdir: Path, memory_mb: int | None, layout: str = FAS
         search_run.stderr,
         time.monotonic() - start,
         search_run.timed_out,
+        search_run.stopped,
     )
