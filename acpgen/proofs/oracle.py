@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from acpgen.enums import StrEnum
 from acpgen.pddl.encode import (
@@ -112,7 +112,7 @@ class Oracle:
         self.walks, self.walk_length = walks, walk_length
         self.planner_calls = 0
         self.evidence_plans = 8
-        #: the second configuration ran out of time on the oracle's own state (see :meth:`_optimal_search`)
+        #: the second configuration ran out of time or budget on the oracle's own state (see :meth:`_optimal_search`)
         self._second_out_of_time = False
 
     # ----- shared machinery (each computed once, on first use) ----------------------------
@@ -184,10 +184,10 @@ class Oracle:
         """``query`` within the oracle's limits, counted; a call that runs out of time or fails is asked once more
         with ``retry_factor`` times the budget, unless ``retry`` is False (evidence that nothing depends on)."""
         result = query(encoding.domain, encoding.problem, self.limits)
-        self.planner_calls += not result.cached
-        if retry and result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
-            bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
-            result = query(encoding.domain, encoding.problem, bigger)
+        self.planner_calls += 1  # cached or not: a question's number of calls is the same in every run
+        if retry and result.status in (Status.TIMEOUT, Status.ERROR, Status.BUDGET) and self.retry_factor > 1:
+            result = query(encoding.domain, encoding.problem, self.limits.scaled(self.retry_factor))
+            self.planner_calls += 1
         return result
 
     def _reachable_by_planner(self, pos: int, neg: int, name: str) -> Decision:
@@ -491,12 +491,13 @@ class Oracle:
         search, and each try would spend its quarter of the budget for nothing (satellite with 5 satellites: 58
         successors of a state, 3 s each, none finished)."""
         if self.second_opinion and not self._second_out_of_time:
-            quick = Limits(time=max(1.0, self.limits.time / 4), memory_mb=self.limits.memory_mb)
+            quick = self.limits.scaled(0.25)
+            quick = replace(quick, time=max(1.0, quick.time))
             result = search(encoding.domain, encoding.problem, quick, True)
-            self.planner_calls += not result.cached
+            self.planner_calls += 1
             if result.status in (Status.SOLVED, Status.UNSOLVABLE):
                 return result
-            if result.status == Status.TIMEOUT and state == self.state:
+            if result.status in (Status.TIMEOUT, Status.BUDGET) and state == self.state:
                 self._second_out_of_time = True
         return first or self._first_configuration(search, encoding)
 

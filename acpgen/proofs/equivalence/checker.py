@@ -294,8 +294,8 @@ class EquivalenceChecker:
         encoding = lifted_query(task, task.init, pos, neg, "closure")
         sas = sas_query(task, task.init, pos, neg, parsed.oracle.relaxed[0])  # the oracle's state is task.init
         result = self.planners.solve(self.domain_text, encoding.problem, self.limits, portfolio=True, sas=sas)
-        if result.status in (Status.TIMEOUT, Status.ERROR) and self.retry_factor > 1:
-            bigger = Limits(time=self.limits.time * self.retry_factor, memory_mb=self.limits.memory_mb)
+        if result.status in (Status.TIMEOUT, Status.ERROR, Status.BUDGET) and self.retry_factor > 1:
+            bigger = self.limits.scaled(self.retry_factor)
             result = self.planners.solve(self.domain_text, encoding.problem, bigger, portfolio=True, sas=sas)
         if result.status == Status.UNSOLVABLE:
             return None
