@@ -8,7 +8,7 @@ OUT    := out
 CONFIG ?= acpgen/data/pipeline.yaml
 JOBS   ?= 2
 
-.PHONY: help setup test test-wheel test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
+.PHONY: help setup test test-wheel test-determinism test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
 	bench-lengths bench-profile bench-equiv bench-equiv-planetarium bench-scale clean
 
 help:  ## list the targets
@@ -35,6 +35,9 @@ test: $(STAMP)  ## run the default (fast) test suite
 test-wheel: $(STAMP)  ## build the wheel and sdist, install into a fresh venv, run acp from outside the checkout
 	rm -rf build  # setuptools reuses build/lib: a file deleted from the package would stay in the wheel
 	$(BIN)/python -m pytest -q -m wheel tests/test_wheel.py
+
+test-determinism: $(STAMP)  ## the same seed gives the same bytes with the time limits x0.25 and x2, on 1 and 2 processes (CI)
+	$(BIN)/python -m pytest -q -m slow tests/generation/test_determinism.py
 
 test-slow: $(STAMP)  ## run only the slow tests
 	$(BIN)/python -m pytest -q -m slow

@@ -118,18 +118,19 @@ def generate(
     Stages: problems -> plans -> states -> qa -> export (artefacts under OUT/<domain>/):
       problems/pNNN.pddl  seeded problems (solvability checked where not guaranteed)
       plans/pNNN.json     top-quality plans (small state spaces: read off the graph; else K*,
-                          diverse planning as fallback), each re-validated
+                          else one optimal or one plan), each re-validated
       states.jsonl        states along the plans and random rollouts from them
       qa/<task>.jsonl     symbolic questions with verified answers for every task and format
       <task>.gen.jsonl    the records: reference schema, text from acpgen/data/templates/<domain>.yaml
     Every stage resumes: finished files are kept, and files are written atomically, so a killed
     run can simply be started again. Each artefact's stamp (OUT/<domain>/stamps/) records what it
     was made from (inputs, config, templates, code); a file whose stamp changed is made again.
-    The same seed and config give byte-identical artefacts (while planners finish within their
-    time budgets). Exit status 1 if any stage failed (a problem without a plan, a unit that
-    crashed, ...); the last line names the domains and stages. A qa file with fewer questions than
-    asked for (a small level's states give no more) is written with what they give and named
-    ("short"); --strict makes that exit 1 too.
+    The same seed and config give byte-identical artefacts on any machine: every search that
+    shapes a record is bounded by work (states expanded), not seconds; a planner call that meets
+    its time limit first (the safety net) fails its unit. Exit status 1 if any stage failed (a
+    problem without a plan, a unit that crashed, ...); the last line names the domains and
+    stages. A qa file with fewer questions than asked for (a small level's states give no more)
+    is written with what they give and named ("short"); --strict makes that exit 1 too.
 
     \b
     Your own domain: the problems stage copies your problem files (each checked: it parses, and

@@ -175,6 +175,19 @@ def write_manifest(
         "code_version": code_version(),
         "versions": tool_versions(),
         "representation": config.export.representation,
+        # what bounded every search that shaped a record (states expanded), and the time limits that are only
+        # the safety net (a unit that met one failed and is named in stage_failures)
+        "budgets": {
+            "problems_expansions": config.planner.expansions,
+            "plans_expansions": config.plans.expansions,
+            "qa_expansions": config.qa.planner_expansions,
+            "qa_max_states": config.qa.max_states,
+            "safety_net_seconds": {
+                "problems": config.planner.time_limit,
+                "plans": config.plans.time_limit,
+                "qa": config.qa.planner_time_limit,
+            },
+        },
         "domains": domains,
         "counts": assembly.counts,
         "shortfalls": assembly.shortfalls,
@@ -261,7 +274,7 @@ def build_dataset(
     # the same route on the record as exported, so its planner answers come from the cache.
     options = ScoreOptions(
         max_states=config.qa.verify_max_states,
-        limits=Limits(time=config.qa.planner_time_limit, memory_mb=config.planner.memory_mb),
+        limits=Limits(config.qa.planner_time_limit, config.planner.memory_mb, config.qa.planner_expansions),
         second_opinion=True,
         lifted_states=config.qa.verify_lifted_states,
     )

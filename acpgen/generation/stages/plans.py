@@ -2,9 +2,11 @@
 
 Top-quality plans (quality bound and plan-count bound from pipeline.yaml): read off the explored
 state space when it has at most ``plans.explicit_states`` states (no planner process: the small
-problems of levels 1-2), otherwise by K* top-quality planning; when K* finds no plan within its
-budget, diverse planning (forbiditerative) is the fallback. Every plan is
-re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
+problems of levels 1-2), otherwise by K* top-quality planning within its work budget
+(``plans.expansions``); a problem K* does not finish within it gets one optimal plan (A* with LM-cut), else
+one plan (greedy best-first search), each within the same budget, so that what a problem's plans are never
+depends on the machine's speed (without a budget, diverse planning is the fallback, within a time limit).
+Every plan is re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
 stamp (problem file, plans settings, planner backend and memory, PDDL domain, code) is unchanged
 are skipped; a problem without any valid plan gets no file (a rerun tries again) and is reported.
 """
@@ -70,16 +72,13 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
             problem_text,
             settings.quality_bound,
             k=settings.number_of_plans,
-            limits=Limits(settings.time_limit, memory),
+            limits=Limits(settings.time_limit, memory, settings.expansions),
         )
         method = "kstar-top-quality"
     plans = _valid(task, result)  # every plan re-executed by acp's core, whichever route found it
     complete = result.status == Status.SOLVED
     if not plans and method == "kstar-top-quality":  # an explored space that gives no plan has none
-        result = ctx.require_planners().diverse(
-            domain_text, problem_text, settings.diverse_plans, Limits(settings.diverse_time_limit, memory)
-        )
-        method, plans, complete = "diverse", _valid(task, result), False
+        method, result, plans, complete = _fallback(ctx, task, problem_text)
     return {
         "problem": problem.stem,
         "method": method,
@@ -89,6 +88,25 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
         "optimal_cost": len(plans[0]) if plans and complete else None,
         "plans": [{"actions": p, "cost": len(p)} for p in plans],
     }
+
+
+def _fallback(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[str, PlannerResult, list, bool]:
+    """(method, result, valid plans, whether the first is optimal) for a problem K* gave no plan: with a work
+    budget, one optimal plan (A* with LM-cut) within it, else one plan (the greedy searches of the solve
+    portfolio in turn, each within it);
+    without one, diverse planning within the time limit."""
+    settings, memory, planners = ctx.config.plans, ctx.config.planner.memory_mb, ctx.require_planners()
+    if settings.expansions is None:
+        limits = Limits(settings.diverse_time_limit, memory)
+        result = planners.diverse(ctx.domain_text, problem_text, settings.diverse_plans, limits)
+        return "diverse", result, _valid(task, result), False
+    limits = Limits(settings.time_limit, memory, settings.expansions)
+    result = planners.optimal(ctx.domain_text, problem_text, limits)
+    plans = _valid(task, result)
+    if plans:
+        return "optimal", result, plans, True
+    result = planners.solve(ctx.domain_text, problem_text, limits, portfolio=True)
+    return "satisficing", result, _valid(task, result), False
 
 
 def stamp(ctx: StageContext, problem: Path) -> dict:

@@ -47,7 +47,8 @@ def make_problem(ctx: StageContext, index: int) -> str:
             reasons.append("goal not relaxed-reachable")
             continue
         if generator.check_solvable:
-            limits = Limits(time=ctx.config.planner.time_limit, memory_mb=ctx.config.planner.memory_mb)
+            planner = ctx.config.planner
+            limits = Limits(planner.time_limit, planner.memory_mb, planner.expansions)
             result = ctx.require_planners().solve(domain_text, renamed, limits)
             if result.status != Status.SOLVED:
                 reasons.append(f"planner: {result.status.value}")

@@ -1,5 +1,6 @@
 """The plans stage: top-quality plans read off a small explored state space are K*'s; K* plans the
-larger problems, and diverse planning is the fallback when K* finds nothing."""
+larger problems within its work budget, and one optimal plan, else one plan, within the same budget is the
+fallback when K* finishes nothing (diverse planning without a budget)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,57 @@ from acpgen.pddl.semantics import is_plan
 from acpgen.planners import PlannerResult, Planners, Status
 
 
-def test_diverse_planning_is_the_fallback_when_kstar_finds_nothing(reference_run, tmp_path):
+class KstarOverBudget(Planners):
+    """K* that never finishes within its budget; asked for the optimal plan, A* is over budget too when
+    ``optimal_too``."""
+
+    def __init__(self, optimal_too: bool = False) -> None:
+        super().__init__()
+        self.optimal_too = optimal_too
+        self.limits: list = []
+
+    def top_quality(self, *args, **kwargs):
+        return PlannerResult(Status.BUDGET, message="simulated: K* over its budget")
+
+    def optimal(self, domain, problem, limits, check=False):
+        self.limits.append(limits)
+        if self.optimal_too:
+            return PlannerResult(Status.BUDGET, message="simulated: A* over its budget")
+        return super().optimal(domain, problem, limits, check)
+
+    def solve(self, domain, problem, limits, *args, **kwargs):
+        self.limits.append(limits)
+        return super().solve(domain, problem, limits, *args, **kwargs)
+
+
+@pytest.mark.parametrize("optimal_too", [False, True])
+def test_a_problem_kstar_does_not_finish_gets_one_optimal_plan_else_one_plan_within_the_budget(
+    reference_run, optimal_too
+):
+    config = load_config(SMALL)
+    config = config.with_overrides(plans=dataclasses.replace(config.plans, explicit_states=0))  # always K*
+    planners = KstarOverBudget(optimal_too)
+    ctx = StageContext("ferry", config, reference_run, planners)
+    problem = reference_run / "ferry/problems/p002.pddl"
+    record = plans.plan_problem(ctx, problem)
+    assert len(record["plans"]) == 1 and all(limits.expansions == config.plans.expansions for limits in planners.limits)
+    task = GroundTask.from_strings(ctx.domain_text, problem.read_text())
+    assert is_plan(task, task.init, record["plans"][0]["actions"])
+    if optimal_too:  # greedy best-first search's plan: its cost is no proof of an optimum
+        assert record["method"] == "satisficing" and record["optimal_cost"] is None
+    else:  # Fast Downward's A* with LM-cut, independently: the optimal cost
+        optimal = Planners().optimal(ctx.domain_text, problem.read_text())
+        assert record["method"] == "optimal"
+        assert record["optimal_cost"] == record["plans"][0]["cost"] == min(optimal.costs)
+
+
+def test_without_a_budget_diverse_planning_is_the_fallback_when_kstar_finds_nothing(reference_run):
     class KstarTimesOut(Planners):
         def top_quality(self, *args, **kwargs):
             return PlannerResult(Status.TIMEOUT, message="simulated K* timeout")
 
     config = load_config(SMALL)
-    config = config.with_overrides(plans=dataclasses.replace(config.plans, explicit_states=0))  # always K*
+    config = config.with_overrides(plans=dataclasses.replace(config.plans, explicit_states=0, expansions=None))
     ctx = StageContext("ferry", config, reference_run, KstarTimesOut())
     record = plans.plan_problem(ctx, reference_run / "ferry/problems/p002.pddl")
     assert record["method"] == "diverse" and record["plans"] and record["optimal_cost"] is None
