@@ -21,15 +21,15 @@ from acpgen.planners.setup import PlannerSetup
 
 @dataclass(frozen=True)
 class PlannerConfig:
-    """Planner backend and default limits. ``expansions``: the work budget of the problems' solvability
-    checks (states a search may expand; the time limit is then a safety net, see
+    """Planner backend and default limits. ``work``: the work budget of the problems' solvability checks
+    (states a search may expand times the task's operators; the time limit is then a safety net, see
     :class:`acpgen.planners.Limits`); null: the time limit decides, and the output may differ by machine."""
 
     backend: str = "local"
     image: str | None = None
     time_limit: float = 60.0
     memory_mb: int = 4096
-    expansions: int | None = 200_000
+    work: int | None = 5_000_000
     #: planner results kept on disk, relative to ``out`` (shared by the stages, the self-check and
     #: later runs); null: in memory only (``ACP_CACHE_DIR`` then still applies)
     cache: str | None = "planner-cache"
@@ -44,15 +44,15 @@ class PlannerConfig:
 @dataclass(frozen=True)
 class PlansConfig:
     """Stage 2: top-quality plans (from the explored state space when it is small, else K*). With a work
-    budget (``expansions``), a problem K* does not finish within it gets one optimal plan, else one plan,
+    budget (``work``), a problem K* does not finish within it gets one optimal plan, else one plan,
     each search within the budget; without one (null), diverse planning is K*'s fallback and the clock
     decides what K* finishes."""
 
     quality_bound: float = 1.2
     number_of_plans: int = 10
     explicit_states: int = 5000  # read the plans off the explored state space up to this many states (0: always K*)
-    time_limit: float = 60.0
-    expansions: int | None = 100_000
+    time_limit: float = 120.0
+    work: int | None = 5_000_000
     diverse_plans: int = 5
     diverse_time_limit: float = 60.0
 
@@ -84,7 +84,7 @@ class QAConfig:
     # while verifying, spaces of at most this many states are explored by the separate lifted interpreter
     # (acpgen.proofs.lifted_space) instead of asking planner processes; 0: planners only
     verify_lifted_states: int = 2000
-    planner_expansions: int | None = 20_000  # states a planner's search may expand while generating (null: none)
+    planner_work: int | None = 3_000_000  # states a search may expand times the task's operators (null: none)
     planner_time_limit: float = 60.0  # seconds per planner call: the safety net (without a work budget: the limit)
     candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)

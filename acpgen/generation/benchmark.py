@@ -175,12 +175,12 @@ def write_manifest(
         "code_version": code_version(),
         "versions": tool_versions(),
         "representation": config.export.representation,
-        # what bounded every search that shaped a record (states expanded), and the time limits that are only
-        # the safety net (a unit that met one failed and is named in stage_failures)
+        # what bounded every search that shaped a record (states expanded times the task's operators), and the
+        # time limits that are only the safety net (a unit that met one failed and is named in stage_failures)
         "budgets": {
-            "problems_expansions": config.planner.expansions,
-            "plans_expansions": config.plans.expansions,
-            "qa_expansions": config.qa.planner_expansions,
+            "problems_work": config.planner.work,
+            "plans_work": config.plans.work,
+            "qa_work": config.qa.planner_work,
             "qa_max_states": config.qa.max_states,
             "safety_net_seconds": {
                 "problems": config.planner.time_limit,
@@ -274,7 +274,7 @@ def build_dataset(
     # the same route on the record as exported, so its planner answers come from the cache.
     options = ScoreOptions(
         max_states=config.qa.verify_max_states,
-        limits=Limits(config.qa.planner_time_limit, config.planner.memory_mb, config.qa.planner_expansions),
+        limits=Limits(config.qa.planner_time_limit, config.planner.memory_mb, config.qa.planner_work),
         second_opinion=True,
         lifted_states=config.qa.verify_lifted_states,
     )

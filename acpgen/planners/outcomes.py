@@ -35,7 +35,7 @@ class Status(str, Enum):
     UNSOLVABLE = "unsolvable"
     TIMEOUT = "timeout"
     ERROR = "error"
-    #: the search did the work it was given (``Limits.expansions``) without an answer: undecided, and the
+    #: the search did the work it was given (``Limits.work``) without an answer: undecided, and the
     #: same on every machine
     BUDGET = "budget"
 

@@ -177,31 +177,44 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
 
 #: the expansions a Fast Downward-family search reports: its progress lines ("g=5, 13 evaluated, 4 expanded",
 #: "f = 34, 722 evaluated, 70 expanded") and its statistics ("Expanded 30217 state(s).", K*'s
-#: "step[1]::first_astar::Expanded=6 state(s).")
-_EXPANDED = re.compile(rb"(\d+) expanded\b|Expanded[= ](\d+) state")
+#: "step[1]::first_astar::Expanded=6 state(s)."); and the operators of the task it searches, as the
+#: translator counts them before the search starts ("Translator operators: 240")
+_EXPANDED = re.compile(rb"(\d+) expanded\b|Expanded[= ](\d+) state|Translator operators: (\d+)")
+OPERATORS_LINE = "Translator operators: {}"
 
 
-def reported_expansions(text: str) -> int:
-    """The most expansions a search's output reports (0: none reported)."""
-    watch = Expansions(None)
+def reported_work(text: str) -> int:
+    """The work a search's output reports (see :class:`Work`; 0: none reported)."""
+    watch = Work(None)
     watch(text.encode("utf-8", errors="replace") + b"\n")
-    return watch.most
+    return watch.done
 
 
-class Expansions:
-    """Watches a search's output as it is written (``run_tool``'s ``watch``): ``most`` is the most
-    expansions reported so far; a call answers whether they exceed ``budget``. Output comes in pieces
-    that may end inside a line: a line is read once it is complete."""
+class Work:
+    """Watches a search's output as it is written (``run_tool``'s ``watch``): ``done`` is the work reported so
+    far, the most expansions reported times the task's operators (what evaluating a state costs a heuristic
+    grows with them, so that a budget of work takes about as long on a task of 10 operators as on one of
+    1,000); a call answers whether it exceeds ``budget``. Output comes in pieces that may end inside a line: a
+    line is read once it is complete."""
 
     def __init__(self, budget: int | None) -> None:
         self.budget = budget
-        self.most = 0
+        self.expansions = 0
+        self.operators = 1
         self._rest = b""
+
+    @property
+    def done(self) -> int:
+        return self.expansions * self.operators
 
     def __call__(self, chunk: bytes) -> bool:
         text = self._rest + chunk
         cut = text.rfind(b"\n") + 1
         self._rest = text[cut:][-200:]  # a line's end is all a count needs
         for match in _EXPANDED.finditer(text, 0, cut):
-            self.most = max(self.most, int(match.group(1) or match.group(2)))
-        return self.budget is not None and self.most > self.budget
+            expanded, stated, operators = match.groups()
+            if operators is not None:
+                self.operators = max(1, int(operators))
+            else:
+                self.expansions = max(self.expansions, int(expanded or stated))
+        return self.budget is not None and self.done > self.budget

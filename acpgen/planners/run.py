@@ -8,7 +8,7 @@ the ``vfork`` the standard library uses otherwise), else by a ``preexec_fn``. A 
 run that outlives ``time_limit * 1.5 + 5`` seconds (a thread, so that the main thread can block in
 ``waitpid`` without polling): the whole group gets SIGTERM, then SIGKILL. A caller may also ``watch`` the
 tool's output as it is written (the thread reads what is new every :data:`WATCH_SECONDS`) and stop the run
-when the output shows that it has done the work it was given (a planner's reported expansions).
+when the output shows that it has done the work it was given (a planner's reported work).
 Fast Downward's driver starts the translator and the search as children, and forbiditerative
 starts whole driver runs; killing only the direct child would leave them running. After every
 run, also a normal one, the group is sent SIGKILL so that no straggler survives.

@@ -12,16 +12,17 @@ Plans are tuples of canonical actions ``"(name a b)"``; ``costs`` are plan lengt
 unit costs everywhere). A result with status ``timeout`` may still carry the plans found before
 the limit (for K* they are the best ones, in order), but it is never cached.
 
-**Work budgets** (``Limits.expansions``): a search given one is judged by the work it reports, not by the
+**Work budgets** (``Limits.work``): a search given one is judged by the work it reports, not by the
 clock, so that its answer is the same on every machine. Fast Downward and K* report the states they have
-expanded as they go and when they end; a run whose reports pass the budget is stopped there (``run_tool``'s
-watch) and, like a run that ends with more expansions than the budget, has status ``budget``: undecided,
-the same everywhere, cached. An answer counts only from a search that ended within its budget. The time
-limit is then a safety net: a budgeted call that runs into it before its reports pass the budget (a machine
-far slower than the budget was sized for, a search that reports nothing for long) raises
+expanded as they go and when they end, and their translator the task's operators; the work is the states
+expanded times the operators (:class:`acpgen.planners.parse.Work`). A run whose reports pass the budget is
+stopped there (``run_tool``'s watch) and, like a run that ends with more work than the budget, has status
+``budget``: undecided, the same everywhere, cached. An answer counts only from a search that ended within its
+budget. The time limit is then a safety net: a budgeted call that runs into it before its reports pass the
+budget (a machine far slower than the budget was sized for, a search that reports nothing for long) raises
 :class:`acpgen.errors.SafetyNetError` instead of returning an answer that the machine's speed decided. The
-searches that only run a time-bounded shortcut (the portfolio's probes, K*'s own ``max_time``) do without it
-under a budget; polynomial steps (translating, landmarks, mutex groups) have no budget, only the net.
+portfolio's probes, a shortcut bounded by time, are left out under a budget, and K*'s own ``max_time`` is part
+of the net; polynomial steps (translating, landmarks, mutex groups) have no budget, only the net.
 """
 
 from __future__ import annotations
@@ -55,12 +56,13 @@ from acpgen.planners.outcomes import (
     describe,
 )
 from acpgen.planners.parse import (
-    Expansions,
+    OPERATORS_LINE,
     Landmark,
+    Work,
     forbiditerative_plans,
     kstar_plans,
     landmark_graph,
-    reported_expansions,
+    reported_work,
     sas_mutex_groups,
     sas_plan,
 )
@@ -123,14 +125,14 @@ LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_rhw(verbosity=debug))],bound=0)
 class Limits:
     """Budget of one planner call: seconds and memory, and the search's work (see the module docstring)."""
 
-    time: float = 60.0  # seconds, per call (with ``expansions``: the safety net only)
+    time: float = 60.0  # seconds, per call (with ``work``: the safety net only)
     memory_mb: int = 4096
-    expansions: int | None = None  # states a search may expand; None: the time limit decides
+    work: int | None = None  # states a search may expand times the task's operators; None: the time limit decides
 
     def scaled(self, factor: float) -> Limits:
         """These limits with the time and the work budget ``factor`` times as large."""
-        expansions = None if self.expansions is None else max(1, int(self.expansions * factor))
-        return Limits(self.time * factor, self.memory_mb, expansions)
+        work = None if self.work is None else max(1, int(self.work * factor))
+        return Limits(self.time * factor, self.memory_mb, work)
 
 
 @dataclass(frozen=True)
@@ -293,7 +295,7 @@ class Planners:
         which the first probe searches before anything is translated (with or without the portfolio).
         With a work budget the probes (a time limit's shortcut) are left out, and each search of the
         portfolio has the whole budget."""
-        if limits.expansions is not None:
+        if limits.work is not None:
             return self._budgeted_solve(domain, problem, limits, portfolio, sas)
         probe = min(PROBE_SECONDS, limits.time / 8)
         bounded = [f"{search[:-1]},max_time={probe:g})" for search in PROBE_SEARCHES]
@@ -375,7 +377,7 @@ class Planners:
         """
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
-        if limits.expansions is not None:
+        if limits.work is not None:
             raise ValueError("the diverse planner reports no work to budget: it runs under a time limit only")
         template = (
             "--planner",
@@ -582,11 +584,17 @@ class Planners:
                 arg = arg.replace(token, value)
             args.append(arg)
         memory = limits.memory_mb if self.backend.limits_memory else None
-        watch = Expansions(limits.expansions) if limits.expansions is not None and tool != FORBIDITERATIVE else None
+        watch = Work(limits.work) if limits.work is not None and tool != FORBIDITERATIVE else None
+        # a SAS task is searched without translating: its operators are counted here, for the watch and the output
+        counted = OPERATORS_LINE.format(_operators(workdir / SAS_TASK_FILE)) + "\n" if "{sas}" in template else ""
+        if watch is not None and counted:
+            watch(counted.encode())
         if tool in (FAST_DOWNWARD, KSTAR) and isinstance(self.backend, LocalBackend) and warm.enabled():
-            return warm.run(args, workdir, memory, tool, watch)
-        cmd = self.backend.command(tool, args, workdir)
-        return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir, watch=watch)
+            run = warm.run(args, workdir, memory, tool, watch)
+        else:
+            cmd = self.backend.command(tool, args, workdir)
+            run = _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir, watch=watch)
+        return replace(run, stdout=counted + run.stdout) if watch is not None and counted else run
 
     def _lookup(self, key: str, kind: type[_Result]) -> _Result | None:
         data = self.cache.get(key)
@@ -605,25 +613,30 @@ class Planners:
 
 def _budget(limits: Limits) -> tuple[str, ...]:
     """What a cache key adds for a work budget: an answer within one budget may be over another."""
-    return () if limits.expansions is None else (f"expansions={limits.expansions}",)
+    return () if limits.work is None else (f"work={limits.work}",)
+
+
+def _operators(sas: Path) -> int:
+    """The operators of a task in Fast Downward's SAS format."""
+    with open(sas, encoding="utf-8") as handle:
+        return sum(line.startswith("begin_operator") for line in handle)
 
 
 def _over_budget(run: _run.ToolRun, limits: Limits, spent: float) -> PlannerResult | None:
-    """Status ``budget`` for a run stopped at its work budget or that ended with more expansions than it."""
-    if limits.expansions is None:
+    """Status ``budget`` for a run stopped at its work budget or that ended with more work than it."""
+    if limits.work is None:
         return None
-    done = reported_expansions(run.stdout)
-    if not run.stopped and done <= limits.expansions:
+    if not run.stopped and reported_work(run.stdout) <= limits.work:
         return None
-    return _result(Status.BUDGET, time=spent, message=f"no answer within {limits.expansions:,} expansions")
+    return _result(Status.BUDGET, time=spent, message=f"no answer within a work budget of {limits.work:,}")
 
 
 def _net(status: Status, limits: Limits, what: str, run: _run.ToolRun) -> None:
     """Raise SafetyNetError for a budgeted call that ran into its time limit (see the module docstring)."""
-    if status == Status.TIMEOUT and limits.expansions is not None:
+    if status == Status.TIMEOUT and limits.work is not None:
         raise SafetyNetError(
-            f"{what} ran into the safety net of {limits.time:g} s before its budget of {limits.expansions:,} "
-            f"expansions was spent ({reported_expansions(run.stdout):,} reported): its answer would depend on "
+            f"{what} ran into the safety net of {limits.time:g} s before its work budget of {limits.work:,} "
+            f"was spent ({reported_work(run.stdout):,} reported): its answer would depend on "
             "this machine's speed. Raise the time limit (planner.time_limit, plans.time_limit, "
             "qa.planner_time_limit) or lower the work budget."
         )

@@ -209,6 +209,8 @@ def run(
         code = TRANSLATE_CRITICAL_ERROR
     if code != 0 or fired or search is None:
         return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
+    if watch is not None:  # the translator's output first, as the driver's would come
+        watch(output.encode("utf-8", errors="replace"))
     # The driver gives the search what is left of the overall limit, rounded down.
     left = math.floor(max(0.0, seconds - used))
     binary = release_bin(layout) / "downward"

@@ -33,7 +33,7 @@ from acpgen.planners import (
 )
 from acpgen.planners.backends import Backend
 from acpgen.planners.outcomes import classify
-from acpgen.planners.parse import Expansions, canonical, landmark_graph, reported_expansions
+from acpgen.planners.parse import Work, canonical, landmark_graph, reported_work
 
 FIX = FIXTURES / "planner"
 LIMITS = Limits(time=20.0, memory_mb=2048)
@@ -395,22 +395,23 @@ def test_exit_code_table():
 
 
 # ----- work budgets ---------------------------------------------------------------------------
-def test_the_expansions_a_search_reports_are_read_from_its_progress_lines_and_statistics():
+def test_the_work_a_search_reports_is_its_expansions_times_the_task_s_operators():
     output = (
+        "Translator operators: 240\n"
         "[t=0.0s, 10544 KB] g=0, 1 evaluated, 0 expanded\n"
         "[t=0.04s, 10680 KB] f = 34, 722 evaluated, 70 expanded\n"
         "[t=1.7s, 12320 KB] f = 36, 37795 evaluated, 4955 expanded, 13 reopened\n"
         "[t=8.0s, 19072 KB] Expanded 30217 state(s).\n"
         "[t=8.0s, 19072 KB] Expanded until last jump: 30205 state(s).\n"  # not a count of its own
     )
-    assert reported_expansions(output) == 30217
-    assert reported_expansions("[t=0.004s] step[1]::first_astar::Expanded=6 state(s).\n") == 6  # K*
-    assert reported_expansions("Translator variables: 12\n") == 0
+    assert reported_work(output) == 30217 * 240
+    assert reported_work("[t=0.004s] step[1]::first_astar::Expanded=6 state(s).\n") == 6  # K*; operators unknown: 1
+    assert reported_work("Translator operators: 12\n") == 0
     # given in pieces that end inside a line, a count is read once its line is complete
-    watch = Expansions(100)
-    assert watch(b"[t=0.1s] g=3, 24 evaluated, 9") is False and watch.most == 0
-    assert watch(b"9 expanded\n[t=0.2s] g=4, 37 evalu") is False and watch.most == 99  # 99 <= 100
-    assert watch(b"ated, 101 expanded\n") is True and watch.most == 101
+    watch = Work(1000)
+    assert watch(b"Translator operators: 10\n[t=0.1s] g=3, 24 evaluated, 9") is False and watch.done == 0
+    assert watch(b"9 expanded\n[t=0.2s] g=4, 37 evalu") is False and watch.done == 990  # 99 x 10 <= 1,000
+    assert watch(b"ated, 101 expanded\n") is True and watch.done == 1010
 
 
 WATCHED = textwrap.dedent("""\
@@ -425,39 +426,39 @@ WATCHED = textwrap.dedent("""\
 def test_a_watched_run_is_stopped_when_its_output_passes_the_budget(tmp_path):
     script = tmp_path / "search.py"
     script.write_text(WATCHED)
-    watch = Expansions(60)
+    watch = Work(60)
     run = run_tool([sys.executable, str(script)], time_limit=20, memory_mb=1024, cwd=tmp_path, watch=watch)
     # stopped at the third line (500 > 60), about 0.6 s in, not by the clock
-    assert run.stopped and not run.timed_out and watch.most == 500 and run.wall_time < 5
+    assert run.stopped and not run.timed_out and watch.done == 500 and run.wall_time < 5
     assert "500 expanded" in run.stdout and "5000" not in run.stdout
     # a budget the output never passes: the run goes on until the time limit's watchdog ends it
-    watch = Expansions(10**6)
+    watch = Work(10**6)
     run = run_tool([sys.executable, str(script)], time_limit=1, memory_mb=1024, cwd=tmp_path, watch=watch, wall_limit=2)
-    assert run.timed_out and not run.stopped and watch.most == 5000
+    assert run.timed_out and not run.stopped and watch.done == 5000
 
 
 def test_a_budgeted_search_is_decided_by_its_work_whatever_the_time_limit(planners):
-    # A* with LM-cut on ferry-big (optimal cost 31) expands more than 10 states: over a budget of 10 under a
-    # time limit of 5 s or 40 s alike; within a million it finds its optimal plan
+    # A* with LM-cut on ferry-big (optimal cost 31; 150 operators) expands more than 10 states: over a budget of
+    # 1,500 under a time limit of 5 s or 40 s alike; within 10^8 it finds its optimal plan
     for seconds in (5.0, 40.0):
         over = Planners(LocalBackend(), PlanCache(None, env=False)).optimal(
-            FERRY, pddl("ferry-big"), Limits(seconds, 2048, 10)
+            FERRY, pddl("ferry-big"), Limits(seconds, 2048, 1500)
         )
-        assert over.status == Status.BUDGET and not over.plans and "10 expansions" in over.message
-    found = planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10**6))
+        assert over.status == Status.BUDGET and not over.plans and "work budget of 1,500" in over.message
+    found = planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10**8))
     assert found.status == Status.SOLVED and found.costs == (31,)
     # status budget is the same on every machine: it is cached, under its budget only
-    assert planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10)).status == Status.BUDGET
-    again = planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10))
+    assert planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 1500)).status == Status.BUDGET
+    again = planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 1500))
     assert again.cached and again.status == Status.BUDGET
-    assert planners.solve(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10**6)).status == Status.SOLVED
+    assert planners.solve(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10**8)).status == Status.SOLVED
 
 
 def test_a_budgeted_call_that_meets_its_time_limit_first_raises(planners):
-    # K* asked for 100,000 plans of ferry-big does not end within 2 s and never passes 10^9 expansions: its
+    # K* asked for 100,000 plans of ferry-big does not end within 2 s and never passes 10^12 of work: its
     # plans so far would depend on the machine's speed
-    with pytest.raises(SafetyNetError, match="safety net of 2 s before its budget of 1,000,000,000 expansions"):
-        planners.top_k(FERRY, pddl("ferry-big"), 100000, Limits(2.0, 2048, 10**9))
+    with pytest.raises(SafetyNetError, match="safety net of 2 s before its work budget of 1,000,000,000,000"):
+        planners.top_k(FERRY, pddl("ferry-big"), 100000, Limits(2.0, 2048, 10**12))
     with pytest.raises(ValueError, match="no work to budget"):
         planners.diverse(FERRY, FERRY_P01, 3, Limits(20.0, 2048, 1000))
 

@@ -3,7 +3,7 @@
 Top-quality plans (quality bound and plan-count bound from pipeline.yaml): read off the explored
 state space when it has at most ``plans.explicit_states`` states (no planner process: the small
 problems of levels 1-2), otherwise by K* top-quality planning within its work budget
-(``plans.expansions``); a problem K* does not finish within it gets one optimal plan (A* with LM-cut), else
+(``plans.work``); a problem K* does not finish within it gets one optimal plan (A* with LM-cut), else
 one plan (greedy best-first search), each within the same budget, so that what a problem's plans are never
 depends on the machine's speed (without a budget, diverse planning is the fallback, within a time limit).
 Every plan is re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
@@ -72,7 +72,7 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
             problem_text,
             settings.quality_bound,
             k=settings.number_of_plans,
-            limits=Limits(settings.time_limit, memory, settings.expansions),
+            limits=Limits(settings.time_limit, memory, settings.work),
         )
         method = "kstar-top-quality"
     plans = _valid(task, result)  # every plan re-executed by acp's core, whichever route found it
@@ -96,11 +96,11 @@ def _fallback(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[s
     portfolio in turn, each within it);
     without one, diverse planning within the time limit."""
     settings, memory, planners = ctx.config.plans, ctx.config.planner.memory_mb, ctx.require_planners()
-    if settings.expansions is None:
+    if settings.work is None:
         limits = Limits(settings.diverse_time_limit, memory)
         result = planners.diverse(ctx.domain_text, problem_text, settings.diverse_plans, limits)
         return "diverse", result, _valid(task, result), False
-    limits = Limits(settings.time_limit, memory, settings.expansions)
+    limits = Limits(settings.time_limit, memory, settings.work)
     result = planners.optimal(ctx.domain_text, problem_text, limits)
     plans = _valid(task, result)
     if plans:

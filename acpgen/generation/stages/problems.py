@@ -48,7 +48,7 @@ def make_problem(ctx: StageContext, index: int) -> str:
             continue
         if generator.check_solvable:
             planner = ctx.config.planner
-            limits = Limits(planner.time_limit, planner.memory_mb, planner.expansions)
+            limits = Limits(planner.time_limit, planner.memory_mb, planner.work)
             result = ctx.require_planners().solve(domain_text, renamed, limits)
             if result.status != Status.SOLVED:
                 reasons.append(f"planner: {result.status.value}")

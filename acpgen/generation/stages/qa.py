@@ -159,7 +159,7 @@ def _budgets(ctx: StageContext):
     """Planners, and the options to generate with and to verify with."""
     settings = qa_settings(ctx)
     planners = ctx.require_planners()
-    limits = Limits(settings.planner_time_limit, ctx.config.planner.memory_mb, settings.planner_expansions)
+    limits = Limits(settings.planner_time_limit, ctx.config.planner.memory_mb, settings.planner_work)
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
     generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
     verify_options = ScoreOptions(

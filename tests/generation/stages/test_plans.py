@@ -52,7 +52,7 @@ def test_a_problem_kstar_does_not_finish_gets_one_optimal_plan_else_one_plan_wit
     ctx = StageContext("ferry", config, reference_run, planners)
     problem = reference_run / "ferry/problems/p002.pddl"
     record = plans.plan_problem(ctx, problem)
-    assert len(record["plans"]) == 1 and all(limits.expansions == config.plans.expansions for limits in planners.limits)
+    assert len(record["plans"]) == 1 and all(limits.work == config.plans.work for limits in planners.limits)
     task = GroundTask.from_strings(ctx.domain_text, problem.read_text())
     assert is_plan(task, task.init, record["plans"][0]["actions"])
     if optimal_too:  # greedy best-first search's plan: its cost is no proof of an optimum
@@ -69,7 +69,7 @@ def test_without_a_budget_diverse_planning_is_the_fallback_when_kstar_finds_noth
             return PlannerResult(Status.TIMEOUT, message="simulated K* timeout")
 
     config = load_config(SMALL)
-    config = config.with_overrides(plans=dataclasses.replace(config.plans, explicit_states=0, expansions=None))
+    config = config.with_overrides(plans=dataclasses.replace(config.plans, explicit_states=0, work=None))
     ctx = StageContext("ferry", config, reference_run, KstarTimesOut())
     record = plans.plan_problem(ctx, reference_run / "ferry/problems/p002.pddl")
     assert record["method"] == "diverse" and record["plans"] and record["optimal_cost"] is None
