@@ -44,9 +44,9 @@ class PlannerConfig:
 @dataclass(frozen=True)
 class PlansConfig:
     """Stage 2: top-quality plans (from the explored state space when it is small, else K*). With a work
-    budget (``work``), a problem K* does not finish within it gets one optimal plan, else one plan,
-    each search within the budget; without one (null), diverse planning is K*'s fallback and the clock
-    decides what K* finishes."""
+    budget (``work``), a problem K* does not finish within it gets one optimal plan, else the diverse
+    planner's first plan, each search within the budget; without one (null), diverse planning is K*'s
+    fallback and the clock decides what K* finishes."""
 
     quality_bound: float = 1.2
     number_of_plans: int = 10

@@ -373,12 +373,17 @@ class Planners:
     def diverse(self, domain: str, problem: str, k: int, limits: Limits = Limits()) -> PlannerResult:
         """Up to ``k`` diverse plans (forbiditerative); a fallback when K* finds nothing in time.
 
-        Its search is not complete: no plan gives status error (or timeout), never unsolvable.
+        Its search is not complete: no plan gives status error (or timeout), never unsolvable. With a work
+        budget, only its first plan can be asked for (``k`` 1: it ends its later iterations by the clock), and
+        its planner's output is watched as Fast Downward's is.
         """
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
-        if limits.work is not None:
-            raise ValueError("the diverse planner reports no work to budget: it runs under a time limit only")
+        if limits.work is not None and k != 1:
+            raise ValueError(
+                "under a work budget the diverse planner gives its first plan only (k=1): it ends "
+                "its later iterations by the clock"
+            )
         template = (
             "--planner",
             "diverse",
@@ -392,19 +397,20 @@ class Planners:
             "--use-local-folder",
             "--clean-local-folder",
             "--plans-as-json",
-            "--suppress-planners-output",
+            *(() if limits.work is not None else ("--suppress-planners-output",)),  # a budget reads the output
             "--results-file",
             PLANS_JSON,
             "--overall-time-limit",
             "{time}",
         )
-        key = PlanCache.key(FORBIDITERATIVE, template, domain, problem)
+        key = PlanCache.key(FORBIDITERATIVE, (*template, *_budget(limits)), domain, problem)
         hit = self._lookup(key, PlannerResult)
         if hit is not None:
             return hit
         with self._workdir(domain, problem) as workdir:
             run = self._run(FORBIDITERATIVE, template, workdir, limits)
-            result = self._diverse_result(run, workdir, k, limits)
+            result = _over_budget(run, limits, run.wall_time) or self._diverse_result(run, workdir, k, limits)
+        _net(result.status, limits, "the diverse planner", run)
         self._store(key, result)
         return result
 
@@ -584,7 +590,7 @@ class Planners:
                 arg = arg.replace(token, value)
             args.append(arg)
         memory = limits.memory_mb if self.backend.limits_memory else None
-        watch = Work(limits.work) if limits.work is not None and tool != FORBIDITERATIVE else None
+        watch = Work(limits.work) if limits.work is not None else None
         # a SAS task is searched without translating: its operators are counted here, for the watch and the output
         counted = OPERATORS_LINE.format(_operators(workdir / SAS_TASK_FILE)) + "\n" if "{sas}" in template else ""
         if watch is not None and counted:

@@ -4,7 +4,7 @@ Top-quality plans (quality bound and plan-count bound from pipeline.yaml): read 
 state space when it has at most ``plans.explicit_states`` states (no planner process: the small
 problems of levels 1-2), otherwise by K* top-quality planning within its work budget
 (``plans.work``); a problem K* does not finish within it gets one optimal plan (A* with LM-cut), else
-one plan (greedy best-first search), each within the same budget, so that what a problem's plans are never
+the diverse planner's first plan, each within the same budget, so that what a problem's plans are never
 depends on the machine's speed (without a budget, diverse planning is the fallback, within a time limit).
 Every plan is re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
 stamp (problem file, plans settings, planner backend and memory, PDDL domain, code) is unchanged
@@ -92,8 +92,8 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
 
 def _fallback(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[str, PlannerResult, list, bool]:
     """(method, result, valid plans, whether the first is optimal) for a problem K* gave no plan: with a work
-    budget, one optimal plan (A* with LM-cut) within it, else one plan (the greedy searches of the solve
-    portfolio in turn, each within it);
+    budget, one optimal plan (A* with LM-cut) within it, else the diverse planner's first plan (its
+    red-black heuristic search, at ease where greedy searches meet dead ends, as on floortile) within it;
     without one, diverse planning within the time limit."""
     settings, memory, planners = ctx.config.plans, ctx.config.planner.memory_mb, ctx.require_planners()
     if settings.work is None:
@@ -105,7 +105,7 @@ def _fallback(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[s
     plans = _valid(task, result)
     if plans:
         return "optimal", result, plans, True
-    result = planners.solve(ctx.domain_text, problem_text, limits, portfolio=True)
+    result = planners.diverse(ctx.domain_text, problem_text, 1, limits)
     return "satisficing", result, _valid(task, result), False
 
 
