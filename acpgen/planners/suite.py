@@ -96,6 +96,10 @@ SOLVE_PORTFOLIO = (
     "lazy_greedy([ff()],preferred=[ff()])",
     "eager_greedy([ff(), cg()],preferred=[ff(), cg()])",
 )
+#: the portfolio under a work budget: the searches whose work the budget measures. Eager FF with the causal graph
+#: heuristic can spend minutes on a handful of states (floortile: 136 expanded in 0.02 s, then nothing reported
+#: for over 3 minutes), which a count of expanded states does not see: it would only meet the safety net.
+BUDGETED_PORTFOLIO = SOLVE_PORTFOLIO[:2]
 #: the portfolio's probes: each search in turn for at most ``PROBE_SECONDS`` (Fast Downward's own
 #: ``max_time``, which ends a search as incomplete, never as a proof), before the searches above. Eager
 #: FF that expands preferred successors first (``boost``) found a plan for 10 of the 11 solvable floortile
@@ -323,7 +327,7 @@ class Planners:
         """:meth:`solve` with a work budget: the searches of the portfolio (the first alone without it) in turn,
         each within the budget, until one finds a plan or proves that none exists; given the query in SAS form,
         the first search runs on it, before anything is translated."""
-        searches = SOLVE_PORTFOLIO if portfolio else SOLVE_PORTFOLIO[:1]
+        searches = BUDGETED_PORTFOLIO if portfolio else SOLVE_PORTFOLIO[:1]
         result = _result(Status.BUDGET)
         for i, search in enumerate(searches):
             if i == 0 and sas is not None:
