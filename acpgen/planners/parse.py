@@ -180,14 +180,6 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
 #: "step[1]::first_astar::Expanded=6 state(s)."); and the operators of the task it searches, as the
 #: translator counts them before the search starts ("Translator operators: 240")
 _EXPANDED = re.compile(rb"(\d+) expanded\b|Expanded[= ](\d+) state|Translator operators: (\d+)")
-OPERATORS_LINE = "Translator operators: {}"
-
-
-def reported_work(text: str) -> int:
-    """The work a search's output reports (see :class:`Work`; 0: none reported)."""
-    watch = Work(None)
-    watch(text.encode("utf-8", errors="replace") + b"\n")
-    return watch.done
 
 
 class Work:

@@ -56,13 +56,11 @@ from acpgen.planners.outcomes import (
     describe,
 )
 from acpgen.planners.parse import (
-    OPERATORS_LINE,
     Landmark,
     Work,
     forbiditerative_plans,
     kstar_plans,
     landmark_graph,
-    reported_work,
     sas_mutex_groups,
     sas_plan,
 )
@@ -351,7 +349,7 @@ class Planners:
         with self._workdir(domain, problem) as workdir:
             run = self._run(FAST_DOWNWARD, template, workdir, limits)
             result = self._landmark_result(run)
-        _net(result.status, limits, "the landmark graph", run)
+        _net(result.status, limits, "the landmark graph")
         self._store(key, result)
         return result
 
@@ -373,7 +371,7 @@ class Planners:
                 result = MutexResult(
                     status, (), round(run.wall_time, 3), describe(run, "translator gave no output.sas")
                 )
-        _net(result.status, limits, "the mutex groups", run)
+        _net(result.status, limits, "the mutex groups")
         self._store(key, result)
         return result
 
@@ -415,9 +413,10 @@ class Planners:
         if hit is not None:
             return hit
         with self._workdir(domain, problem) as workdir:
-            run = self._run(FORBIDITERATIVE, template, workdir, limits)
-            result = _over_budget(run, limits, run.wall_time) or self._diverse_result(run, workdir, k, limits)
-        _net(result.status, limits, "the diverse planner", run)
+            watch = _watch(limits)
+            run = self._run(FORBIDITERATIVE, template, workdir, limits, watch)
+            result = _over_budget(run, watch, run.wall_time) or self._diverse_result(run, workdir, k, limits)
+        _net(result.status, limits, "the diverse planner", watch)
         self._store(key, result)
         return result
 
@@ -446,16 +445,17 @@ class Planners:
         if hit is not None:
             return hit
         with self._workdir(domain, problem) as workdir:
-            run, spent = self._first_supported(KSTAR, templates, workdir, limits, PLANS_JSON)
-            result = _over_budget(run, limits, spent) or self._kstar_result(run, workdir, spent, wanted)
-        _net(result.status, limits, "K*", run)
+            run, spent, watch = self._first_supported(KSTAR, templates, workdir, limits, PLANS_JSON)
+            result = _over_budget(run, watch, spent) or self._kstar_result(run, workdir, spent, wanted)
+        _net(result.status, limits, "K*", watch)
         self._store(key, result)
         return result
 
     def _first_supported(
         self, tool: str, templates: Sequence[tuple[str, ...]], workdir: Path, limits: Limits, output: str | None = None
-    ) -> tuple[_run.ToolRun, float]:
-        """Run the configurations in order until one is not rejected as unsupported (exit 34).
+    ) -> tuple[_run.ToolRun, float, Work | None]:
+        """Run the configurations in order until one is not rejected as unsupported (exit 34): the last run, the
+        seconds of all, and the work the last one reported (with a work budget).
 
         LM-cut and stubborn sets do not support axioms; the later configurations do.
         """
@@ -463,12 +463,13 @@ class Planners:
         for template in templates:
             if output:
                 (workdir / output).unlink(missing_ok=True)
-            run = self._run(tool, template, workdir, limits)
+            watch = _watch(limits)
+            run = self._run(tool, template, workdir, limits, watch)
             spent += run.wall_time
             if run.returncode != SEARCH_UNSUPPORTED or run.timed_out:
                 break
             log.info("%s: %s unsupported for this task, trying the next configuration", tool, template[-1])
-        return run, spent
+        return run, spent, watch
 
     @staticmethod
     def _kstar_result(run: _run.ToolRun, workdir: Path, spent: float, wanted: int | None) -> PlannerResult:
@@ -503,26 +504,23 @@ class Planners:
         if hit is not None:
             return hit
         with self._workdir(domain, problem, sas=sas) as workdir:
-            run, spent = self._first_supported(FAST_DOWNWARD, templates, workdir, limits)
-            budget = _over_budget(run, limits, spent)
-            if budget is not None:
-                self._store(key, budget)
-                return budget
-            outcome = classify(run)
-            plan = sas_plan(workdir / PLAN_FILE)
-            if outcome.status == Status.SOLVED:
-                result = (
-                    _result(Status.SOLVED, [plan], spent)
-                    if plan is not None
-                    else _result(Status.ERROR, time=spent, message=describe(run, "no plan file written"))
-                )
-            elif outcome.status == Status.UNSOLVABLE:
-                result = _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
-            else:
-                result = _result(outcome.status, [plan] if plan else [], spent, describe(run, outcome.reason))
-        _net(result.status, limits, f"Fast Downward ({searches[0]})", run)
+            run, spent, watch = self._first_supported(FAST_DOWNWARD, templates, workdir, limits)
+            result = _over_budget(run, watch, spent) or self._search_result(run, workdir, spent)
+        _net(result.status, limits, f"Fast Downward ({searches[0]})", watch)
         self._store(key, result)
         return result
+
+    @staticmethod
+    def _search_result(run: _run.ToolRun, workdir: Path, spent: float) -> PlannerResult:
+        outcome = classify(run)
+        plan = sas_plan(workdir / PLAN_FILE)
+        if outcome.status == Status.SOLVED:
+            if plan is None:
+                return _result(Status.ERROR, time=spent, message=describe(run, "no plan file written"))
+            return _result(Status.SOLVED, [plan], spent)
+        if outcome.status == Status.UNSOLVABLE:
+            return _result(Status.UNSOLVABLE, time=spent, message=outcome.reason)
+        return _result(outcome.status, [plan] if plan else [], spent, describe(run, outcome.reason))
 
     @staticmethod
     def _landmark_result(run: _run.ToolRun) -> LandmarkResult:
@@ -573,8 +571,11 @@ class Planners:
             if workdir.exists():
                 log.warning("could not remove planner directory %s", workdir)
 
-    def _run(self, tool: str, template: tuple[str, ...], workdir: Path, limits: Limits) -> _run.ToolRun:
-        """Run ``tool`` with the template's placeholders filled in for this call.
+    def _run(
+        self, tool: str, template: tuple[str, ...], workdir: Path, limits: Limits, watch: Work | None = None
+    ) -> _run.ToolRun:
+        """Run ``tool`` with the template's placeholders filled in for this call; ``watch`` follows the work its
+        search reports (a SAS task is searched without translating: its operators are counted here).
 
         ``{time}`` (the tools' own overall limit) is ``ceil(limits.time) + 1``: the Fast Downward
         driver rounds the time left for the search *down* to whole seconds after translating,
@@ -597,17 +598,12 @@ class Planners:
                 arg = arg.replace(token, value)
             args.append(arg)
         memory = limits.memory_mb if self.backend.limits_memory else None
-        watch = Work(limits.work) if limits.work is not None else None
-        # a SAS task is searched without translating: its operators are counted here, for the watch and the output
-        counted = OPERATORS_LINE.format(_operators(workdir / SAS_TASK_FILE)) + "\n" if "{sas}" in template else ""
-        if watch is not None and counted:
-            watch(counted.encode())
+        if watch is not None and "{sas}" in template:
+            watch.operators = max(1, _operators(workdir / SAS_TASK_FILE))
         if tool in (FAST_DOWNWARD, KSTAR) and isinstance(self.backend, LocalBackend) and warm.enabled():
-            run = warm.run(args, workdir, memory, tool, watch)
-        else:
-            cmd = self.backend.command(tool, args, workdir)
-            run = _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir, watch=watch)
-        return replace(run, stdout=counted + run.stdout) if watch is not None and counted else run
+            return warm.run(args, workdir, memory, tool, watch)
+        cmd = self.backend.command(tool, args, workdir)
+        return _run.run_tool(cmd, time_limit=seconds, memory_mb=memory, cwd=workdir, watch=watch)
 
     def _lookup(self, key: str, kind: type[_Result]) -> _Result | None:
         data = self.cache.get(key)
@@ -635,21 +631,26 @@ def _operators(sas: Path) -> int:
         return sum(line.startswith("begin_operator") for line in handle)
 
 
-def _over_budget(run: _run.ToolRun, limits: Limits, spent: float) -> PlannerResult | None:
+def _watch(limits: Limits) -> Work | None:
+    """The watch of a search's work under these limits (None without a work budget)."""
+    return None if limits.work is None else Work(limits.work)
+
+
+def _over_budget(run: _run.ToolRun, watch: Work | None, spent: float) -> PlannerResult | None:
     """Status ``budget`` for a run stopped at its work budget or that ended with more work than it."""
-    if limits.work is None:
+    if watch is None or watch.budget is None or (not run.stopped and watch.done <= watch.budget):
         return None
-    if not run.stopped and reported_work(run.stdout) <= limits.work:
-        return None
-    return _result(Status.BUDGET, time=spent, message=f"no answer within a work budget of {limits.work:,}")
+    return _result(Status.BUDGET, time=spent, message=f"no answer within a work budget of {watch.budget:,}")
 
 
-def _net(status: Status, limits: Limits, what: str, run: _run.ToolRun) -> None:
-    """Raise SafetyNetError for a budgeted call that ran into its time limit (see the module docstring)."""
-    if status == Status.TIMEOUT and limits.work is not None:
-        raise SafetyNetError(
-            f"{what} ran into the safety net of {limits.time:g} s before its work budget of {limits.work:,} "
-            f"was spent ({reported_work(run.stdout):,} reported): its answer would depend on "
-            "this machine's speed. Raise the time limit (planner.time_limit, plans.time_limit, "
-            "qa.planner_time_limit) or lower the work budget."
-        )
+def _net(status: Status, limits: Limits, what: str, watch: Work | None = None) -> None:
+    """Raise SafetyNetError for a call with a work budget that ran into its time limit (see the module docstring):
+    a search before its work passed the budget, or a step without one (translating, landmarks)."""
+    if status != Status.TIMEOUT or limits.work is None:
+        return
+    spent = "" if watch is None else f" before its work budget of {limits.work:,} was spent ({watch.done:,} reported)"
+    raise SafetyNetError(
+        f"{what} ran into the safety net of {limits.time:g} s{spent}: its answer would depend on this machine's "
+        "speed. Raise the time limit (planner.time_limit, plans.time_limit, qa.planner_time_limit) or lower the "
+        "work budget."
+    )

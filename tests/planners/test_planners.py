@@ -33,7 +33,7 @@ from acpgen.planners import (
 )
 from acpgen.planners.backends import Backend
 from acpgen.planners.outcomes import classify
-from acpgen.planners.parse import Work, canonical, landmark_graph, reported_work
+from acpgen.planners.parse import Work, canonical, landmark_graph
 
 FIX = FIXTURES / "planner"
 LIMITS = Limits(time=20.0, memory_mb=2048)
@@ -78,9 +78,12 @@ OPTIMAL_FERRY = {
 }
 
 
-def ferry_valid(plan: tuple[str, ...], cars=("c0", "c1"), goal=(("c0", "l1"), ("c1", "l1"))) -> bool:
-    """Simulate a plan of ferry p01 (hand-written semantics of the fixture domain)."""
-    at = {c: "l0" for c in cars}
+def ferry_valid(
+    plan: tuple[str, ...], cars=("c0", "c1"), goal=(("c0", "l1"), ("c1", "l1")), start: dict | None = None
+) -> bool:
+    """Simulate a plan of ferry p01, or of another ferry problem whose cars ``start`` where given (hand-written
+    semantics of the fixture domain; the ferry starts empty at l0)."""
+    at = dict(start) if start is not None else {c: "l0" for c in cars}
     ferry, on = "l0", None
     for step in plan:
         name, *args = step.strip("()").split()
@@ -133,9 +136,9 @@ def test_the_second_optimal_configuration_is_another_search_with_the_same_costs(
     searches: list[str] = []
     run = planners._run
 
-    def spy(tool, template, workdir, limits):
+    def spy(tool, template, workdir, limits, watch=None):
         searches.append(template[template.index("--search") + 1])
-        return run(tool, template, workdir, limits)
+        return run(tool, template, workdir, limits, watch)
 
     monkeypatch.setattr(planners, "_run", spy)
     opt = planners.optimal(FERRY, FERRY_P01, LIMITS, check=True)
@@ -152,12 +155,12 @@ def test_the_solve_portfolio_tries_the_other_searches_when_the_first_decides_not
     run = planners._run
     refused = {"eager_greedy([ff()],preferred=[ff()])", "lazy_greedy([ff()],preferred=[ff()])"}
 
-    def spy(tool, template, workdir, limits):  # the probes and the first two end without a plan or a proof
+    def spy(tool, template, workdir, limits, watch=None):  # the probes and the first two decide nothing
         search = template[template.index("--search") + 1]
         searches.append((search, limits.time))
         if search in refused or "max_time=" in search:
-            return run(tool, (*template[: template.index("--search") + 1], "astar(blind(),bound=0)"), workdir, limits)
-        return run(tool, template, workdir, limits)
+            template = (*template[: template.index("--search") + 1], "astar(blind(),bound=0)")
+        return run(tool, template, workdir, limits, watch)
 
     monkeypatch.setattr(planners, "_run", spy)
     sol = planners.solve(FERRY, FERRY_P01, LIMITS, portfolio=True)
@@ -175,6 +178,12 @@ def test_the_solve_portfolio_tries_the_other_searches_when_the_first_decides_not
     # without the portfolio, the first search's outcome is the answer
     searches.clear()
     assert planners.solve(FERRY, FERRY_P01, LIMITS).status != Status.SOLVED and len(searches) == 1
+    # with a work budget: no probe (its time limit would decide), eager FF, then A* without an estimate, each
+    # within the whole budget (a greedy search on a plateau reports no work)
+    searches.clear()
+    budgeted = planners.solve(FERRY, FERRY_P01, Limits(20.0, 2048, 10**6), portfolio=True)
+    assert budgeted.status == Status.SOLVED and ferry_valid(budgeted.plans[0])
+    assert searches == [("eager_greedy([ff()],preferred=[ff()])", 20.0), ("astar(blind())", 20.0)]
     # a proof that no plan exists ends the portfolio at once
     monkeypatch.setattr(planners, "_run", run)
     unsolvable = planners.solve(pddl("tokens-domain"), pddl("tokens-unsolvable"), LIMITS, portfolio=True)
@@ -194,10 +203,10 @@ def test_the_solve_portfolio_probes_a_sas_query_first_without_translating(planne
     runs: list[tuple[str, bool]] = []
     run = planners._run
 
-    def spy(tool, template, workdir, limits):
+    def spy(tool, template, workdir, limits, watch=None):
         search = template[template.index("--search") + 1]
         runs.append((search, "{sas}" in template))
-        return run(tool, template, workdir, limits)
+        return run(tool, template, workdir, limits, watch)
 
     monkeypatch.setattr(planners, "_run", spy)
     sol = planners.solve(FERRY, FERRY_P01, LIMITS, portfolio=True, sas=sas)
@@ -205,10 +214,10 @@ def test_the_solve_portfolio_probes_a_sas_query_first_without_translating(planne
     probe = min(0.25, LIMITS.time / 8)
     assert runs == [(f"eager_greedy([ff()],preferred=[ff()],boost=1000,max_time={probe:g})", True)]
 
-    def refusing(tool, template, workdir, limits):  # the SAS probe ends without a plan or a proof
+    def refusing(tool, template, workdir, limits, watch=None):  # the SAS probe ends without a plan or a proof
         if "{sas}" in template:
             template = (*template[: template.index("--search") + 1], "astar(blind(),bound=0)")
-        return spy(tool, template, workdir, limits)
+        return spy(tool, template, workdir, limits, watch)
 
     runs.clear()
     monkeypatch.setattr(planners, "_run", refusing)
@@ -404,9 +413,15 @@ def test_the_work_a_search_reports_is_its_expansions_times_the_task_s_operators(
         "[t=8.0s, 19072 KB] Expanded 30217 state(s).\n"
         "[t=8.0s, 19072 KB] Expanded until last jump: 30205 state(s).\n"  # not a count of its own
     )
-    assert reported_work(output) == 30217 * 240
-    assert reported_work("[t=0.004s] step[1]::first_astar::Expanded=6 state(s).\n") == 6  # K*; operators unknown: 1
-    assert reported_work("Translator operators: 12\n") == 0
+
+    def work(text: str) -> int:
+        watch = Work(None)
+        assert watch(text.encode()) is False  # without a budget a watch never asks to stop
+        return watch.done
+
+    assert work(output) == 30217 * 240
+    assert work("[t=0.004s] step[1]::first_astar::Expanded=6 state(s).\n") == 6  # K*; operators unknown: 1
+    assert work("Translator operators: 12\n") == 0
     # given in pieces that end inside a line, a count is read once its line is complete
     watch = Work(1000)
     assert watch(b"Translator operators: 10\n[t=0.1s] g=3, 24 evaluated, 9") is False and watch.done == 0
@@ -438,8 +453,12 @@ def test_a_watched_run_is_stopped_when_its_output_passes_the_budget(tmp_path):
 
 
 def test_a_budgeted_search_is_decided_by_its_work_whatever_the_time_limit(planners):
-    # A* with LM-cut on ferry-big (optimal cost 31; 150 operators) expands more than 10 states: over a budget of
-    # 1,500 under a time limit of 5 s or 40 s alike; within 10^8 it finds its optimal plan
+    # ferry-big, by hand: each of the 10 cars must move (board, sail with it aboard, debark: 30 steps), and the
+    # trips, as edges from a car's place to its goal, have an Euler path only from l5 (two trips out, one in)
+    # to l3, not from l0 where the ferry starts: one empty sail more, 31 steps at least. A* expands a state of
+    # its plan at each of them, at 150 operators each (the translator's count): over a work budget of 1,500
+    # under a time limit of 5 s or 40 s alike; within 10^8 it finds a plan of 31 steps, which the simulator
+    # above executes to the goal
     for seconds in (5.0, 40.0):
         over = Planners(LocalBackend(), PlanCache(None, env=False)).optimal(
             FERRY, pddl("ferry-big"), Limits(seconds, 2048, 1500)
@@ -447,6 +466,11 @@ def test_a_budgeted_search_is_decided_by_its_work_whatever_the_time_limit(planne
         assert over.status == Status.BUDGET and not over.plans and "work budget of 1,500" in over.message
     found = planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 10**8))
     assert found.status == Status.SOLVED and found.costs == (31,)
+    start = {"c0": "l0", "c1": "l0", "c2": "l1", "c3": "l1", "c4": "l2"}
+    start |= {"c5": "l3", "c6": "l4", "c7": "l5", "c8": "l5", "c9": "l2"}
+    goal = (("c0", "l1"), ("c1", "l2"), ("c2", "l3"), ("c3", "l4"), ("c4", "l5"))
+    goal += (("c5", "l0"), ("c6", "l0"), ("c7", "l1"), ("c8", "l2"), ("c9", "l3"))
+    assert ferry_valid(found.plans[0], goal=goal, start=start)
     # status budget is the same on every machine: it is cached, under its budget only
     assert planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 1500)).status == Status.BUDGET
     again = planners.optimal(FERRY, pddl("ferry-big"), Limits(40.0, 2048, 1500))
