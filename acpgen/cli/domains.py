@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from acpgen.artefacts import atomic_write_text, write_jsonl
-from acpgen.cli.group import cli, planner_options
+from acpgen.cli.group import EXISTING_FILE, cli, planner_options
 from acpgen.executors import make_executor
 from acpgen.generators import domain_file
 from acpgen.nl.describe import REPRESENTATIONS, Describer
@@ -23,7 +23,7 @@ from acpgen.tasks import TASKS, get_task, task_texts
 
 
 @cli.command("describe")
-@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("source", type=EXISTING_FILE)
 @click.option("--domain", required=True, help="Domain whose template and PDDL domain to use (e.g. ferry).")
 @click.option(
     "--task",
@@ -66,7 +66,7 @@ def template_group() -> None:
 
 
 @template_group.command("init")
-@click.argument("domain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("domain_file", type=EXISTING_FILE)
 @click.option(
     "-o",
     "--output",
@@ -91,16 +91,16 @@ def template_init(domain_file: Path, output: Path | None) -> None:
 
 
 @cli.command("equivalent")
-@click.argument("domain", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("truth", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
-@click.argument("candidate", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
+@click.argument("domain", type=EXISTING_FILE)
+@click.argument("truth", type=EXISTING_FILE, required=False)
+@click.argument("candidate", type=EXISTING_FILE, required=False)
 @click.option("--placeholder", is_flag=True, help="The truth's goal names no particular objects (any fitting ones do).")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the verdict as one line of JSON (the default is indented)."
 )
 @click.option(
     "--pairs",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     default=None,
     help="Check many pairs instead: a JSONL file, one {truth, candidate, placeholder?, id?} per line "
     "(PDDL texts); each truth is analysed once for all its candidates.",

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from acpgen.adapters.lmeval import export_lm_eval
-from acpgen.cli.group import cli
+from acpgen.cli.group import EXISTING_DIR, EXISTING_FILE, cli
 from acpgen.evaluation import arb, planetarium
 
 
@@ -17,7 +17,7 @@ def export_group() -> None:
 
 
 @export_group.command("lm-eval")
-@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dataset", type=EXISTING_DIR)
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -50,7 +50,7 @@ def export_lm_eval_command(dataset: Path, out: Path | None) -> None:
 
 
 @cli.command("report")
-@click.argument("scores", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("scores", nargs=-1, required=True, type=EXISTING_FILE)
 @click.option(
     "-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder to write into."
 )
@@ -81,7 +81,7 @@ def report_command(scores: tuple[Path, ...], output: Path, dataset: Path | None)
 
 
 @export_group.command("hf")
-@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dataset", type=EXISTING_DIR)
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--license",

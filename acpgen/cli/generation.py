@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from acpgen.cli.group import cli, executor_options, run_options
+from acpgen.cli.group import EXISTING_DIR, EXISTING_FILE, cli, executor_options, run_options
 from acpgen.config import OBFUSCATIONS, check_formats, load_config
 from acpgen.executors import make_executor
 from acpgen.generation.benchmark import build_dataset, counts_table
@@ -29,21 +29,21 @@ from acpgen.tasks import get_task
 )
 @click.option(
     "--domain-file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     default=None,
     help="Your own PDDL domain (instead of --domain); its problems come from --problems.",
 )
 @click.option(
     "--problems",
     "problems_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=EXISTING_DIR,
     default=None,
     help="With --domain-file: the folder of your problem files (*.pddl), taken in file-name order.",
 )
 @click.option(
     "--template",
     "template_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     default=None,
     help="With --domain-file: your natural-language template (`acp template init` writes a start); "
     "without one, only --representation pddl is possible.",

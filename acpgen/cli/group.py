@@ -16,6 +16,10 @@ from acpgen.nl.describe import REPRESENTATIONS
 from acpgen.tasks import ScoreOptions
 from acpgen.version import __version__
 
+#: the path types of the options and arguments: a file or folder that must exist
+EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+EXISTING_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+
 
 class AcpGroup(click.Group):
     """Turns library errors into one-line messages (exit 1); ACP_DEBUG=1 keeps the traceback."""
@@ -114,7 +118,7 @@ def run_options(func):
         click.option(
             "--config",
             "config_path",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=EXISTING_FILE,
             default=None,
             help="Pipeline configuration (default: acp's default acpgen/data/pipeline.yaml).",
         ),

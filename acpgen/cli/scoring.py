@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from acpgen.artefacts import write_jsonl
-from acpgen.cli.group import cli, executor_options, planner_options
+from acpgen.cli.group import EXISTING_DIR, EXISTING_FILE, cli, executor_options, planner_options
 from acpgen.evaluation import peers, planetarium
 from acpgen.evaluation.planbench import failure_rates, planbench_files
 from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
@@ -22,7 +22,7 @@ from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 
 
 @cli.command("score")
-@click.argument("predictions", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("predictions", nargs=-1, required=True, type=EXISTING_FILE)
 @click.option(
     "--dataset",
     type=click.Path(exists=True, path_type=Path),
@@ -68,20 +68,20 @@ from acpgen.tasks.base import ERROR, OK, UNPROVEN, WRONG, Outcome
 )
 @click.option(
     "--planbench-domain",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     default=None,
     help="PREDICTIONS are PlanBench task files (responses/ or results/ JSON): their domain PDDL file. A file acp "
     "does not score (a task without a plan) is reported and left out.",
 )
 @click.option(
     "--planbench-instances",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=EXISTING_DIR,
     default=None,
     help="With --planbench-domain: the folder of their instance-N.pddl files.",
 )
 @click.option(
     "--planbench-config",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     default=None,
     help="With --planbench(-domain): the PlanBench config (configs/<domain>.yaml) wording the answers "
     "(default: built in for the blocksworld family and logistics; otherwise the domain's own names).",
