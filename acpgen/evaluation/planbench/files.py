@@ -329,10 +329,14 @@ def _prediction(
 
 
 def planbench_files(
-    paths: Iterable[Path], domain: Path | None = None, instances: Path | None = None, config: Path | None = None
+    paths: Iterable[Path],
+    domain: Path | None = None,
+    instances: Path | None = None,
+    config: Path | None = None,
+    strict: bool = False,
 ) -> tuple[list[Prediction], dict[Path, str]]:
-    """The predictions of every file acp scores (:func:`planbench_predictions`), and why each other file is
-    not scored (its error)."""
+    """The predictions of every file acp scores (:func:`planbench_predictions`; the answers of several files
+    to one instance share its record), and why each other file is not scored (its error; ``strict``: raised)."""
     predictions: list[Prediction] = []
     skipped: dict[Path, str] = {}
     records: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -340,6 +344,8 @@ def planbench_files(
         try:
             predictions += planbench_predictions(Path(path), domain, instances, config, records)
         except DataError as err:
+            if strict:
+                raise
             skipped[Path(path)] = str(err)
     return predictions, skipped
 
@@ -356,13 +362,8 @@ def score_planbench(
 ) -> list[Scored]:
     """Score the answers of PlanBench task files (:func:`planbench_predictions`) with acp's plan scorer. A
     file acp does not score raises its DataError, or, given ``skipped``, is recorded there with why."""
-    if skipped is None:
-        records: dict[tuple[Any, ...], dict[str, Any]] = {}
-        predictions = [
-            p for path in paths for p in planbench_predictions(Path(path), domain, instances, config, records)
-        ]
-    else:
-        predictions, refused = planbench_files(paths, domain, instances, config)
+    predictions, refused = planbench_files(paths, domain, instances, config, strict=skipped is None)
+    if skipped is not None:
         skipped.update(refused)
     return score_predictions(predictions, options, setup, jobs=jobs, progress=False)
 
