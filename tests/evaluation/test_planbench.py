@@ -478,6 +478,10 @@ REAL: dict[str, dict[int, tuple[list[str], str, bool | None]]] = {
               "stack a b", "pick-up c", "stack c a", "pick-up d", "stack d c"], "plan", True),
         # a first plan with "Put down the orange block on top of the red block", then "..., the corrected plan is"
         164: (["pick-up c", "stack c a"], "plan", True),
+        # "Here is the plan:", then three times a plan ending "(no, this can't be correct)" and " Let me redo the
+        # plan", and a fourth plan: the last one is the answer (the first picks up the blue block from the orange)
+        206: (["unstack b c", "put-down b", "pick-up d", "put-down d", "pick-up a", "stack a d", "pick-up b",
+               "stack b a", "pick-up c", "stack c b"], "plan", True),
     },
     "blocksworld/llama-3.1-405b_aws/task_1_plan_generation.json": {
         # a plan in [PLAN] ... [PLAN END], then "However, a more efficient plan would be:" and a second one, which
