@@ -4,7 +4,8 @@ The answer is read step by step (:mod:`acpgen.nl.plan_steps`) and executed on th
 (:func:`acpgen.proofs.plans.judge`). Score 1 when every step names an action of the task, executes
 in turn and the goal holds after the last one; 0 otherwise. Every score row also carries
 ``valid``, ``reaches_goal``, ``optimal`` (the plan's cost equals the record's proven optimal cost;
-None when that cost is unknown), ``cost``, ``optimal_cost`` and, for reward shaping, ``steps`` (steps
+None when that cost is unknown), ``cost``, ``optimal_cost`` (searched for only when the answer is a plan; an
+answer that is no plan carries the record's stored cost, if any) and, for reward shaping, ``steps`` (steps
 written), ``prefix`` (steps that execute from the start), ``goal_fraction`` (share of the goal's literals true after
 them), ``failure`` (the first failure in words) and ``failure_class`` (unreadable_step,
 not_executable, goal_not_reached, extra_steps; None for a plan without extra steps).
@@ -62,9 +63,23 @@ def optimal_cost(ctx: RecordContext) -> tuple[int | None, str]:
     return decision.cost, ""
 
 
+def _best_cost(ctx: RecordContext, run: PlanRun) -> tuple[int | None, str]:
+    stored = ctx.record.get("optimal_cost")
+    if not run.is_plan:
+        return (None, "") if stored in (None, "") or ctx.recheck else (int(stored), "")
+    if (stored in (None, "") or ctx.recheck) and ctx.oracle.cost_at_least(ctx.oracle.state, run.length):
+        return run.length, ""
+    return optimal_cost(ctx)
+
+
 def plan_details(ctx: RecordContext, run: PlanRun) -> tuple[dict[str, Any], str]:
-    """The score row's fields for a judged plan, and why ``optimal`` is None when it is."""
-    best, why = optimal_cost(ctx)
+    """The score row's fields for a judged plan, and why ``optimal`` is None when it is.
+
+    Optimality is a property of a plan, so the optimal cost is searched for only when the answer is one: an
+    answer that is no plan is not optimal, and its row carries ``optimal_cost`` only when the record stores
+    it. A plan no longer than acp's LM-cut lower bound of the state is optimal without a search (the plan
+    proves the upper bound, the estimate the lower one)."""
+    best, why = _best_cost(ctx, run)
     cost = run.length if run.valid else None
     optimal = None if best is None and run.is_plan else (run.is_plan and best is not None and run.length <= best)
     details: dict[str, Any] = {"valid": run.valid, "reaches_goal": run.reaches_goal, "optimal": optimal}

@@ -390,8 +390,10 @@ def test_every_answer_scores_as_derived_by_hand(scored):
         assert (details.get("valid"), details.get("reaches_goal"), details.get("optimal")) == (valid, reaches, optimal)
         assert (details.get("cost"), details.get("prefix"), details.get("goal_fraction")) == (cost, prefix, fraction)
         assert details.get("failure_class") == failure_class
-        if status == SCORED:  # acp's own optimum, not the ground truth's length
+        if status == SCORED and valid and reaches:  # acp's own optimum, not the ground truth's length
             assert details["optimal_cost"] == 4
+        elif status == SCORED:  # an answer that is no plan: its optimum is not searched for (none is stored)
+            assert "optimal_cost" not in details
 
 
 def test_answers_with_prose_commentary_and_markdown_score_as_derived_by_hand():

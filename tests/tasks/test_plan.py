@@ -165,7 +165,8 @@ def test_broken_plans_score_as_derived_by_hand(name):
     )
     if failure is not None:
         assert details["failure"] == failure
-    assert details["optimal_cost"] == 6
+    # the ferry record stores no optimal cost: it is searched for only for a plan (6, derived in the corpus)
+    assert details.get("optimal_cost") == (6 if valid and reaches else None)
     assert details.get("cost") == (len(read_steps(response)) if valid else None)
     # optplan: 1 only for the optimal plan
     assert score("optplan", response)[0] == (1.0 if name == "optimal" else 0.0)
