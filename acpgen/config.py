@@ -41,13 +41,20 @@ class PlannerConfig:
         return PlannerSetup(self.backend, Path(self.image) if self.image else None, cache_dir)
 
 
+#: how the plans stage plans a problem too large to explore (``plans.search``)
+PLAN_SEARCHES = ("top-quality", "satisficing")
+
+
 @dataclass(frozen=True)
 class PlansConfig:
     """Stage 2: top-quality plans (from the explored state space when it is small, else K*). With a work
     budget (``work``), a problem K* does not finish within it gets one optimal plan, else the diverse
     planner's first plan, each search within the budget; without one (null), diverse planning is K*'s
-    fallback and the clock decides what K* finishes."""
+    fallback and the clock decides what K* finishes. ``search``: ``top-quality`` (the above) or
+    ``satisficing``: a problem too large to explore gets one plan of any length, from the budgeted
+    satisficing searches (level 5's default: its problems are too large for K* and for A*)."""
 
+    search: str = "top-quality"
     quality_bound: float = 1.2
     number_of_plans: int = 10
     explicit_states: int = 5000  # read the plans off the explored state space up to this many states (0: always K*)
@@ -202,6 +209,10 @@ def load_config(path: Path | None = None) -> PipelineConfig:
     for key, cls in sections.items():
         if key in raw:
             raw[key] = _build(cls, raw[key], f"{path}: {key}")
+    if "plans" in raw and raw["plans"].search not in PLAN_SEARCHES:
+        raise ConfigError(
+            f"{path}: plans.search must be one of {', '.join(PLAN_SEARCHES)}, not {raw['plans'].search!r}"
+        )
     if "qa" in raw:
         qa = raw["qa"]
         tasks = tuple(qa.tasks) if isinstance(qa.tasks, (list, tuple)) else qa.tasks

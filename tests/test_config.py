@@ -16,6 +16,9 @@ def test_config_errors_name_the_key(tmp_path):
     bad.write_text("seed: 1\nplans: {quality: 2}\n")
     with pytest.raises(ConfigError, match=r"unknown key.*quality"):
         load_config(bad)
+    bad.write_text("seed: 1\nplans: {search: greedy}\n")
+    with pytest.raises(ConfigError, match=r"plans.search must be one of top-quality, satisficing, not 'greedy'"):
+        load_config(bad)
     result = CliRunner().invoke(cli, ["generate", "--domain", "atlantis", "--config", str(SMALL)])
     assert result.exit_code == 1 and "unknown domain 'atlantis'" in result.output
 

@@ -7,7 +7,11 @@ the state still to go; the optimal distance on an optimal plan) lies in ``distan
 (``high`` null: no bound). The ``levels`` section of ``pipeline.yaml`` sets the ranges; without it
 the defaults below apply. For the reasoning-about-actions tasks (rac_*) a level also sets the length
 of the action sequences asked about (``lengths``; the default levels take 1, 5, 10, 15 and 19, the
-lengths those tasks draw from). Asking for no level changes nothing.
+lengths those tasks draw from). A level may also set how the plans stage plans a problem too large to
+explore (``search``, :data:`acpgen.config.PLAN_SEARCHES`): level 5 takes one satisficing plan per problem
+(its problems are too large for K* and for A* within their work budgets: what it spent there decided
+nothing), so its distances to the goal are measured along that plan, an upper bound on the optimal
+distance. Asking for no level changes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from acpgen.config import PipelineConfig
+from acpgen.config import PLAN_SEARCHES, PipelineConfig
 from acpgen.errors import ConfigError
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -30,6 +34,7 @@ class Level:
     sizes: tuple[float, float]
     distance: tuple[int, int | None]
     lengths: tuple[int, ...] = ()  # reasoning-about-actions tasks: the action sequence lengths (empty: all)
+    search: str | None = None  # plans.search at this level (None: the configuration's)
 
     def size_indices(self, count: int) -> list[int]:
         """Positions of the level's sizes in a list of ``count`` sizes (never empty; levels share a size
@@ -44,7 +49,7 @@ DEFAULT_LEVELS: dict[int, Level] = {
     2: Level((0.2, 0.4), (3, 4), (5,)),
     3: Level((0.4, 0.6), (5, 7), (10,)),
     4: Level((0.6, 0.8), (8, 11), (15,)),
-    5: Level((0.8, 1.0), (12, None), (19,)),
+    5: Level((0.8, 1.0), (12, None), (19,), "satisficing"),
 }
 
 
@@ -60,8 +65,11 @@ def levels_of(config: PipelineConfig) -> dict[int, Level]:
 
 
 def _level(raw: Any, where: str) -> Level:
-    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance", "lengths"}:
-        raise ConfigError(f"{where}: expected a mapping with the keys sizes, distance and lengths, got {raw!r}")
+    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance", "lengths", "search"}:
+        raise ConfigError(f"{where}: expected a mapping with the keys sizes, distance, lengths and search, got {raw!r}")
+    search = raw.get("search")
+    if search is not None and search not in PLAN_SEARCHES:
+        raise ConfigError(f"{where}.search: one of {', '.join(PLAN_SEARCHES)} (or absent), not {search!r}")
     default = DEFAULT_LEVELS[1]
     sizes = raw.get("sizes", default.sizes)
     distance = raw.get("distance", default.distance)
@@ -80,7 +88,7 @@ def _level(raw: Any, where: str) -> Level:
         raise ConfigError(
             f"{where}.distance: [low, high] with 0 <= low <= high (high null: no bound), not {distance!r}"
         )
-    return Level((float(sizes[0]), float(sizes[1])), (low, high), tuple(lengths))
+    return Level((float(sizes[0]), float(sizes[1])), (low, high), tuple(lengths), search)
 
 
 def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
@@ -96,9 +104,10 @@ def at_level(config: PipelineConfig, domains: list[str], level: int) -> Pipeline
         sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes)))
         chosen[name] = dataclasses.replace(entry, sizes=sizes)
     states = dataclasses.replace(config.states, goal_distance=spec.distance)
+    plans = config.plans if spec.search is None else dataclasses.replace(config.plans, search=spec.search)
     qa = dataclasses.replace(config.qa, sequence_lengths=spec.lengths or None)
     export = dataclasses.replace(config.export, level=level)
-    return dataclasses.replace(config, domains=chosen, states=states, qa=qa, export=export)
+    return dataclasses.replace(config, domains=chosen, plans=plans, states=states, qa=qa, export=export)
 
 
 def describe(config: PipelineConfig, domain: str) -> list[dict]:

@@ -58,6 +58,11 @@ def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
     assert hard.domains["ferry"].problems == config.domains["ferry"].problems
     assert hard.domains["rovers"] == config.domains["rovers"]
     assert hard.states.goal_distance == (12, None)
+    assert (hard.plans.search, config.plans.search, at_level(config, ["ferry"], 4).plans.search) == (
+        "satisficing",
+        "top-quality",
+        "top-quality",
+    )
     assert hard.qa.sequence_lengths == (19,)
     assert config.states.goal_distance is None and config.qa.sequence_lengths is None
     with pytest.raises(ConfigError, match="choose 1"):
@@ -70,8 +75,9 @@ def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
         ({7: {"sizes": [0, 1]}}, "a level is one of"),
         ({1: {"sizes": [0.5, 0.2]}}, "from < to"),
         ({1: {"distance": [3, 1]}}, "low <= high"),
-        ({1: {"depth": 3}}, "keys sizes, distance and lengths"),
+        ({1: {"depth": 3}}, "keys sizes, distance, lengths and search"),
         ({1: {"lengths": [0]}}, "each at least 1"),
+        ({1: {"search": "greedy"}}, r"search: one of top-quality, satisficing"),
     ],
 )
 def test_bad_levels_sections_are_refused(raw, message, tmp_path):

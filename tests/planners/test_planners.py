@@ -190,6 +190,29 @@ def test_the_solve_portfolio_tries_the_other_searches_when_the_first_decides_not
     assert unsolvable.status == Status.UNSOLVABLE
 
 
+def test_the_satisficing_portfolio_tries_boosted_eager_ff_then_eager_ff_within_the_budget(planners, monkeypatch):
+    searches: list[tuple[str, int | None]] = []
+    run = planners._run
+
+    def spy(tool, template, workdir, limits, watch=None):  # the boosted search decides nothing
+        search = template[template.index("--search") + 1]
+        searches.append((search, limits.work))
+        if "boost" in search:
+            template = (*template[: template.index("--search") + 1], "astar(blind(),bound=0)")
+        return run(tool, template, workdir, limits, watch)
+
+    monkeypatch.setattr(planners, "_run", spy)
+    budget = Limits(20.0, 2048, 10**6)
+    sol = planners.satisficing(FERRY, FERRY_P01, budget)
+    assert sol.status == Status.SOLVED and ferry_valid(sol.plans[0])
+    assert searches == [
+        ("eager_greedy([ff()],preferred=[ff()],boost=1000)", 10**6),
+        ("eager_greedy([ff()],preferred=[ff()])", 10**6),
+    ]
+    monkeypatch.setattr(planners, "_run", run)  # a proof that no plan exists ends it at once
+    assert planners.satisficing(pddl("tokens-domain"), pddl("tokens-unsolvable"), budget).status == Status.UNSOLVABLE
+
+
 def test_the_solve_portfolio_probes_a_sas_query_first_without_translating(planners, monkeypatch):
     """Given the query in SAS form (written from acp's own grounding), the first probe searches it alone;
     its plan is the answer. When that probe decides nothing, the PDDL probes follow as without it."""

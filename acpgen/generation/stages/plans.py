@@ -6,6 +6,8 @@ problems of levels 1-2), otherwise by K* top-quality planning within its work bu
 (``plans.work``); a problem K* does not finish within it gets one optimal plan (A* with LM-cut), else
 the diverse planner's first plan, each within the same budget, so that what a problem's plans are never
 depends on the machine's speed (without a budget, diverse planning is the fallback, within a time limit).
+Under ``plans.search: satisficing`` (level 5's default) a problem too large to explore gets one plan of any
+length instead: the budgeted satisficing searches' first plan (no K*, no A*), else the diverse planner's.
 Every plan is re-executed by acp's own core before it is kept. Problems whose plan file exists and whose
 stamp (problem file, plans settings, planner backend and memory, PDDL domain, code) is unchanged
 are skipped; a problem without any valid plan gets no file (a rerun tries again) and is reported.
@@ -65,6 +67,9 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     result = explicit_plans(task, settings)
     if result is not None:
         method = "explicit-top-quality"
+    elif settings.search == "satisficing":
+        method, result, plans = _satisficing(ctx, task, problem_text)
+        return _plan_record(problem, method, result, plans, complete=False)
     else:
         planners = ctx.require_planners()
         result = planners.top_quality(
@@ -79,15 +84,35 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     complete = result.status == Status.SOLVED
     if not plans and method == "kstar-top-quality":  # an explored space that gives no plan has none
         method, result, plans, complete = _fallback(ctx, task, problem_text)
+    return _plan_record(problem, method, result, plans, complete)
+
+
+def _plan_record(problem: Path, method: str, result: PlannerResult, plans: list, complete: bool) -> dict:
+    """The plan file's record; ``complete``: the first plan is optimal (top-quality plans of a finished search come
+    in order of cost)."""
     return {
         "problem": problem.stem,
         "method": method,
         "status": result.status.value,
         "message": result.message if not plans else "",
-        # top-quality plans of a finished search come in order of cost: the cheapest is optimal
         "optimal_cost": len(plans[0]) if plans and complete else None,
         "plans": [{"actions": p, "cost": len(p)} for p in plans],
     }
+
+
+def _satisficing(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[str, PlannerResult, list]:
+    """(method, result, valid plans) under ``plans.search: satisficing``: the first plan of the satisficing
+    searches (:data:`acpgen.planners.suite.SATISFICING_PORTFOLIO`, greedy best-first with FF, each within the work
+    budget), else the diverse planner's first plan within :data:`SATISFICING_FACTOR` times it."""
+    settings, memory, planners = ctx.config.plans, ctx.config.planner.memory_mb, ctx.require_planners()
+    limits = Limits(settings.time_limit, memory, settings.work)
+    result = planners.satisficing(ctx.domain_text, problem_text, limits)
+    plans = _valid(task, result)[:1]
+    if plans:
+        return "satisficing", result, plans
+    fallback = limits if settings.work is None else limits.scaled(SATISFICING_FACTOR)
+    result = planners.diverse(ctx.domain_text, problem_text, 1, fallback)
+    return "satisficing", result, _valid(task, result)[:1]
 
 
 #: the work budget of the last resort, one plan of any length, in plans.work: blocksworld with 20 blocks takes the

@@ -66,6 +66,48 @@ def test_a_problem_kstar_does_not_finish_gets_one_optimal_plan_else_one_plan_wit
         assert record["optimal_cost"] == record["plans"][0]["cost"] == min(optimal.costs)
 
 
+class OnlySatisficing(Planners):
+    """Planners whose optimal and top-quality searches must not be asked; ``solve_fails``: the satisficing
+    portfolio finds nothing either (the diverse planner's first plan is the last resort)."""
+
+    def __init__(self, solve_fails: bool = False) -> None:
+        super().__init__()
+        self.solve_fails = solve_fails
+        self.asked: list = []
+
+    def top_quality(self, *args, **kwargs):
+        raise AssertionError("K* asked under plans.search: satisficing")
+
+    def optimal(self, *args, **kwargs):
+        raise AssertionError("A* asked under plans.search: satisficing")
+
+    def satisficing(self, domain, problem, limits):
+        self.asked.append(("satisficing", limits.work, None))
+        if self.solve_fails:
+            return PlannerResult(Status.BUDGET, message="simulated: over its budget")
+        return super().satisficing(domain, problem, limits)
+
+    def diverse(self, domain, problem, k, limits):
+        self.asked.append(("diverse", limits.work, k))
+        return super().diverse(domain, problem, k, limits)
+
+
+@pytest.mark.parametrize("solve_fails", [False, True])
+def test_a_satisficing_search_gives_one_plan_without_k_star_or_a_star(reference_run, solve_fails):
+    config = load_config(SMALL)
+    settings = dataclasses.replace(config.plans, explicit_states=0, search="satisficing")
+    planners = OnlySatisficing(solve_fails)
+    ctx = StageContext("ferry", config.with_overrides(plans=settings), reference_run, planners)
+    problem = reference_run / "ferry/problems/p002.pddl"
+    record = plans.plan_problem(ctx, problem)
+    budget = config.plans.work
+    expected = [("satisficing", budget, None)] + ([("diverse", 4 * budget, 1)] if solve_fails else [])
+    assert planners.asked == expected
+    assert record["method"] == "satisficing" and record["optimal_cost"] is None and len(record["plans"]) == 1
+    task = GroundTask.from_strings(ctx.domain_text, problem.read_text())
+    assert is_plan(task, task.init, record["plans"][0]["actions"])  # executed by acp's core, apart from the planner
+
+
 def test_without_a_budget_diverse_planning_is_the_fallback_when_kstar_finds_nothing(reference_run):
     class KstarTimesOut(Planners):
         def top_quality(self, *args, **kwargs):
