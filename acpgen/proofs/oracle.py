@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from acpgen.enums import StrEnum
@@ -114,6 +116,9 @@ class Oracle:
         self.evidence_plans = 8
         #: the second configuration ran out of time or budget on the oracle's own state (see :meth:`_optimal_search`)
         self._second_out_of_time = False
+        #: atoms of the states on paths acp executed from the state (a greedy search's or a planner's, found for
+        #: one question): each is reachable, so a later question about it needs no search of its own
+        self._witnessed = 0
 
     # ----- shared machinery (each computed once, on first use) ----------------------------
     @functools.cached_property
@@ -192,10 +197,20 @@ class Oracle:
 
     def _reachable_by_planner(self, pos: int, neg: int, name: str) -> Decision:
         """Whether a state with ``pos`` and without ``neg`` is reachable from the state, by a planner (see
-        :meth:`_planned`)."""
-        return self._decision(self._planned(pos, neg, name))
+        :meth:`_planned`). The atoms of the states its plan passes through, executed by acp, are witnessed."""
+        result = self._planned(pos, neg, name)
+        if result.status == Status.SOLVED and result.plans:
+            self._witness_plan(result.plans[0])
+        return self._decision(result)
 
-    def _planned(self, pos: int, neg: int, name: str) -> PlannerResult:
+    def _witness_plan(self, plan: tuple[str, ...]) -> None:
+        """The atoms of the states a planner's plan passes through from the state, when acp executes it, are
+        reachable."""
+        run = execute(self.task, self.state, Encoding.decode(plan), trace=True)
+        if run.applicable:
+            self._witnessed |= functools.reduce(operator.or_, run.states, 0)
+
+    def _planned(self, pos: int, neg: int, name: str, retry: bool = True) -> PlannerResult:
         """A planner's path from the state to a state with ``pos`` and without ``neg``: a first opinion asks it
         on acp's own grounding in SAS form before anything is translated (a second opinion's proof stays the
         translator's: a procedure apart from acp's grounding)."""
@@ -207,7 +222,7 @@ class Oracle:
                 else sas_query(self.task, self.state, pos, neg, self._covered)
             )
         return self._ask(
-            functools.partial(self.planners.solve, sas=sas), lifted_query(self.task, self.state, pos, neg, name)
+            functools.partial(self.planners.solve, sas=sas), lifted_query(self.task, self.state, pos, neg, name), retry
         )
 
     def _solvable(self, encoding: Encoding) -> Decision:
@@ -265,6 +280,7 @@ class Oracle:
         False when it searched every state reachable (avoided states aside) and found none; else None."""
         search = self._search(pos, neg, avoid)
         if search.path is not None:
+            self._witnessed |= functools.reduce(operator.or_, search.path, 0)
             return Decision(True, Method.SEARCH)
         if search.complete:
             return Decision(False, Method.SEARCH, "none among all the states reachable")
@@ -283,9 +299,37 @@ class Oracle:
             return Decision(self.task.atoms.atoms(atom_bit)[0] in self.lifted.atoms, Method.LIFTED)
         if self.seen_atoms & atom_bit:
             return Decision(True, Method.EXPLORED)
+        if self._witnessed & atom_bit:
+            return Decision(True, Method.SEARCH, "on a path found for another question")
         if not planner:
             return Decision(None, Method.CHEAP, "needs a planner")
         return self._in_process(atom_bit, 0) or self._reachable_by_planner(atom_bit, 0, "reach")
+
+    def witness_atoms(self, atom_bits: Sequence[int]) -> None:
+        """Ask a planner for states holding many of the atoms at once, so that the atoms :meth:`atom_reachable`
+        is then asked about need no call each: the atoms the cheap checks leave open are put in batches of atoms
+        h² allows together (greedily, in the order given), and a planner plans for each batch in turn, within the
+        oracle's budget and without a retry; the atoms of the states on a plan found, executed by acp, are
+        witnessed (reachable). Proves nothing false, and changes no decision: a batch without a plan (h²
+        allows pairs, not whole sets) ends the batching, and every atom left is decided on its own."""
+        found = self._mutexes
+        if found is None:
+            return
+        pending = [bit for bit in atom_bits if self.atom_reachable(bit, planner=False).value is None]
+        while len(pending) > 1:
+            batch, rest = 0, []
+            for bit in pending:
+                if found.together(batch | bit):
+                    batch |= bit
+                else:
+                    rest.append(bit)
+            if batch.bit_count() < 2:
+                return
+            result = self._planned(batch, 0, "reach", retry=False)
+            if result.status != Status.SOLVED or not result.plans:
+                return
+            self._witness_plan(result.plans[0])
+            pending = [bit for bit in rest if not self._witnessed & bit]
 
     def facts_reachable(self, mask: int) -> Decision:
         """Can all atoms of ``mask`` hold together in some state reachable from the state?"""

@@ -37,8 +37,11 @@ def stored_unreachable(ctx: RecordContext) -> set[str]:
 
 
 def some_unreachable_atom(ctx: RecordContext) -> tuple[str | None, bool]:
-    """A proposition proven unreachable, if any (atom, decided); (None, True) when all are reachable."""
-    return find_witness(ctx.task.fluent_atoms(), lambda a: ctx.oracle.atom_reachable(1 << ctx.task.atom_id(a)), False)
+    """A proposition proven unreachable, if any (atom, decided); (None, True) when all are reachable (the planner
+    asked first for states holding many of them at once: :meth:`~acpgen.proofs.oracle.Oracle.witness_atoms`)."""
+    atoms = ctx.task.fluent_atoms()
+    ctx.oracle.witness_atoms([1 << ctx.task.atom_id(a) for a in atoms])
+    return find_witness(atoms, lambda a: ctx.oracle.atom_reachable(1 << ctx.task.atom_id(a)), False)
 
 
 class ReachabilityChoice(ChoiceFormats):
@@ -143,8 +146,11 @@ class Reachability(Task):
         open_atoms = [a for a, v in decide.items() if v is None]
         unreachable = [a for a, v in decide.items() if v is False]
         if not unreachable:
-            for atom in open_atoms[: settings.max_planner_calls]:
-                decide[atom] = ctx.oracle.atom_reachable(1 << ctx.task.atom_id(atom)).value
+            oracle = ctx.oracle
+            oracle.witness_atoms([1 << ctx.task.atom_id(a) for a in open_atoms])
+            for atom in open_atoms:  # a planner call each beyond what the batches witnessed, within the cap
+                planner = oracle.planner_calls < settings.max_planner_calls
+                decide[atom] = oracle.atom_reachable(1 << ctx.task.atom_id(atom), planner).value
             if any(v is None for v in decide.values()):
                 return None  # in case of doubt, skip the state
             unreachable = [a for a, v in decide.items() if v is False]

@@ -316,3 +316,23 @@ def test_atoms_and_actions_seen_beyond_a_bounded_exploration_are_those_of_its_st
     assert oracle.seen_atoms & ~space.reachable_atoms == 0 and oracle.seen_actions <= reachable
     if walks == 1:  # the case where the exploration's evidence counts: it sees atoms the walk did not
         assert part.reachable_atoms & ~walk_atoms
+
+
+@pytest.mark.parametrize("second_opinion", [False, True])
+def test_atoms_witnessed_in_batches_are_the_explored_spaces_reachable_ones_with_fewer_planner_calls(
+    pair, second_opinion
+):
+    """The relaxed-reachable atoms no cheap check settles (one state explored, no walks, no search): asked in
+    batches of atoms h² allows together, the planner's plans witness some of them at once; every atom is then
+    decided as the complete exploration decides it, with fewer planner calls than one per atom."""
+    domain, task, space = pair
+    relaxed = relaxed_reachable(task, task.init)[0] & ~task.static_mask & ~task.init
+    bits = [task.atoms.mask([atom]) for atom in task.atoms.atoms(relaxed)]
+    planners = CountedPlanners()
+    oracle = Oracle(task, planners, max_states=1, walks=0, search_states=0, second_opinion=second_opinion)
+    oracle.witness_atoms(bits)
+    batches = len(planners.asked)
+    decisions = [oracle.atom_reachable(bit) for bit in bits]
+    assert [d.value for d in decisions] == [bool(space.reachable_atoms & bit) for bit in bits], domain
+    witnessed = sum(d.method == Method.SEARCH for d in decisions)
+    assert witnessed >= 2 and len(planners.asked) < len(bits), (domain, witnessed, batches, len(planners.asked))
