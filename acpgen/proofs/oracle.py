@@ -28,7 +28,7 @@ from acpgen.pddl.encode import (
 from acpgen.pddl.explore import Search, StateSpace, explore, greedy_search, random_walks, reachable_within
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.lmcut import lmcut
-from acpgen.pddl.model import GroundAction, union
+from acpgen.pddl.model import GroundAction, split_canonical, union
 from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask, sas_query
 from acpgen.pddl.semantics import execute, relaxed_reachable
@@ -36,6 +36,10 @@ from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.lifted_space import LiftedSpace, lifted_goal_reachable, lifted_space
 
 log = logging.getLogger(__name__)
+
+
+#: the most atoms :meth:`Oracle.witness_atoms` asks a planner about at once
+WITNESS_BATCH = 8
 
 
 class Method(StrEnum):
@@ -306,21 +310,26 @@ class Oracle:
         return self._in_process(atom_bit, 0) or self._reachable_by_planner(atom_bit, 0, "reach")
 
     def witness_atoms(self, atom_bits: Sequence[int]) -> None:
-        """Ask a planner for states holding many of the atoms at once, so that the atoms :meth:`atom_reachable`
-        is then asked about need no call each: the atoms the cheap checks leave open are put in batches of atoms
-        h² allows together (greedily, in the order given), and a planner plans for each batch in turn, within the
-        oracle's budget and without a retry; the atoms of the states on a plan found, executed by acp, are
-        witnessed (reachable). Proves nothing false, and changes no decision: a batch without a plan (h²
-        allows pairs, not whole sets) ends the batching, and every atom left is decided on its own."""
+        """Ask a planner for states holding several of the atoms at once, so that the atoms :meth:`atom_reachable`
+        is then asked about need no call each: the atoms the cheap checks leave open are put in batches of at
+        most :data:`WITNESS_BATCH` atoms that share no object and that h² allows together (greedily, in the order
+        given), and a planner plans for each batch in turn, within the oracle's budget and without a retry; the
+        atoms of the states on a plan found, executed by acp, are witnessed (reachable). It proves nothing
+        false and changes no decision: a batch without a plan ends the batching, and every atom left is decided
+        on its own. (Atoms without a shared object keep batches clear of sets each pair of which h² allows but
+        no state holds, such as a tower of blocks on one another in a circle, where a greedy search would search
+        on without reporting its work.)"""
         found = self._mutexes
         if found is None:
             return
         pending = [bit for bit in atom_bits if self.atom_reachable(bit, planner=False).value is None]
+        names = self.task.atoms.names
         while len(pending) > 1:
-            batch, rest = 0, []
+            batch, used, rest = 0, set(), []
             for bit in pending:
-                if found.together(batch | bit):
-                    batch |= bit
+                objects = set(split_canonical(names[bit.bit_length() - 1])[1])
+                if batch.bit_count() < WITNESS_BATCH and not objects & used and found.together(batch | bit):
+                    batch, used = batch | bit, used | objects
                 else:
                     rest.append(bit)
             if batch.bit_count() < 2:
