@@ -2,10 +2,11 @@
 twice as long (what a machine four times slower or twice as fast sees: the limits are only a safety net, every
 search that shapes a record is bounded by its work) and with one or two processes.
 
-The config (tests/fixtures/pipeline/determinism.yaml) asks next-action and landmark questions about satellite
-and floortile whose answers need planner searches, with a work budget small enough to decide some of them
-(searches that end over it are found in the planner cache with status ``budget``). CI runs it (`make
-test-determinism`); it takes about a minute.
+The config (tests/fixtures/pipeline/determinism.yaml) plans satellite and floortile problems with one
+satisficing plan each (level 5's plans stage) and asks next-action, landmark and reachability questions whose
+answers need planner searches (reachability's in batches), with a work budget small enough to decide some of
+them (searches that end over it are found in the planner cache with status ``budget``). CI runs it (`make
+test-determinism`); it takes under a minute.
 """
 
 from __future__ import annotations
@@ -65,8 +66,10 @@ def test_the_same_seed_gives_the_same_bytes_whatever_the_time_limits_and_the_pro
     assert [name for name in slow if slow[name] != fast[name]] == []
     # the records were made: next-action and landmark questions about both domains
     for domain in ("satellite", "floortile"):
-        for task in ("nexta", "land"):
+        for task in ("nexta", "land", "reach"):
             assert (tmp_path / "run-0.25" / domain / f"{task}.gen.jsonl").read_text().strip()
+        plans = (tmp_path / "run-0.25" / domain / "plans").glob("*.json")
+        assert {json.loads(path.read_text())["method"] for path in plans} == {"satisficing"}
     # and the budget decided some searches: they ended over it, the same in both runs
     cache = tmp_path / "run-0.25" / "planner-cache"
     statuses = [json.loads(path.read_text()).get("status") for path in cache.rglob("*.json")]
