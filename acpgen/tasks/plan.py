@@ -4,8 +4,9 @@ The answer is read step by step (:mod:`acpgen.nl.plan_steps`) and executed on th
 (:func:`acpgen.proofs.plans.judge`). Score 1 when every step names an action of the task, executes
 in turn and the goal holds after the last one; 0 otherwise. Every score row also carries
 ``valid``, ``reaches_goal``, ``optimal`` (the plan's cost equals the record's proven optimal cost;
-None when that cost is unknown), ``cost``, ``optimal_cost`` (searched for only when the answer is a plan; an
-answer that is no plan carries the record's stored cost, if any) and, for reward shaping, ``steps`` (steps
+None when that cost is unknown), ``cost``, ``optimal_cost`` (the record's stored one; for a plan no longer
+than acp's LM-cut bound of the state, its length; searched for by the planners only under ``--recheck``
+and by ``optplan``, whose score needs it) and, for reward shaping, ``steps`` (steps
 written), ``prefix`` (steps that execute from the start), ``goal_fraction`` (share of the goal's literals true after
 them), ``failure`` (the first failure in words) and ``failure_class`` (unreadable_step,
 not_executable, goal_not_reached, extra_steps; None for a plan without extra steps).
@@ -63,23 +64,27 @@ def optimal_cost(ctx: RecordContext) -> tuple[int | None, str]:
     return decision.cost, ""
 
 
-def _best_cost(ctx: RecordContext, run: PlanRun) -> tuple[int | None, str]:
+def _best_cost(ctx: RecordContext, run: PlanRun, search: bool) -> tuple[int | None, str]:
     stored = ctx.record.get("optimal_cost")
+    if stored not in (None, "") and not ctx.recheck:
+        return int(stored), ""
     if not run.is_plan:
-        return (None, "") if stored in (None, "") or ctx.recheck else (int(stored), "")
-    if (stored in (None, "") or ctx.recheck) and ctx.oracle.cost_at_least(ctx.oracle.state, run.length):
+        return None, ""
+    if ctx.oracle.cost_at_least(ctx.oracle.state, run.length):
         return run.length, ""
+    if not search:
+        return None, "the record stores no optimal cost (optplan, or --recheck, searches for it)"
     return optimal_cost(ctx)
 
 
-def plan_details(ctx: RecordContext, run: PlanRun) -> tuple[dict[str, Any], str]:
+def plan_details(ctx: RecordContext, run: PlanRun, search: bool = True) -> tuple[dict[str, Any], str]:
     """The score row's fields for a judged plan, and why ``optimal`` is None when it is.
 
-    Optimality is a property of a plan, so the optimal cost is searched for only when the answer is one: an
-    answer that is no plan is not optimal, and its row carries ``optimal_cost`` only when the record stores
-    it. A plan no longer than acp's LM-cut lower bound of the state is optimal without a search (the plan
-    proves the upper bound, the estimate the lower one)."""
-    best, why = _best_cost(ctx, run)
+    Optimality is a property of a plan: an answer that is no plan is not optimal, and its row carries
+    ``optimal_cost`` only when the record stores it. A plan no longer than acp's LM-cut lower bound of the
+    state is optimal without a search (the plan proves the upper bound, the estimate the lower one); else
+    the optimal cost is the record's stored one or, with ``search``, the planners'."""
+    best, why = _best_cost(ctx, run, search)
     cost = run.length if run.valid else None
     optimal = None if best is None and run.is_plan else (run.is_plan and best is not None and run.length <= best)
     details: dict[str, Any] = {"valid": run.valid, "reaches_goal": run.reaches_goal, "optimal": optimal}
@@ -147,7 +152,7 @@ class PlanGeneration(Task):
 
     def score(self, ctx: RecordContext, answer: list[Step]) -> Verdict:
         run = judge(ctx.task, answer)
-        details, _ = plan_details(ctx, run)
+        details, _ = plan_details(ctx, run, search=ctx.options.recheck)  # validity needs no optimum
         return Verdict(1.0 if run.is_plan else 0.0, SCORED, run.message, details)
 
     def validate(self, ctx: RecordContext) -> Check:
