@@ -325,7 +325,8 @@ class Oracle:
         pending = [bit for bit in atom_bits if self.atom_reachable(bit, planner=False).value is None]
         names = self.task.atoms.names
         while len(pending) > 1:
-            batch, used, rest = 0, set(), []
+            batch, rest = 0, []
+            used: set[str] = set()
             for bit in pending:
                 objects = set(split_canonical(names[bit.bit_length() - 1])[1])
                 if batch.bit_count() < WITNESS_BATCH and not objects & used and found.together(batch | bit):
