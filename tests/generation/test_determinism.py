@@ -1,6 +1,6 @@
 """The clock decides nothing: the same seed and config give the same bytes with the time limits a quarter or
 twice as long (what a machine four times slower or twice as fast sees: the limits are only a safety net, every
-search that shapes a record is bounded by its work) and with one or two processes.
+search that shapes a record is bounded by its work), with one or two processes, and on a Dask LocalCluster.
 
 The config (tests/fixtures/pipeline/determinism.yaml) plans satellite and floortile problems with one
 satisficing plan each (level 5's plans stage) and asks next-action, landmark and reachability questions whose
@@ -49,11 +49,11 @@ def generated(out: Path) -> dict[str, bytes]:
 def test_the_same_seed_gives_the_same_bytes_whatever_the_time_limits_and_the_processes(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "ACP_CACHE_DIR"}  # each run its own planner cache
     runs = {}
-    for factor, jobs in ((0.25, 1), (2.0, 2)):
+    for factor, jobs, executor in ((0.25, 1, "local"), (2.0, 2, "local"), (1.0, 2, "dask")):
         out = tmp_path / f"run-{factor:g}"
         command = ["generate", "--config", str(scaled(tmp_path, factor)), "--domain", "all", "--out", str(out)]
         done = subprocess.run(
-            [sys.executable, "-m", "acpgen", *command, "-j", str(jobs)],
+            [sys.executable, "-m", "acpgen", *command, "-j", str(jobs), "--executor", executor],
             capture_output=True,
             text=True,
             env=env,
@@ -61,9 +61,10 @@ def test_the_same_seed_gives_the_same_bytes_whatever_the_time_limits_and_the_pro
         )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         runs[factor] = generated(out)
-    slow, fast = runs[0.25], runs[2.0]
-    assert slow.keys() == fast.keys()
+    slow, fast, dask = runs[0.25], runs[2.0], runs[1.0]
+    assert slow.keys() == fast.keys() == dask.keys()
     assert [name for name in slow if slow[name] != fast[name]] == []
+    assert [name for name in slow if slow[name] != dask[name]] == []  # a Dask LocalCluster of two workers
     # the records were made: next-action and landmark questions about both domains
     for domain in ("satellite", "floortile"):
         for task in ("nexta", "land", "reach"):
