@@ -36,7 +36,7 @@ test-wheel: $(STAMP)  ## build the wheel and sdist, install into a fresh venv, r
 	rm -rf build  # setuptools reuses build/lib: a file deleted from the package would stay in the wheel
 	$(BIN)/python -m pytest -q -m wheel tests/test_wheel.py
 
-test-determinism: $(STAMP)  ## the same seed gives the same bytes with the time limits x0.25 and x2, on 1 and 2 processes (CI)
+test-determinism: $(STAMP)  ## the same seed gives the same bytes with the time limits x0.25 and x2, on 1 and 2 processes and on Dask (CI)
 	$(BIN)/python -m pytest -q -m slow tests/generation/test_determinism.py
 
 test-slow: $(STAMP)  ## run only the slow tests
