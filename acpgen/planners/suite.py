@@ -330,21 +330,22 @@ class Planners:
     def satisficing(self, domain: str, problem: str, limits: Limits) -> PlannerResult:
         """One plan of any length: the searches of :data:`SATISFICING_PORTFOLIO` in turn, each within ``limits`` (a
         work budget or, without one, the time limit), until one finds a plan or proves that none exists."""
-        result = _result(Status.BUDGET if limits.work is not None else Status.TIMEOUT)
-        for search in SATISFICING_PORTFOLIO:
-            result = self._fast_downward(domain, problem, "solve", (search,), limits)
-            if result.status in (Status.SOLVED, Status.UNSOLVABLE):
-                break
-        return result
+        return self._in_turn(domain, problem, SATISFICING_PORTFOLIO, limits)
 
     def _budgeted_solve(
         self, domain: str, problem: str, limits: Limits, portfolio: bool, sas: str | None
     ) -> PlannerResult:
         """:meth:`solve` with a work budget: the searches of the portfolio (the first alone without it) in turn,
-        each within the budget, until one finds a plan or proves that none exists; given the query in SAS form,
-        the first search runs on it, before anything is translated."""
-        searches = BUDGETED_PORTFOLIO if portfolio else SOLVE_PORTFOLIO[:1]
-        result = _result(Status.BUDGET)
+        each within the budget; given the query in SAS form, the first search runs on it, before anything is
+        translated."""
+        return self._in_turn(domain, problem, BUDGETED_PORTFOLIO if portfolio else SOLVE_PORTFOLIO[:1], limits, sas)
+
+    def _in_turn(
+        self, domain: str, problem: str, searches: Sequence[str], limits: Limits, sas: str | None = None
+    ) -> PlannerResult:
+        """Fast Downward's ``searches`` one after the other, each within ``limits``, until one finds a plan or
+        proves that none exists (the first on ``sas``, the query in SAS form, when given)."""
+        result = _result(Status.BUDGET if limits.work is not None else Status.TIMEOUT)
         for i, search in enumerate(searches):
             if i == 0 and sas is not None:
                 result = self._fast_downward(sas, "", "solve-sas", (search,), limits)
