@@ -68,8 +68,8 @@ def plan_problem(ctx: StageContext, problem: Path) -> dict:
     if result is not None:
         method = "explicit-top-quality"
     elif settings.search == "satisficing":
-        method, result, plans = _satisficing(ctx, task, problem_text)
-        return _plan_record(problem, method, result, plans, complete=False)
+        result, plans = _satisficing(ctx, task, problem_text)
+        return _plan_record(problem, "satisficing", result, plans, complete=False)
     else:
         planners = ctx.require_planners()
         result = planners.top_quality(
@@ -100,31 +100,37 @@ def _plan_record(problem: Path, method: str, result: PlannerResult, plans: list,
     }
 
 
-def _satisficing(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[str, PlannerResult, list]:
-    """(method, result, valid plans) under ``plans.search: satisficing``: the first plan of the satisficing
-    searches (:data:`acpgen.planners.suite.SATISFICING_PORTFOLIO`, greedy best-first with FF, each within the work
-    budget), else the diverse planner's first plan within :data:`SATISFICING_FACTOR` times it."""
-    settings, memory, planners = ctx.config.plans, ctx.config.planner.memory_mb, ctx.require_planners()
-    limits = Limits(settings.time_limit, memory, settings.work)
-    result = planners.satisficing(ctx.domain_text, problem_text, limits)
-    plans = _valid(task, result)[:1]
-    if plans:
-        return "satisficing", result, plans
-    fallback = limits if settings.work is None else limits.scaled(SATISFICING_FACTOR)
-    result = planners.diverse(ctx.domain_text, problem_text, 1, fallback)
-    return "satisficing", result, _valid(task, result)[:1]
-
-
 #: the work budget of the last resort, one plan of any length, in plans.work: blocksworld with 20 blocks takes the
 #: diverse planner's first search 5.2 million (its plan: 108 steps), over a budget that keeps K* and A* short
 SATISFICING_FACTOR = 4
 
 
+def _satisficing(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[PlannerResult, list]:
+    """(result, valid plans) under ``plans.search: satisficing``: the first plan of the satisficing searches
+    (:data:`acpgen.planners.suite.SATISFICING_PORTFOLIO`, greedy best-first with FF, each within the work budget),
+    else the last resort (:func:`_first_diverse_plan`)."""
+    settings = ctx.config.plans
+    limits = Limits(settings.time_limit, ctx.config.planner.memory_mb, settings.work)
+    result = ctx.require_planners().satisficing(ctx.domain_text, problem_text, limits)
+    plans = _valid(task, result)
+    return (result, plans) if plans else _first_diverse_plan(ctx, task, problem_text, limits)
+
+
+def _first_diverse_plan(
+    ctx: StageContext, task: GroundTask, problem_text: str, limits: Limits
+) -> tuple[PlannerResult, list]:
+    """The last resort, (result, valid plans): the diverse planner's first plan (its red-black heuristic search, at
+    ease where greedy searches meet dead ends, as on floortile) within :data:`SATISFICING_FACTOR` times the work
+    budget (within ``limits`` without one)."""
+    budget = limits if limits.work is None else limits.scaled(SATISFICING_FACTOR)
+    result = ctx.require_planners().diverse(ctx.domain_text, problem_text, 1, budget)
+    return result, _valid(task, result)
+
+
 def _fallback(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[str, PlannerResult, list, bool]:
     """(method, result, valid plans, whether the first is optimal) for a problem K* gave no plan: with a work
-    budget, one optimal plan (A* with LM-cut) within it, else the diverse planner's first plan (its
-    red-black heuristic search, at ease where greedy searches meet dead ends, as on floortile) within
-    :data:`SATISFICING_FACTOR` times it; without one, diverse planning within the time limit."""
+    budget, one optimal plan (A* with LM-cut) within it, else the last resort (:func:`_first_diverse_plan`);
+    without one, diverse planning within the time limit."""
     settings, memory, planners = ctx.config.plans, ctx.config.planner.memory_mb, ctx.require_planners()
     if settings.work is None:
         limits = Limits(settings.diverse_time_limit, memory)
@@ -135,8 +141,8 @@ def _fallback(ctx: StageContext, task: GroundTask, problem_text: str) -> tuple[s
     plans = _valid(task, result)
     if plans:
         return "optimal", result, plans, True
-    result = planners.diverse(ctx.domain_text, problem_text, 1, limits.scaled(SATISFICING_FACTOR))
-    return "satisficing", result, _valid(task, result), False
+    result, plans = _first_diverse_plan(ctx, task, problem_text, limits)
+    return "satisficing", result, plans, False
 
 
 def stamp(ctx: StageContext, problem: Path) -> dict:
