@@ -50,21 +50,10 @@ PLAN_INSTRUCTION = (
 )
 
 
-def optimal_cost(ctx: RecordContext) -> tuple[int | None, str]:
-    """The optimal cost from the record's state: the stored ``optimal_cost`` (recomputed under
-    ``--recheck`` or when missing) and, when it is unknown (None), why."""
-    stored = ctx.record.get("optimal_cost")
-    if stored not in (None, "") and not ctx.recheck:
-        return int(stored), ""
-    decision = ctx.oracle.optimal_cost()
-    if not decision.decided:
-        return None, f"optimal cost undecided: {decision.detail}"
-    if decision.cost is None:
-        return None, "no plan exists from the state"
-    return decision.cost, ""
-
-
 def _best_cost(ctx: RecordContext, run: PlanRun, search: bool) -> tuple[int | None, str]:
+    """The optimal cost from the record's state (None when unknown, with why): the stored ``optimal_cost`` (not
+    under ``--recheck``); for an answer that is a plan, its length when acp's LM-cut bound of the state proves it
+    optimal, else, with ``search``, the planners' optimum."""
     stored = ctx.record.get("optimal_cost")
     if stored not in (None, "") and not ctx.recheck:
         return int(stored), ""
@@ -74,7 +63,12 @@ def _best_cost(ctx: RecordContext, run: PlanRun, search: bool) -> tuple[int | No
         return run.length, ""
     if not search:
         return None, "the record stores no optimal cost (optplan, or --recheck, searches for it)"
-    return optimal_cost(ctx)
+    decision = ctx.oracle.optimal_cost()
+    if not decision.decided:
+        return None, f"optimal cost undecided: {decision.detail}"
+    if decision.cost is None:
+        return None, "no plan exists from the state"
+    return decision.cost, ""
 
 
 def plan_details(ctx: RecordContext, run: PlanRun, search: bool = True) -> tuple[dict[str, Any], str]:
