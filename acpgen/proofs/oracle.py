@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -212,7 +211,7 @@ class Oracle:
         reachable."""
         run = execute(self.task, self.state, Encoding.decode(plan), trace=True)
         if run.applicable:
-            self._witnessed |= functools.reduce(operator.or_, run.states, 0)
+            self._witnessed |= union(run.states)
 
     def _planned(self, pos: int, neg: int, name: str, retry: bool = True) -> PlannerResult:
         """A planner's path from the state to a state with ``pos`` and without ``neg``: a first opinion asks it
@@ -284,7 +283,7 @@ class Oracle:
         False when it searched every state reachable (avoided states aside) and found none; else None."""
         search = self._search(pos, neg, avoid)
         if search.path is not None:
-            self._witnessed |= functools.reduce(operator.or_, search.path, 0)
+            self._witnessed |= union(search.path)
             return Decision(True, Method.SEARCH)
         if search.complete:
             return Decision(False, Method.SEARCH, "none among all the states reachable")
@@ -314,21 +313,20 @@ class Oracle:
         is then asked about need no call each: the atoms the cheap checks leave open are put in batches of at
         most :data:`WITNESS_BATCH` atoms that share no object and that h² allows together (greedily, in the order
         given), and a planner plans for each batch in turn, within the oracle's budget and without a retry; the
-        atoms of the states on a plan found, executed by acp, are witnessed (reachable). It proves nothing
-        false and changes no decision: a batch without a plan ends the batching, and every atom left is decided
-        on its own. (Atoms without a shared object keep batches clear of sets each pair of which h² allows but
-        no state holds, such as a tower of blocks on one another in a circle, where a greedy search would search
-        on without reporting its work.)"""
+        atoms of the states on a plan found, executed by acp, are witnessed (reachable). A witness is a path, so
+        no atom is decided otherwise than on its own (a lone search over its budget may have left it undecided); a
+        batch without a plan ends the batching, and every atom left is decided on its own. (Atoms without a
+        shared object keep batches clear of sets each pair of which h² allows but no state holds, such as blocks
+        on one another in a circle, where a greedy search would search on without reporting its work.)"""
         found = self._mutexes
         if found is None:
             return
         pending = [bit for bit in atom_bits if self.atom_reachable(bit, planner=False).value is None]
-        names = self.task.atoms.names
         while len(pending) > 1:
             batch, rest = 0, []
             used: set[str] = set()
             for bit in pending:
-                objects = set(split_canonical(names[bit.bit_length() - 1])[1])
+                objects = set(split_canonical(self.task.atoms.atoms(bit)[0])[1])
                 if batch.bit_count() < WITNESS_BATCH and not objects & used and found.together(batch | bit):
                     batch, used = batch | bit, used | objects
                 else:
