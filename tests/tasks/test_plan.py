@@ -14,6 +14,7 @@ import pytest
 from acpgen.config import QAConfig
 from acpgen.nl.answers import ParseError
 from acpgen.nl.plan_steps import read_steps
+from acpgen.pddl.lmcut import lmcut
 from acpgen.planners import Limits, PlannerResult, Status
 from acpgen.proofs.plans import lifted_verdict, unified_planning_verdict
 from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions
@@ -167,10 +168,14 @@ def test_broken_plans_score_as_derived_by_hand(name):
         assert details["failure"] == failure
     assert details.get("cost") == (len(read_steps(response)) if valid else None)
     # the ferry record stores no optimal cost: optplan searches for it, only for a plan (6, derived in the corpus);
-    # plan does not search (validity needs no optimum), and acp's LM-cut bound of this state is below 6
+    # plan does not search (validity needs no optimum): it knows a plan optimal only when acp's LM-cut bound of the
+    # state reaches the plan's length, and leaves the optimum unknown otherwise
     optplan, _, searched = score("optplan", response)
     assert searched["optimal"] == optimal and searched.get("optimal_cost") == (6 if valid and reaches else None)
-    assert details["optimal"] == (None if valid and reaches else False) and "optimal_cost" not in details
+    task = RecordContext(hand_ferry.record(PLAN)).task
+    proven = valid and reaches and lmcut(task, task.init) >= len(read_steps(response))
+    assert details["optimal"] == (True if proven else None if valid and reaches else False)
+    assert details.get("optimal_cost") == (6 if proven else None)
     # optplan: 1 only for the optimal plan
     assert optplan == (1.0 if name == "optimal" else 0.0)
 

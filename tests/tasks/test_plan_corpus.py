@@ -12,6 +12,7 @@ from plan_corpus import CASES, PROBLEMS
 
 from acpgen.data import DOMAINS_DIR
 from acpgen.nl.plan_steps import read_steps
+from acpgen.pddl.lmcut import lmcut
 from acpgen.proofs.plans import lifted_verdict, unified_planning_verdict
 from acpgen.tasks import TASKS, RecordContext
 from acpgen.tasks.base import OK
@@ -92,12 +93,15 @@ def test_the_hand_made_optimal_plan_and_cost_are_re_proven(domain):
 
 def test_the_plan_task_knows_some_optima_from_acps_lm_cut_bound_alone():
     """Without a stored cost, plan proves a plan optimal when it is no longer than acp's LM-cut bound of the state
-    (no search); on the hand-made optimal plans of the built-in domains that bound is tight on some problems and
-    loose on others, and where it is loose the optimum stays unknown (None), never guessed."""
+    (no search): on each hand-made optimal plan its ``optimal`` is True exactly where the bound reaches the
+    hand-derived optimal cost, else unknown (None), never guessed; the bound is tight on some of these problems
+    and loose on others, so both cases are met."""
     known = {}
     for domain, hand in PROBLEMS.items():
         steps = read_steps("\n".join(hand.optimal_plan))
         row = TASKS["plan"].score(context(domain), steps).details
         assert row["valid"] and row["reaches_goal"], domain
+        task = context(domain).task
         known[domain] = row["optimal"]
+        assert row["optimal"] == (True if lmcut(task, task.init) >= hand.optimal_cost else None), domain
     assert set(known.values()) == {True, None}, known
