@@ -63,6 +63,7 @@ class _Server:
             text=True,
             bufsize=1,
         )
+        self._pending = b""  # what the server has written and :meth:`_line` has not returned yet
 
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.proc.poll() is None
@@ -78,15 +79,23 @@ class _Server:
             self.proc.kill()
 
     def _line(self, timeout: float | None) -> dict[str, Any] | None:
-        """The server's next answer, or None when ``timeout`` seconds pass first."""
+        """The server's next answer, or None when ``timeout`` seconds pass first.
+
+        The pipe is read here, into :attr:`_pending`, never through the file object: its buffer could hold
+        the next answer already (the child ended before its ``pid`` line was read), and ``select`` on the
+        pipe would then wait for data that has arrived, until the watchdog fired."""
         assert self.proc.stdout is not None
-        if timeout is not None:
-            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, timeout))
-            if not ready:
-                return None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise BrokenPipeError("translator server ended")
+        deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
+        while b"\n" not in self._pending:
+            if deadline is not None:
+                ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+                if not ready:
+                    return None
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                raise BrokenPipeError("translator server ended")
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
         answer: dict[str, Any] = json.loads(line)
         return answer
 

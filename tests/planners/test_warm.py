@@ -7,6 +7,9 @@ and mutex groups. The expected values are the driver's, an independent program.
 
 from __future__ import annotations
 
+import json
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -96,6 +99,25 @@ def test_translator_watchdog_kills_a_long_translation(tmp_path):
         {**request, "args": ["domain.pddl", "missing.pddl"], "log": "t.log"}, wall_limit=30
     )
     assert not fired and code != 0
+
+
+def test_an_answer_that_came_with_the_pid_line_is_not_waited_for(tmp_path):
+    # The client is slow to read (a busy machine) and the translation fails at once: the server's pid and
+    # status lines reach the pipe together. Read through a buffered file object, the status line sat in its
+    # buffer while select() waited on the empty pipe until the watchdog fired (twice in one `make dataset`,
+    # some 100 s each); the answer must come at once.
+    server = warm._Server(sys.executable)
+    try:
+        request = {"cwd": str(tmp_path), "args": ["missing.pddl", "missing.pddl"], "cpu": 5, "memory_mb": None}
+        assert server.proc.stdin is not None
+        server.proc.stdin.write(json.dumps({**request, "log": "t.log"}) + "\n")
+        server.proc.stdin.flush()
+        time.sleep(0.5)  # the child has ended and the server has answered twice
+        assert set(server._line(None) or {}) == {"pid"}
+        answer = server._line(2.0)
+        assert answer is not None and answer["status"] != 0
+    finally:
+        server.close()
 
 
 def test_a_translation_without_the_memory_it_needs_is_reported_out_of_memory(tmp_path):
