@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from acpgen.nl.answers import answer_section
 from acpgen.nl.template import PLACEHOLDER, DomainTemplate
@@ -170,7 +170,10 @@ class Reader:
         return 2 + max((p.separators for p in self.atom_patterns + self.action_patterns), default=0)
 
     @staticmethod
+    @lru_cache(maxsize=4096)
     def _pattern(text: str, name: str, variables: tuple[str, ...], merge: str | None, positive: bool) -> _Pattern:
+        """The compiled pattern of one template text (kept for the process: every reader of a domain's tasks
+        compiles the same texts, and a pattern is immutable)."""
         text = " ".join(text.split())
         regex = re.compile(_compile(text, variables, merge))
         separators = len(_SPLIT.findall(PLACEHOLDER.sub("x", text.lower())))
