@@ -513,7 +513,10 @@ class SequenceTask(Task):
         if drawn is None:
             return None
         ctx, pddl, types, q = drawn
-        value = rq.answer(core_world(ctx, types), q)
+        world = core_world(ctx, types)
+        if rq.surely_unfit(world, q, MAX_ITEMS):  # the check below, before the costly part of the answer
+            return None
+        value = rq.answer(world, q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:
             return None
         return {**q.fields(types), **pddl, "answer": value}

@@ -710,3 +710,79 @@ def test_the_two_worlds_list_the_same_atoms_from_states_of_every_domain(domain):
         assert core.universe() == lifted.universe(), (domain, seed)
         assert core.universe() is CoreWorld(task, {}).universe()
         assert set(task.atoms.atoms(task.init)) <= core.universe()
+
+
+def _answers_against_the_listed_atoms(task: GroundTask, worlds: list, rng: random.Random) -> int:
+    """answer() lists the true literals and an action's effects from the states alone, and surely_unfit judges
+    an answer's length without the listed atoms (World.atoms, h²); both are compared here with what the listed
+    atoms give (_relevant): the same lists, and a verdict of unfit only for an answer that is empty or longer
+    than `most` (both ways for the lists counted exactly). Returns the number of comparisons."""
+    from acpgen.proofs.change.questions import _relevant, surely_unfit
+    from acpgen.proofs.change.sequences import walk
+
+    compared = 0
+    questions = [("fluent", v) for v in ("true", "false", "both")] + [("state", "true"), ("state", "false")]
+    questions += [("effects", "added"), ("effects", "deleted"), ("numerical", "true"), ("composite", "fluents_before")]
+    for world in worlds:
+        for _ in range(12):
+            sequence = walk(task, task.init, rng, rng.randint(1, 4))
+            if sequence is None:
+                continue
+            states = world.run(sequence)[0]
+            for category, variant in questions:
+                kind = rng.choice(sorted(set(world.types.values())) + ["all"])
+                obj = rng.choice(sorted(task.lifted.objects)) if category == "fluent" else None
+                action = rng.choice(world.executable(states[-1]) or [""]) if category == "effects" else None
+                q = Question(category, variant, tuple(sequence), kind, obj, action)
+                if category == "effects" and not action:
+                    continue
+                if category == "composite":  # about the state before an inexecutable last action
+                    q = Question(category, variant, (*sequence[:-1], "(no-such-action)"), kind, obj)
+                    states = world.run(sequence[:-1])[0]
+                listed = _relevant(world, q)
+                if category == "effects":
+                    after = world.step(states[-1], action)
+                    before = states[-1]
+                    changed = (after - before) if variant == "added" else (before - after)
+                    expected = [a for a in listed if a in changed]
+                elif variant in ("true", "fluents_before"):
+                    expected = [a for a in listed if a in states[-1]]
+                else:
+                    expected = answer(world, q)  # the false and both literals: still through the listed atoms
+                if category == "numerical":
+                    assert answer(world, q) == len(expected), q
+                else:
+                    assert answer(world, q) == expected, q
+                for most in (2, 40):
+                    fits = 0 < len(expected) <= most
+                    if surely_unfit(world, q, most):
+                        assert not fits, (q, most, expected)
+                    elif category == "effects" or (variant == "true" and category != "numerical"):
+                        assert fits, (q, most, expected)
+                    compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_answers_from_the_states_alone_are_those_of_the_listed_atoms(domain):
+    # a state where something applies (in alfworld, a walk may end after the goal's validation)
+    task = next(t for t in map(lambda seed: _walked_task(domain, seed), range(1, 40)) if t.applicable(t.init))
+    types = {p: ("base", "derived")[i % 2] for i, p in enumerate(sorted(task.lifted.predicates))}
+    worlds = [CoreWorld(task, types), LiftedWorld(task.lifted, types)]
+    assert _answers_against_the_listed_atoms(task, worlds, random.Random(5)) > 100
+
+
+def test_answers_from_the_states_alone_are_those_of_the_listed_atoms_in_a_ramification_variant():
+    from acpgen.tasks.sequences import base_pddl
+
+    domain, problem = variant_pddl()
+    task = GroundTask.from_strings(domain, problem)
+    base = base_pddl({"domain": "blocksworld"}, task.lifted)
+    assert base is not None
+    types = {p: "derived" for p in ("clear", "handempty", "alone", "spread", "idle")}
+    types.update(on="self_derived", holding="self_derived", ontable="base")
+    worlds = [
+        CoreWorld(task, types, GroundTask.from_strings(*base)),
+        LiftedWorld(task.lifted, types, GroundTask.from_strings(*base).lifted),
+    ]
+    assert _answers_against_the_listed_atoms(task, worlds, random.Random(6)) > 100

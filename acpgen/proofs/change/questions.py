@@ -134,6 +134,14 @@ def _relevant(world: World, q: Question, wanted: str | None = None) -> list[str]
     return [a for a in world.atoms if of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object))]
 
 
+def _relevant_in(world: World, q: Question, facts: Facts) -> list[str]:
+    """The atoms of ``facts`` (a state along the question's sequence) the question is about. They are atoms of
+    :attr:`World.atoms` (the atoms some reachable state makes true), so these are :func:`_relevant`'s atoms
+    true in the state, found without computing that set (h² from the question's state: the costly part)."""
+    kind = q.fluent_type or "all"
+    return sorted(a for a in facts if of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object)))
+
+
 def _literals(atoms: list[str], facts: Facts, polarity: str) -> list[str]:
     true = [a for a in atoms if a in facts]
     false = [negated(a) for a in atoms if a not in facts]
@@ -162,11 +170,32 @@ def _after_action(world: World, q: Question) -> tuple[Facts, Facts]:
     return before, after
 
 
+def surely_unfit(world: World, q: Question, most: int) -> bool:
+    """Whether the free answer of a question about literals is surely empty or longer than ``most`` items,
+    decided without :attr:`World.atoms` where :func:`answer` needs them (false literals): every atom true in a
+    state along the sequence is one of them, so the answer lists at least those of the states' atoms that are
+    false at the end. The answers that need no such atoms are counted exactly. False when the question is
+    about no literals or its sequence is not executable (:func:`answer` says why)."""
+    c, v = q.category, q.variant
+    if c not in ("fluent", "state", "effects"):
+        return False
+    states, failed = world.run(list(q.sequence))
+    if failed is not None or (c == "effects" and world.step(states[-1], q.action or "") is None):
+        return False
+    if c == "effects" or v == "true":
+        return not 0 < len(answer(world, q)) <= most
+    seen = set(_relevant_in(world, q, frozenset().union(*states)))
+    true = seen & states[-1]
+    return len(seen - true if v == "false" else seen) > most
+
+
 def answer(world: World, q: Question) -> Any:
     """The free answer: sorted literals or actions, or a number (one type per category: a dataset
     loader such as Hugging Face ``datasets`` needs one type per field of a file)."""
     c, v = q.category, q.variant
     if c in ("fluent", "state"):
+        if v == "true":
+            return _relevant_in(world, q, _final(world, q))
         return _literals(_relevant(world, q), _final(world, q), v)
     if c == "executability":
         if v == "first":  # a set of one action: every free answer of a task has one type (a list here)
@@ -175,19 +204,16 @@ def answer(world: World, q: Question) -> Any:
         return world.executable(_final(world, q))
     if c == "effects":
         before, after = _after_action(world, q)
-        atoms = _relevant(world, q)
-        if v == "added":
-            return sorted(a for a in atoms if a in after and a not in before)
-        return sorted(a for a in atoms if a in before and a not in after)
+        return _relevant_in(world, q, after - before if v == "added" else before - after)
     if c == "numerical":
         final = _final(world, q)
         if v == "executable":
             return len(world.executable(final))
-        return len([a for a in _relevant(world, q) if a in final])
+        return len(_relevant_in(world, q, final))
     if c == "composite":
         state, _ = _before_first_failure(world, q)
         if v == "fluents_before":
-            return _literals(_relevant(world, q), state, "true")
+            return _relevant_in(world, q, state)
         return world.executable(state)
     raise DataError(f"unknown question category {c!r}")
 
