@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 from acpgen.errors import PddlError
@@ -98,6 +98,104 @@ class _FactIndex:
             return list(self.by_pred.get(pred, ()))
         buckets = [self.by_arg.get((pred, i, v), ()) for i, v in known]
         return list(min(buckets, key=len))
+
+
+_Fact = tuple[str, tuple[str, ...]]
+_JoinKey = tuple[str, str, int]  # ("action", schema, disjunct) or ("rule", axiom position, disjunct)
+
+
+class _Joins:
+    """What the joins of one grounding found, for groundings of the same dynamics (domain, objects, static facts:
+    :attr:`LiftedTask.dynamics_key`) from other initial states: every binding each join of a precondition
+    disjunct or rule body returned, with the facts it needs, and the facts the relaxed exploration reached.
+
+    A task whose initial facts are all among those reached reaches a subset of them, so each of its joins finds
+    a subset of the bindings found here: :class:`_Replay` hands a join the bindings whose facts have all been
+    reached since the last, sorted as the join sorts them, and the grounding is the one a join from scratch
+    gives (the same actions and rules, in the same order, with the same atom numbering) at a fraction of the
+    cost. The records of one problem ask about many of its states; the joins were most of their grounding."""
+
+    def __init__(
+        self,
+        found: dict[_JoinKey, set[tuple[str, ...]]],
+        needs_of: Callable[[_JoinKey, tuple[str, ...]], set[_Fact]],
+        reached: frozenset[_Fact],
+    ) -> None:
+        self.reached = reached
+        self.keys: list[_JoinKey] = []
+        self.args: list[tuple[str, ...]] = []
+        self.needs: list[int] = []
+        self.waiting: dict[_Fact, list[int]] = {}
+        for key in sorted(found):
+            for args in sorted(found[key]):
+                index = len(self.args)
+                self.keys.append(key)
+                self.args.append(args)
+                needs = needs_of(key, args)
+                self.needs.append(len(needs))
+                for fact in needs:
+                    self.waiting.setdefault(fact, []).append(index)
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+
+class _Replay:
+    """The joins of one grounding answered from :class:`_Joins`: :meth:`reach` is told each new fact."""
+
+    def __init__(self, joins: _Joins) -> None:
+        self.joins = joins
+        self.missing = list(joins.needs)
+        self.ready: dict[_JoinKey, list[int]] = {}
+        for index, count in enumerate(self.missing):
+            if not count:
+                self.ready.setdefault(joins.keys[index], []).append(index)
+
+    def reach(self, fact: _Fact) -> None:
+        missing, keys = self.missing, self.joins.keys
+        for index in self.joins.waiting.get(fact, ()):
+            missing[index] -= 1
+            if not missing[index]:
+                self.ready.setdefault(keys[index], []).append(index)
+
+    def take(self, key: _JoinKey) -> list[tuple[str, ...]]:
+        """The bindings of a join that became possible since it last ran, sorted (indices follow the order)."""
+        args = self.joins.args
+        return [args[i] for i in sorted(self.ready.pop(key, ()))]
+
+
+class _Joiner:
+    """How the joins of one grounding are answered: replayed from the joins of an earlier grounding of the same
+    dynamics that reached every initial fact (:class:`_Joins`), else run, and what they find collected."""
+
+    def __init__(self, key: str, init_facts: frozenset[_Fact]) -> None:
+        self.key = key
+        with _RECENT_LOCK:
+            known = _JOINS.get(key)
+        self.replay = _Replay(known) if known is not None and init_facts <= known.reached else None
+        self.found_by: dict[_JoinKey, set[tuple[str, ...]]] = {}
+
+    def add(self, facts: _FactIndex, pred: str, args: tuple[str, ...]) -> bool:
+        """Add a fact reached (True when it is new)."""
+        new = facts.add(pred, args)
+        if new and self.replay is not None:
+            self.replay.reach((pred, args))
+        return new
+
+    def join(self, key: _JoinKey, run: Callable[[], list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
+        """The bindings the join ``key`` finds now (``run``: the join itself)."""
+        if self.replay is not None:
+            return self.replay.take(key)
+        result = run()
+        self.found_by.setdefault(key, set()).update(result)
+        return result
+
+
+#: the joins of recent groundings by dynamics key (see :class:`_Joins`); per process
+_JOINS: OrderedDict[str, _Joins] = OrderedDict()
+_JOINS_SIZE = 32
+_JOINS_MAX_BINDINGS = 400_000  # in all (some 200 bytes each)
+_JOINS_BINDINGS = 0
 
 
 #: groundings of recently seen PDDL texts, kept pristine (only copies are handed out); per process
@@ -198,10 +296,13 @@ class GroundTask:
         return pos, neg, satisfiable
 
     def _relaxed_grounding(self) -> list[GroundAction]:
-        """Ground actions reachable in the delete relaxation from the initial state."""
+        """Ground actions reachable in the delete relaxation from the initial state. The joins are answered from
+        an earlier grounding of the same dynamics that reached every initial fact (:class:`_Joins`), else run and
+        kept for the next groundings."""
         facts = _FactIndex()
-        for pred, args in self._init_facts:
-            facts.add(pred, args)
+        joiner = _Joiner(self.lifted.dynamics_key, self._init_facts)
+        for pred, args in sorted(self._init_facts):
+            joiner.add(facts, pred, args)
         found: dict[str, GroundAction] = {}
         bits_of: dict[tuple[str, tuple[str, ...]], int] = {}  # (predicate, arguments) -> bit, for this atom table
         rule_bodies = [self._compiled(axiom.params, axiom.body) for axiom in self.lifted.axioms]
@@ -212,8 +313,8 @@ class GroundTask:
         while changed:
             changed = False
             for k, (axiom, body) in enumerate(zip(self.lifted.axioms, rule_bodies)):
-                for pred, args in self._ground_axiom(k, axiom, body, facts, rules, bits_of):
-                    changed |= facts.add(pred, args)
+                for pred, args in self._ground_axiom(k, axiom, body, facts, rules, bits_of, joiner):
+                    changed |= joiner.add(facts, pred, args)
             for schema in self.lifted.schemas.values():
                 for c, conjunction in enumerate(schema.precondition):
                     # The join depends only on the facts of its positive predicates: with none new
@@ -224,7 +325,9 @@ class GroundTask:
                         continue
                     joined[(schema.name, c)] = sizes
                     new_facts: list[tuple[str, tuple[str, ...]]] = []
-                    for args in self._join(schema, conjunction, facts, before):
+                    for args in joiner.join(
+                        ("action", schema.name, c), partial(self._join, schema, conjunction, facts, before)
+                    ):
                         if (schema.name, args) in tried:
                             continue
                         tried.add((schema.name, args))
@@ -234,9 +337,11 @@ class GroundTask:
                         found[action.name] = action
                         new_facts += added
                     for pred, args in new_facts:
-                        changed |= facts.add(pred, args)
+                        changed |= joiner.add(facts, pred, args)
         if self.lifted.axioms:
             self._set_axioms(rules)
+        if joiner.replay is None:
+            self._keep_joins(joiner.key, joiner.found_by, facts)
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
 
@@ -277,13 +382,13 @@ class GroundTask:
         facts: _FactIndex,
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]],
         bits_of: dict[tuple[str, tuple[str, ...]], int],
+        joiner: _Joiner,
     ) -> list[tuple[str, tuple[str, ...]]]:
         """Ground rules of ``axiom`` (its body compiled: ``body``) whose body is relaxed-reachable from
-        ``facts``; returns their head facts."""
+        ``facts``; returns their head facts. ``joiner``: how a join is answered (:class:`_Joiner`)."""
         heads = []
-        for conjunction in axiom.body:
-            bindings = sorted(tuple(b[v] for v, _ in axiom.params) for b in self._bindings(axiom, conjunction, facts))
-            for args in bindings:
+        for c, conjunction in enumerate(axiom.body):
+            for args in joiner.join(("rule", str(k), c), partial(self._rule_join, axiom, conjunction, facts)):
                 key = (k, args)
                 if key in rules:
                     continue
@@ -297,6 +402,10 @@ class GroundTask:
                     heads.append((axiom.predicate, head_args))
         return heads
 
+    def _rule_join(self, axiom: Axiom, conjunction: tuple[Literal, ...], facts: _FactIndex) -> list[tuple[str, ...]]:
+        """The argument tuples of the rule's bindings that satisfy a disjunct of its body, sorted."""
+        return sorted(tuple(b[v] for v, _ in axiom.params) for b in self._bindings(axiom, conjunction, facts))
+
     def _set_axioms(self, rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]]) -> None:
         """The evaluator of the ground rules, by stratum (rules in grounding order within a stratum)."""
         stratum_of = {p: i for i, preds in enumerate(self.lifted.strata) for p in preds}
@@ -307,6 +416,42 @@ class GroundTask:
         derived = self.lifted.derived_predicates
         self.derived_mask = self.atoms.mask(name for name in self.atoms.names if split_canonical(name)[0] in derived)
         self.axioms = AxiomEvaluator(by_stratum, self.derived_mask)
+
+    def _keep_joins(self, key: str, found_by: dict[_JoinKey, set[tuple[str, ...]]], facts: _FactIndex) -> None:
+        """Keep what this grounding's joins found for the next groundings of its dynamics (:class:`_Joins`)."""
+        if sum(map(len, found_by.values())) > _JOINS_MAX_BINDINGS:
+            return
+        positive: dict[_JoinKey, tuple[tuple[str, ...], list[Literal]]] = {}
+        for schema in self.lifted.schemas.values():
+            for c, conjunction in enumerate(schema.precondition):
+                params = tuple(v for v, _ in schema.params)
+                positive[("action", schema.name, c)] = (params, [x for x in conjunction if x.positive])
+        for k, axiom in enumerate(self.lifted.axioms):
+            for c, conjunction in enumerate(axiom.body):
+                params = tuple(v for v, _ in axiom.params)
+                positive[("rule", str(k), c)] = (params, [x for x in conjunction if x.positive])
+        for params, literals in positive.values():
+            if any(a.startswith("?") and a not in params for lit in literals for a in lit.args):
+                return  # a variable that is no parameter: the facts a binding needs are not known
+
+        def needs_of(join_key: _JoinKey, args: tuple[str, ...]) -> set[_Fact]:
+            params, literals = positive[join_key]
+            value = dict(zip(params, args))
+            return {
+                (lit.predicate, tuple(value.get(a, a) for a in lit.args)) for lit in literals if not lit.is_equality
+            }
+
+        reached = frozenset((pred, args) for pred, members in facts.by_pred.items() for args in members)
+        joins = _Joins(found_by, needs_of, reached)
+        global _JOINS_BINDINGS
+        with _RECENT_LOCK:
+            old = _JOINS.pop(key, None)
+            if old is not None:
+                _JOINS_BINDINGS -= len(old)
+            _JOINS[key] = joins
+            _JOINS_BINDINGS += len(joins)
+            while len(_JOINS) > 1 and (len(_JOINS) > _JOINS_SIZE or _JOINS_BINDINGS > _JOINS_MAX_BINDINGS):
+                _JOINS_BINDINGS -= len(_JOINS.popitem(last=False)[1])
 
     def close(self, state: int) -> int:
         """``state`` with its derived atoms evaluated by the rules (the state itself without axioms)."""

@@ -257,3 +257,81 @@ def _counting(calls: list, real):
         return real(*args)
 
     return counted
+
+
+def _scratch(lifted) -> tuple:
+    """The grounding of ``lifted`` by joins from scratch (no joins of an earlier grounding kept)."""
+    from acpgen.pddl import grounding
+
+    grounding._JOINS.clear()
+    return _grounding(GroundTask(lifted))
+
+
+def _grounding(task: GroundTask) -> tuple:
+    axioms = None if task.axioms is None else task.axioms.rules
+    actions = [(a.name, a.precondition, a.add, a.delete) for a in task.actions]
+    return task.atoms.names, actions, task.init, task.goal_pos, task.goal_neg, task.rule_names, axioms
+
+
+@pytest.mark.parametrize("domain", sorted(p.name for p in DOMAINS_DIR.iterdir() if (p / "domain.pddl").exists()))
+def test_a_grounding_replayed_from_an_earlier_one_of_the_same_dynamics_is_the_grounding_from_scratch(
+    domain, monkeypatch
+):
+    """The problems of states reachable from a problem's initial state are grounded from the joins of the first
+    grounding (grounding._Joins): the same atoms in the same numbering, the same actions and rules. Expected:
+    each problem grounded with no joins kept. A state's joins are replayed, the initial state's (not reached
+    from the state, in general) are not."""
+    from acpgen.config import load_config
+    from acpgen.pddl import grounding
+    from acpgen.pddl.tarski_io import read_strings
+
+    replays = []
+    monkeypatch.setattr(grounding, "_JOINS", grounding.OrderedDict())
+    real = grounding._Replay.__init__
+    monkeypatch.setattr(grounding._Replay, "__init__", lambda self, joins: (replays.append(1), real(self, joins))[1])
+    sizes = load_config().domain(domain).sizes
+    for size in (sizes[0], sizes[len(sizes) // 2]):
+        task = generated_problem(domain, 2, size)
+        rng = random.Random(7)
+        texts = [render_problem(task, random_walk(task, rng.randint(1, 8), rng)) for _ in range(4)]
+        lifted = [read_strings(task.lifted.domain_text, text) for text in texts]
+        scratch = [_scratch(one) for one in lifted]
+        grounding._JOINS.clear()
+        GroundTask(task.lifted)  # the joins of the initial state, kept
+        replays.clear()
+        assert [_grounding(GroundTask(one)) for one in lifted] == scratch
+        assert len(replays) == len(lifted)
+
+
+@pytest.mark.parametrize("domain", ["blocksworld", "ferry", "logistics", "alfworld"])
+def test_a_replayed_grounding_of_a_ramification_variant_is_the_grounding_from_scratch(domain, monkeypatch):
+    """The same with derived predicates: the variants (template rules) of a problem and of states along walks."""
+    from acpgen.nl.ramified import rules_of
+    from acpgen.nl.template import load_template
+    from acpgen.pddl import grounding
+    from acpgen.pddl.ramifications import variant_domain, variant_problem
+    from acpgen.pddl.tarski_io import read_strings
+
+    rules = rules_of(load_template(domain))
+    if not rules:
+        pytest.skip(f"{domain}'s template has no ramification rules")
+    monkeypatch.setattr(grounding, "_JOINS", grounding.OrderedDict())
+    replays = []
+    real = grounding._Replay.__init__
+    monkeypatch.setattr(grounding._Replay, "__init__", lambda self, joins: (replays.append(1), real(self, joins))[1])
+    task = generated_problem(domain, 3)
+    rng = random.Random(8)
+    states = [
+        GroundTask.from_strings(task.lifted.domain_text, render_problem(task, random_walk(task, n, rng)))
+        for n in (0, 2, 4, 6)
+    ]
+    texts = [variant_problem(state, rules) for state in states]
+    domain_text = variant_domain(task.lifted, rules)
+    lifted = [read_strings(domain_text, text) for text in texts]
+    scratch = [_scratch(one) for one in lifted]
+    assert scratch[0][-1] is not None  # rules grounded
+    grounding._JOINS.clear()
+    GroundTask(lifted[0])
+    replays.clear()
+    assert [_grounding(GroundTask(one)) for one in lifted[1:]] == scratch[1:]
+    assert len(replays) == len(lifted) - 1
