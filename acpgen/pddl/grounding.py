@@ -171,8 +171,11 @@ class _Joiner:
     def __init__(self, key: str, init_facts: frozenset[_Fact]) -> None:
         self.key = key
         with _RECENT_LOCK:
-            known = _JOINS.get(key)
-        self.replay = _Replay(known) if known is not None and init_facts <= known.reached else None
+            kept = list(_JOINS.get(key, ()))
+            if kept:
+                _JOINS.move_to_end(key)
+        known = next((joins for joins in kept if init_facts <= joins.reached), None)
+        self.replay = None if known is None else _Replay(known)
         self.found_by: dict[_JoinKey, set[tuple[str, ...]]] = {}
 
     def add(self, facts: _FactIndex, pred: str, args: tuple[str, ...]) -> bool:
@@ -192,8 +195,9 @@ class _Joiner:
 
 
 #: the joins of recent groundings by dynamics key (see :class:`_Joins`); per process
-_JOINS: OrderedDict[str, _Joins] = OrderedDict()
+_JOINS: OrderedDict[str, list[_Joins]] = OrderedDict()
 _JOINS_SIZE = 32
+_JOINS_PER_KEY = 3  # states of one problem need not reach each other's facts (a painted floor tile stays painted)
 _JOINS_MAX_BINDINGS = 400_000  # in all (some 200 bytes each)
 _JOINS_BINDINGS = 0
 
@@ -445,13 +449,13 @@ class GroundTask:
         joins = _Joins(found_by, needs_of, reached)
         global _JOINS_BINDINGS
         with _RECENT_LOCK:
-            old = _JOINS.pop(key, None)
-            if old is not None:
-                _JOINS_BINDINGS -= len(old)
-            _JOINS[key] = joins
+            kept = [joins, *_JOINS.pop(key, ())]
+            for dropped in kept[_JOINS_PER_KEY:]:
+                _JOINS_BINDINGS -= len(dropped)
+            _JOINS[key] = kept[:_JOINS_PER_KEY]
             _JOINS_BINDINGS += len(joins)
             while len(_JOINS) > 1 and (len(_JOINS) > _JOINS_SIZE or _JOINS_BINDINGS > _JOINS_MAX_BINDINGS):
-                _JOINS_BINDINGS -= len(_JOINS.popitem(last=False)[1])
+                _JOINS_BINDINGS -= sum(map(len, _JOINS.popitem(last=False)[1]))
 
     def close(self, state: int) -> int:
         """``state`` with its derived atoms evaluated by the rules (the state itself without axioms)."""
