@@ -125,6 +125,10 @@ class Checks:
     answers_undecided: int
 
 
+def _problem_of(record: dict) -> tuple[str, str]:
+    return str(record.get("domain")), str(record.get("problem"))
+
+
 def self_check(
     files: list[Path],
     setup: PlannerSetup,
@@ -135,14 +139,21 @@ def self_check(
 ) -> Checks:
     """Re-prove every stored answer, then score each stored answer as a model response."""
     dataset = Dataset.load(files[0], files)
-    items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
+    # the records of one problem one after the other: each is grounded from the joins of the problem's first
+    # (acpgen.pddl.grounding keeps the joins of a few recent problems), and its readers are at hand
+    items = sorted(
+        ((task, record) for (task, _), record in sorted(dataset.records.items())), key=lambda i: _problem_of(i[1])
+    )
     results = validate_records(items, options, setup, jobs=jobs, progress=progress, executor=executor)
     verdicts = {str(v): n for v, n in verdict_counts(results).items()}
     problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != Outcome.OK]
-    predictions = [
-        Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
-        for line in reference_predictions(dataset)
-    ]
+    predictions = sorted(
+        (
+            Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
+            for line in reference_predictions(dataset)
+        ),
+        key=lambda p: _problem_of(p.record),
+    )
     scored = score_predictions(
         predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress, executor=executor
     )
