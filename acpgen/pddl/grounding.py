@@ -10,6 +10,12 @@ A task with derived predicates (axioms) grounds its rules alongside the actions 
 when its body is reachable in the delete relaxation) and keeps every state closed under them: the
 initial state and each successor carry exactly the derived atoms the rules give (see
 :mod:`acpgen.pddl.axioms`). Tasks without axioms are grounded exactly as before.
+
+The records of one problem ask about many of its states, each a problem of its own with the same domain,
+objects and static facts. The joins of a grounding are kept per process (:class:`_Joins`), and a later
+problem of the same dynamics whose initial facts an earlier grounding reached is grounded by replaying
+them (:class:`_Replay`): the same actions, rules and atom numbering as joins from scratch, at a fraction
+of their cost.
 """
 
 from __future__ import annotations
