@@ -92,7 +92,7 @@ class QAConfig:
     # (acpgen.proofs.lifted_space) instead of asking planner processes; 0: planners only
     verify_lifted_states: int = 2000
     planner_work: int | None = 3_000_000  # states a search may expand times the task's operators (null: none)
-    planner_time_limit: float = 60.0  # seconds per planner call: the safety net (without a work budget: the limit)
+    planner_time_limit: float = 120.0  # seconds per planner call: the safety net (without a work budget: the limit)
     candidates_per_task: int = 60  # states tried per task before giving up
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
     tasks: tuple[str, ...] | None = None  # the tasks to ask about (None: every registered task)
