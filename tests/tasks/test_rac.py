@@ -713,11 +713,13 @@ def test_the_two_worlds_list_the_same_atoms_from_states_of_every_domain(domain):
 
 
 def _answers_against_the_listed_atoms(task: GroundTask, worlds: list, rng: random.Random) -> int:
-    """answer() lists the true literals and an action's effects from the states alone, and surely_unfit judges
-    an answer's length without the listed atoms (World.atoms, h²); both are compared here with what the listed
-    atoms give (_relevant): the same lists, and a verdict of unfit only for an answer that is empty or longer
-    than `most` (both ways for the lists counted exactly). Returns the number of comparisons."""
-    from acpgen.proofs.change.questions import _relevant, surely_unfit
+    """answer() lists the true literals and an action's effects from the states alone, and surely_too_long judges
+    the length of a false-literal answer without the listed atoms (World.atoms, h²); both are compared here with
+    what the listed atoms give (_relevant), every list derived here: the same lists, and a verdict of too long
+    only for an answer longer than `most` (never for an answer that needs no h²). Returns the number of
+    comparisons."""
+    from acpgen.proofs.change.literals import negated
+    from acpgen.proofs.change.questions import _relevant, surely_too_long
     from acpgen.proofs.change.sequences import walk
 
     compared = 0
@@ -747,18 +749,18 @@ def _answers_against_the_listed_atoms(task: GroundTask, worlds: list, rng: rando
                     expected = [a for a in listed if a in changed]
                 elif variant in ("true", "fluents_before"):
                     expected = [a for a in listed if a in states[-1]]
-                else:
-                    expected = answer(world, q)  # the false and both literals: still through the listed atoms
+                else:  # false literals, or all of them
+                    false = [negated(a) for a in listed if a not in states[-1]]
+                    true = [a for a in listed if a in states[-1]] if variant == "both" else []
+                    expected = sorted(false + true)
                 if category == "numerical":
                     assert answer(world, q) == len(expected), q
                 else:
                     assert answer(world, q) == expected, q
                 for most in (2, 40):
-                    fits = 0 < len(expected) <= most
-                    if surely_unfit(world, q, most):
-                        assert not fits, (q, most, expected)
-                    elif category == "effects" or (variant == "true" and category != "numerical"):
-                        assert fits, (q, most, expected)
+                    too_long = surely_too_long(world, q, most)
+                    assert not too_long or len(expected) > most, (q, most, expected)
+                    assert not too_long or variant in ("false", "both"), q
                     compared += 1
     return compared
 

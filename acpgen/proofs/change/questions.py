@@ -10,7 +10,7 @@ them independently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,18 +128,21 @@ class Question:
         return out
 
 
+def _about(world: World, q: Question, kind: str) -> Callable[[str], bool]:
+    """Whether an atom is one the question is about: of the fluent type ``kind``, mentioning its object (if any)."""
+    return lambda a: of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object))
+
+
 def _relevant(world: World, q: Question, wanted: str | None = None) -> list[str]:
     """The atoms a question is about: of its fluent type, mentioning its object (if any)."""
-    kind = wanted or q.fluent_type or "all"
-    return [a for a in world.atoms if of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object))]
+    return list(filter(_about(world, q, wanted or q.fluent_type or "all"), world.atoms))
 
 
 def _relevant_in(world: World, q: Question, facts: Facts) -> list[str]:
     """The atoms of ``facts`` (a state along the question's sequence) the question is about. They are atoms of
     :attr:`World.atoms` (the atoms some reachable state makes true), so these are :func:`_relevant`'s atoms
     true in the state, found without computing that set (h² from the question's state: the costly part)."""
-    kind = q.fluent_type or "all"
-    return sorted(a for a in facts if of_type(world.types, a, kind) and (q.object is None or mentions(a, q.object)))
+    return sorted(filter(_about(world, q, q.fluent_type or "all"), facts))
 
 
 def _literals(atoms: list[str], facts: Facts, polarity: str) -> list[str]:
@@ -170,23 +173,20 @@ def _after_action(world: World, q: Question) -> tuple[Facts, Facts]:
     return before, after
 
 
-def surely_unfit(world: World, q: Question, most: int) -> bool:
-    """Whether the free answer of a question about literals is surely empty or longer than ``most`` items,
-    decided without :attr:`World.atoms` where :func:`answer` needs them (false literals): every atom true in a
-    state along the sequence is one of them, so the answer lists at least those of the states' atoms that are
-    false at the end. The answers that need no such atoms are counted exactly. False when the question is
-    about no literals or its sequence is not executable (:func:`answer` says why)."""
-    c, v = q.category, q.variant
-    if c not in ("fluent", "state", "effects"):
+def surely_too_long(world: World, q: Question, most: int) -> bool:
+    """Whether the free answer of a question about false literals (variants ``false`` and ``both``, the answers
+    that need :attr:`World.atoms`: h² from the question's state) surely lists more than ``most`` items, decided
+    without those atoms: every atom true in a state along the sequence is one of them, so the answer lists at
+    least those of the states' atoms that are false at the end (``false``), or all of them (``both``). False
+    for any other question (its answer needs no h²: check the answer itself) and for a sequence that is not
+    executable (:func:`answer` says why)."""
+    if q.category not in ("fluent", "state") or q.variant not in ("false", "both"):
         return False
     states, failed = world.run(list(q.sequence))
-    if failed is not None or (c == "effects" and world.step(states[-1], q.action or "") is None):
+    if failed is not None:
         return False
-    if c == "effects" or v == "true":
-        return not 0 < len(answer(world, q)) <= most
-    seen = set(_relevant_in(world, q, frozenset().union(*states)))
-    true = seen & states[-1]
-    return len(seen - true if v == "false" else seen) > most
+    seen = set(filter(_about(world, q, q.fluent_type or "all"), frozenset().union(*states)))
+    return len(seen - states[-1] if q.variant == "false" else seen) > most
 
 
 def answer(world: World, q: Question) -> Any:
