@@ -357,7 +357,7 @@ class GroundTask:
 
     def _join(
         self,
-        schema: Schema,
+        schema: Schema | Axiom,
         conjunction: tuple[Literal, ...],
         facts: _FactIndex,
         before: tuple[int, ...] | None,
@@ -398,7 +398,7 @@ class GroundTask:
         ``facts``; returns their head facts. ``joiner``: how a join is answered (:class:`_Joiner`)."""
         heads = []
         for c, conjunction in enumerate(axiom.body):
-            for args in joiner.join(("rule", str(k), c), partial(self._rule_join, axiom, conjunction, facts)):
+            for args in joiner.join(("rule", str(k), c), partial(self._join, axiom, conjunction, facts, None)):
                 key = (k, args)
                 if key in rules:
                     continue
@@ -411,10 +411,6 @@ class GroundTask:
                 if ground:
                     heads.append((axiom.predicate, head_args))
         return heads
-
-    def _rule_join(self, axiom: Axiom, conjunction: tuple[Literal, ...], facts: _FactIndex) -> list[tuple[str, ...]]:
-        """The argument tuples of the rule's bindings that satisfy a disjunct of its body, sorted."""
-        return sorted(tuple(b[v] for v, _ in axiom.params) for b in self._bindings(axiom, conjunction, facts))
 
     def _set_axioms(self, rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]]) -> None:
         """The evaluator of the ground rules, by stratum (rules in grounding order within a stratum)."""
@@ -431,15 +427,15 @@ class GroundTask:
         """Keep what this grounding's joins found for the next groundings of its dynamics (:class:`_Joins`)."""
         if sum(map(len, found_by.values())) > _JOINS_MAX_BINDINGS:
             return
-        positive: dict[_JoinKey, tuple[tuple[str, ...], list[Literal]]] = {}
-        for schema in self.lifted.schemas.values():
-            for c, conjunction in enumerate(schema.precondition):
-                params = tuple(v for v, _ in schema.params)
-                positive[("action", schema.name, c)] = (params, [x for x in conjunction if x.positive])
-        for k, axiom in enumerate(self.lifted.axioms):
-            for c, conjunction in enumerate(axiom.body):
-                params = tuple(v for v, _ in axiom.params)
-                positive[("rule", str(k), c)] = (params, [x for x in conjunction if x.positive])
+        bodies = [
+            ("action", schema.name, schema.params, schema.precondition) for schema in self.lifted.schemas.values()
+        ]
+        bodies += [("rule", str(k), axiom.params, axiom.body) for k, axiom in enumerate(self.lifted.axioms)]
+        positive: dict[_JoinKey, tuple[tuple[str, ...], list[Literal]]] = {
+            (kind, name, c): (tuple(v for v, _ in params), [x for x in conjunction if x.positive])
+            for kind, name, params, dnf in bodies
+            for c, conjunction in enumerate(dnf)
+        }
         for params, literals in positive.values():
             if any(a.startswith("?") and a not in params for lit in literals for a in lit.args):
                 return  # a variable that is no parameter: the facts a binding needs are not known
