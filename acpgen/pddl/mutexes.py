@@ -32,21 +32,40 @@ MAX_ATOMS = 500
 
 @dataclass
 class Mutexes:
-    """The h² pairs of one task: ``rows[i]`` is the mask of changing atoms that may hold together with
-    atom ``i`` (itself included) in a reachable state; ``reachable`` the changing atoms that may hold at all."""
+    """The h² pairs of one task: :meth:`row` of atom ``i`` is the mask of changing atoms that may hold together
+    with it (itself included) in a reachable state; ``reachable`` the changing atoms that may hold at all.
+
+    ``rows`` holds the pairs as the fixpoint found them: whole for the atoms of some precondition (``read``, the
+    rows the fixpoint reads), and for any other atom the pairs stored with it, its other pairs being stored with
+    the atom added together with it; :meth:`row` completes such a row on first use."""
 
     task: GroundTask
     changing: int  # atoms some action adds or deletes (the others are constant)
     reachable: int
     rows: dict[int, int]
+    read: int = -1  # atoms whose row in ``rows`` is whole (-1: every atom's)
     actions: list[tuple[int, int, int, int]] = field(default_factory=list)  # (pre, compatible, add, delete)
+    _whole: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def row(self, i: int) -> int:
+        """The changing atoms that may hold together with atom ``i`` in a reachable state (0: ``i`` never holds)."""
+        if (self.read >> i) & 1:
+            return self.rows.get(i, 0)
+        found = self._whole.get(i)
+        if found is None:
+            found, bit = self.rows.get(i, 0), 1 << i
+            for other, together in self.rows.items():
+                if together & bit:
+                    found |= 1 << other
+            self._whole[i] = found
+        return found
 
     def compatible(self, mask: int) -> int:
         """Changing atoms that may hold in a reachable state together with all atoms of ``mask`` (constant
         atoms of ``mask`` ask nothing; an unreachable one leaves no atom)."""
         found = self.reachable
         for i in bits(mask & self.changing):
-            found &= self.rows.get(i, 0)
+            found &= self.row(i)
         return found
 
     def together(self, pos: int, neg: int = 0) -> bool:
@@ -81,7 +100,7 @@ class Mutexes:
             excluded = self.excluded(pos | proven, neg)
             for bit in bits(candidates & ~proven & ~excluded):
                 atom = 1 << bit
-                if self.at_least_one(atom | excluded & ~self.rows.get(bit, 0)):
+                if self.at_least_one(atom | excluded & ~self.row(bit)):
                     proven |= atom
                     progress = True
         return proven
@@ -105,6 +124,9 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
     # the atoms of each disjunct's precondition and of its add list, listed once (the fixpoint visits
     # every disjunct on every pass)
     listed = [(tuple(bits(pre)), tuple(bits(add))) for pre, add, _ in disjuncts]
+    read = 0  # the atoms of some precondition: the rows the fixpoint reads, kept whole
+    for pre, _, _ in disjuncts:
+        read |= pre
     init = task.init & changing
     reachable = init
     rows = dict.fromkeys(bits(init), init)
@@ -112,6 +134,7 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
     progress = True
     while progress:
         progress = False
+        grown: dict[int, int] = {}  # the rows of the atoms added in this pass, as they were before it
         for k, (pre, add, delete) in enumerate(disjuncts):
             if pre & reachable != pre:
                 continue
@@ -124,16 +147,25 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
             compatible &= ~delete
             if compatible == seen[k]:
                 continue
-            new = compatible if seen[k] < 0 else compatible & ~seen[k]
             seen[k] = compatible
             progress = True
             reachable |= add
             together = compatible | add
             for i in add_atoms:
-                rows[i] = rows.get(i, 0) | together
-            for i in bits(new & ~add):
-                rows[i] |= add
-    found = Mutexes(task, changing, reachable, rows)
+                row = rows.get(i, 0)
+                grown.setdefault(i, row)
+                rows[i] = row | together
+        # Each pair the pass found is stored with the atom added; the rows the fixpoint reads get it too (once
+        # per pair, where giving every compatible atom the added ones at each step visited each pair many times).
+        # A pair made known only now may let a disjunct apply: the pass after this one sees it (any order of
+        # these monotone steps reaches the same least fixpoint).
+        for i, before in grown.items():
+            bit, new = 1 << i, rows[i] & ~before & read
+            while new:  # bits(new), written out: this loop is most of the fixpoint's time
+                low = new & -new
+                rows[low.bit_length() - 1] |= bit
+                new ^= low
+    found = Mutexes(task, changing, reachable, rows, read)
     for pre, add, delete in disjuncts:
         if pre & reachable == pre:
             compatible = found.compatible(pre)

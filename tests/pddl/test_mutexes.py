@@ -15,6 +15,7 @@ from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import bits
 from acpgen.pddl.mutexes import mutexes
+from acpgen.pddl.render import render_problem
 
 DOMAINS = ["blocksworld", "depots", "grippers", "ferry", "floortile", "visitall", "logistics", "goldminer"]
 
@@ -47,7 +48,7 @@ def test_claims_hold_in_every_reachable_state(name, domain, problem):
         changing = state & found.changing
         assert changing & ~found.reachable == 0
         for i in bits(changing):
-            assert changing & ~found.rows[i] == 0, (name, task.atoms.atoms(1 << i))
+            assert changing & ~found.row(i) == 0, (name, task.atoms.atoms(1 << i))
     # the closure of the problem's goal: what the proofs claim implied is true in every reachable goal state,
     # and what they exclude is false in all of them
     goal_states = [s for s in states if task.is_goal(s)]
@@ -65,6 +66,54 @@ def test_claims_hold_in_every_reachable_state(name, domain, problem):
     for a, b in itertools.combinations(list(bits(found.changing))[:40], 2):
         if not found.together(1 << a | 1 << b):
             assert not any(s >> a & 1 and s >> b & 1 for s in states)
+
+
+def _h2_by_definition(task: GroundTask) -> tuple[set[int], set[frozenset[int]]]:
+    """h²'s reachable atoms and pairs as Haslum and Geffner define them, on sets of atom numbers: start from the
+    initial state's atoms and pairs; an action (one per precondition disjunct, negative preconditions ignored)
+    whose precondition atoms are pairwise reached reaches its add atoms, the pairs among them, and each pair of an
+    added atom with a reached atom it does not delete that is paired with every precondition atom."""
+    changing = 0
+    for action in task.actions:
+        changing |= action.add | action.delete
+    atoms = set(bits(task.init & changing))
+    pairs = {frozenset((a, b)) for a in atoms for b in atoms}
+    grown = True
+    while grown:
+        size = len(pairs)
+        for action in task.actions:
+            added, deleted = list(bits(action.add)), action.delete & ~action.add
+            for pos, _ in action.precondition:
+                pre = list(bits(pos & changing))
+                if not all(frozenset((p, q)) in pairs for p in pre for q in pre):
+                    continue
+                atoms.update(added)
+                pairs.update(frozenset((a, b)) for a in added for b in added)
+                for x in list(atoms):
+                    if not deleted >> x & 1 and all(frozenset((x, p)) in pairs for p in pre):
+                        pairs.update(frozenset((a, x)) for a in added)
+        grown = len(pairs) > size
+    return atoms, pairs
+
+
+@pytest.mark.parametrize("name,domain,problem", list(_small_tasks()))
+def test_the_pairs_are_h2_by_its_definition(name, domain, problem):
+    """The bit-parallel fixpoint (which stores each pair with the atom added and completes the other rows later)
+    gives the pairs of the plain definition, from the initial state and from states along a random walk."""
+    base = GroundTask.from_strings(domain, problem)
+    rng, state = random.Random(name), base.init
+    for _ in range(3):  # the initial state, then two states along a random walk (h² from each)
+        task = GroundTask.from_strings(domain, render_problem(base, base.static_mask | state))
+        found = mutexes(task)
+        assert found is not None
+        atoms, pairs = _h2_by_definition(task)
+        assert found.reachable == sum(1 << a for a in atoms)
+        for i in bits(found.changing):
+            assert found.row(i) == sum(1 << j for j in bits(found.changing) if frozenset((i, j)) in pairs), (name, i)
+        applicable = base.applicable(state)
+        if not applicable:
+            break
+        state = rng.choice(applicable).apply(state)
 
 
 def _task(domain: str, problem: str) -> GroundTask:
