@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from acpgen.errors import PddlError
 from acpgen.evaluation.records import Prediction
-from acpgen.executors import Executor, shard_size, shards
+from acpgen.executors import Executor, record_shard_size, shards
 from acpgen.nl.answers import ParseError
 from acpgen.planners import Planners, PlannerSetup
 from acpgen.tasks import (
@@ -189,8 +189,8 @@ def score_predictions(
 ) -> list[Scored]:
     """Score every prediction; results are in input order.
 
-    The predictions of one record form a group; groups are the units of the local process pool
-    (``jobs`` > 1) and go in shards of consecutive groups to a remote ``executor`` (Dask). The
+    The predictions of one record form a group; groups go to the workers (``jobs`` > 1, or a remote
+    ``executor``: Dask) in shards of consecutive groups (:func:`~acpgen.executors.record_shard_size`). The
     predictions of a unit that failed as a whole (its worker died more often than the executor
     retries) are ``undecided``, with the reason."""
     groups: dict[tuple[str, int], list[tuple[int, Prediction]]] = defaultdict(list)
@@ -211,7 +211,7 @@ def score_predictions(
             bar.update(len(group))
         bar.close()
     else:
-        size = shard_size(len(groups), executor.workers) if executor.remote else 1
+        size = record_shard_size(executor, len(groups))
         parts = shards(list(groups.values()), size)
         names = [f"records {i * size + 1}-{i * size + len(part)}" for i, part in enumerate(parts)]
         units = [(part, options, setup) for part in parts]

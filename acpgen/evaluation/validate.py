@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from acpgen.errors import PddlError
 from acpgen.evaluation.reference_records import to_record
-from acpgen.executors import Executor, shard_size, shards
+from acpgen.executors import Executor, record_shard_size, shards
 from acpgen.nl.reference.base import ReadError
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
 from acpgen.tasks.base import ERROR, UNPROVEN, Check, Outcome
@@ -94,8 +94,8 @@ def validate_records(
 ) -> list[RecordCheck]:
     """Check (task, record) pairs; results in input order.
 
-    Records are the units of the local process pool (``jobs`` > 1); on a remote ``executor``
-    (Dask) they go in shards of consecutive records. A unit that failed as a whole (its worker
+    Records go to the workers (``jobs`` > 1, or a remote ``executor``: Dask) in shards of consecutive records
+    (:func:`~acpgen.executors.record_shard_size`). A unit that failed as a whole (its worker
     died more often than the executor retries) gives each of its records the verdict ``error``
     with the reason."""
     options = dataclasses.replace(options, recheck=True)
@@ -109,7 +109,7 @@ def validate_records(
             bar.update()
         bar.close()
         return results
-    size = shard_size(len(items), executor.workers) if executor.remote else 1
+    size = record_shard_size(executor, len(items))
     parts = shards(items, size)
     names = [f"records {i * size + 1}-{i * size + len(part)}" for i, part in enumerate(parts)]
     results = []
