@@ -173,12 +173,14 @@ class LiftedWorld(World):
         statics = self._static_facts()
         while True:
             new = set()
+            facts = frozenset(listed | statics)
+            index = _FactIndex(facts, self._parsed)  # one pass reads one set of atoms: indexed once
             for axiom in self.lifted.axioms:
                 for conj in axiom.body:
                     kept = _relaxed(conj, self.lifted.static_predicates, statics)
                     if kept is None:
                         continue
-                    for binding in self._matches(axiom.params, kept, frozenset(listed | statics)):
+                    for binding in self._matches(axiom.params, kept, facts, index):
                         atom = canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
                         if atom not in listed:
                             new.add(atom)
@@ -227,9 +229,11 @@ class LiftedWorld(World):
         for rules in self._levels:
             while True:
                 new = set()
+                facts = frozenset(state)
+                index = _FactIndex(facts, self._parsed)  # one pass reads one set of atoms: indexed once
                 for axiom in rules:
                     for conj in axiom.body:
-                        for binding in self._matches(axiom.params, conj, frozenset(state)):
+                        for binding in self._matches(axiom.params, conj, facts, index):
                             atom = canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
                             if atom not in state:
                                 new.add(atom)
