@@ -121,13 +121,25 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
         for action in task.actions
         for pos, _ in action.precondition
     ]
-    # the atoms of each disjunct's precondition and of its add list, listed once (the fixpoint visits
-    # every disjunct on every pass)
-    listed = [(tuple(bits(pre)), tuple(bits(add))) for pre, add, _ in disjuncts]
     read = 0  # the atoms of some precondition: the rows the fixpoint reads, kept whole
     for pre, _, _ in disjuncts:
         read |= pre
-    init = task.init & changing
+    reachable, rows = _fixpoint(disjuncts, task.init & changing, read)
+    found = Mutexes(task, changing, reachable, rows, read)
+    for pre, add, delete in disjuncts:
+        if pre & reachable == pre:
+            compatible = found.compatible(pre)
+            if compatible & pre == pre:
+                found.actions.append((pre, compatible, add, delete))
+    return found
+
+
+def _fixpoint(disjuncts: list[tuple[int, int, int]], init: int, read: int) -> tuple[int, dict[int, int]]:
+    """h²'s reachable atoms and rows from ``init`` for the disjuncts (precondition, add, delete), the rows of the
+    atoms of ``read`` whole (see :class:`Mutexes`)."""
+    # the atoms of each disjunct's precondition and of its add list, listed once (the fixpoint visits
+    # every disjunct on every pass)
+    listed = [(tuple(bits(pre)), tuple(bits(add))) for pre, add, _ in disjuncts]
     reachable = init
     rows = dict.fromkeys(bits(init), init)
     seen = [-1] * len(disjuncts)  # the compatible atoms each disjunct was last applied with
@@ -155,20 +167,18 @@ def mutexes(task: GroundTask, max_atoms: int = MAX_ATOMS) -> Mutexes | None:
                 row = rows.get(i, 0)
                 grown.setdefault(i, row)
                 rows[i] = row | together
-        # Each pair the pass found is stored with the atom added; the rows the fixpoint reads get it too (once
-        # per pair, where giving every compatible atom the added ones at each step visited each pair many times).
-        # A pair made known only now may let a disjunct apply: the pass after this one sees it (any order of
-        # these monotone steps reaches the same least fixpoint).
-        for i, before in grown.items():
-            bit, new = 1 << i, rows[i] & ~before & read
-            while new:  # bits(new), written out: this loop is most of the fixpoint's time
-                low = new & -new
-                rows[low.bit_length() - 1] |= bit
-                new ^= low
-    found = Mutexes(task, changing, reachable, rows, read)
-    for pre, add, delete in disjuncts:
-        if pre & reachable == pre:
-            compatible = found.compatible(pre)
-            if compatible & pre == pre:
-                found.actions.append((pre, compatible, add, delete))
-    return found
+        _mirror(rows, grown, read)
+    return reachable, rows
+
+
+def _mirror(rows: dict[int, int], grown: dict[int, int], read: int) -> None:
+    """Each pair a pass found is stored with the atom added; the rows the fixpoint reads (``read``) get it too, once
+    per pair (giving every compatible atom the added ones at each step visited each pair many times). A pair made
+    known only now may let a disjunct apply: the next pass sees it (any order of these monotone steps reaches the
+    same least fixpoint). ``grown``: the rows of the atoms added in the pass, as they were before it."""
+    for i, before in grown.items():
+        bit, new = 1 << i, rows[i] & ~before & read
+        while new:  # bits(new), written out: this loop is most of the fixpoint's time
+            low = new & -new
+            rows[low.bit_length() - 1] |= bit
+            new ^= low
