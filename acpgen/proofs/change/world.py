@@ -171,19 +171,14 @@ class LiftedWorld(World):
         derived = {axiom.predicate for axiom in self.lifted.axioms}
         listed = {a for a in names if split_canonical(a)[0] not in derived}
         statics = self._static_facts()
+        bodies = [
+            (axiom, kept)
+            for axiom in self.lifted.axioms
+            for conj in axiom.body
+            if (kept := _relaxed(conj, self.lifted.static_predicates, statics)) is not None
+        ]
         while True:
-            new = set()
-            facts = frozenset(listed | statics)
-            index = _FactIndex(facts, self._parsed)  # one pass reads one set of atoms: indexed once
-            for axiom in self.lifted.axioms:
-                for conj in axiom.body:
-                    kept = _relaxed(conj, self.lifted.static_predicates, statics)
-                    if kept is None:
-                        continue
-                    for binding in self._matches(axiom.params, kept, facts, index):
-                        atom = canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
-                        if atom not in listed:
-                            new.add(atom)
+            new = self._heads(bodies, frozenset(listed | statics)) - listed
             if not new:
                 return frozenset(listed)
             listed |= new
@@ -227,20 +222,23 @@ class LiftedWorld(World):
         derived = {a.predicate for a in self.lifted.axioms}
         state = {f for f in facts if split_canonical(f)[0] not in derived}
         for rules in self._levels:
+            bodies = [(axiom, conj) for axiom in rules for conj in axiom.body]
             while True:
-                new = set()
-                facts = frozenset(state)
-                index = _FactIndex(facts, self._parsed)  # one pass reads one set of atoms: indexed once
-                for axiom in rules:
-                    for conj in axiom.body:
-                        for binding in self._matches(axiom.params, conj, facts, index):
-                            atom = canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
-                            if atom not in state:
-                                new.add(atom)
+                new = self._heads(bodies, frozenset(state)) - state
                 if not new:
                     break
                 state |= new
         return frozenset(state)
+
+    def _heads(self, bodies: list[tuple[Axiom, tuple[Literal, ...]]], facts: Facts) -> set[str]:
+        """The head atoms of the rules whose body (one of ``bodies``: a rule and a conjunction of it) holds in
+        ``facts`` under some binding; the facts are indexed once for all the bodies."""
+        index = _FactIndex(facts, self._parsed)
+        return {
+            canonical(axiom.predicate, tuple(binding[v] for v in axiom.head))
+            for axiom, conj in bodies
+            for binding in self._matches(axiom.params, conj, facts, index)
+        }
 
     def _binding(self, action: str) -> tuple[Schema, dict[str, str]] | None:
         try:
