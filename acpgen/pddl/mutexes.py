@@ -43,9 +43,9 @@ class Mutexes:
     changing: int  # atoms some action adds or deletes (the others are constant)
     reachable: int
     rows: dict[int, int]
-    read: int = -1  # atoms whose row in ``rows`` is whole (-1: every atom's)
+    read: int  # atoms whose row in ``rows`` is whole
     actions: list[tuple[int, int, int, int]] = field(default_factory=list)  # (pre, compatible, add, delete)
-    _whole: dict[int, int] = field(default_factory=dict, repr=False)
+    _whole: dict[int, int] = field(default_factory=dict, repr=False, compare=False)  # the other rows, completed
 
     def row(self, i: int) -> int:
         """The changing atoms that may hold together with atom ``i`` in a reachable state (0: ``i`` never holds)."""
