@@ -177,9 +177,14 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
 
 #: the expansions a Fast Downward-family search reports: its progress lines ("g=5, 13 evaluated, 4 expanded",
 #: "f = 34, 722 evaluated, 70 expanded") and its statistics ("Expanded 30217 state(s).", K*'s
-#: "step[1]::first_astar::Expanded=6 state(s)."); and the operators of the task it searches, as the
-#: translator counts them before the search starts ("Translator operators: 240")
-_EXPANDED = re.compile(rb"(\d+) expanded\b|Expanded[= ](\d+) state|Translator operators: (\d+)")
+#: "step[1]::first_astar::Expanded=6 state(s)."); the line of an expansion limit (:meth:`Work.bounded`: "Pruning
+#: ratio after 40 calls", written when the 41st expanded state is not a goal); and the operators of the task it
+#: searches, as the translator counts them before the search starts ("Translator operators: 240")
+_EXPANDED = re.compile(
+    rb"(\d+) expanded\b|Expanded[= ](\d+) state|Pruning ratio after (\d+) calls|Translator operators: (\d+)"
+)
+#: Fast Downward's searches that take a ``pruning`` option and prune once per expanded state, after its goal test
+_EAGER_SEARCHES = ("astar(", "eager_greedy(", "eager_wastar(", "eager(")
 
 
 class Work:
@@ -204,9 +209,32 @@ class Work:
         cut = text.rfind(b"\n") + 1
         self._rest = text[cut:][-200:]  # a line's end is all a count needs
         for match in _EXPANDED.finditer(text, 0, cut):
-            expanded, stated, operators = match.groups()
+            expanded, stated, limit, operators = match.groups()
             if operators is not None:
                 self.operators = max(1, int(operators))
+            elif limit is not None:
+                self.expansions = max(self.expansions, int(limit) + 1)
             else:
                 self.expansions = max(self.expansions, int(expanded or stated))
         return self.budget is not None and self.done > self.budget
+
+    def bounded(self, search: str) -> str:
+        """``search`` (a Fast Downward ``--search`` argument) made to write a line when it is about to expand more
+        states than the budget allows the task's operators (known by then: the translator has reported them, or
+        the SAS task was counted), so that it is stopped there rather than at its next progress report -- a greedy
+        search reports only when its estimate improves, and on a plateau may work on unseen for minutes.
+
+        The line comes from Fast Downward's ``limited_pruning`` around ``null()`` pruning, which prunes nothing:
+        after ``N`` prunings it writes "Pruning ratio after N calls" and, the ratio 0 being below the required 1,
+        turns itself off. An eager search prunes once per expanded state that is not a goal, so the line means
+        ``N + 1`` expansions, and ``N`` is the most the budget allows: the search is stopped exactly when a run to
+        its end would have ended over budget, and its answer within the budget is the same, plan for plan.
+        Searches that prune already, and those that do not prune per expansion, are returned unchanged."""
+        if self.budget is None or "pruning=" in search or not search.startswith(_EAGER_SEARCHES):
+            return search
+        allowed = self.budget // self.operators
+        limit = (
+            "pruning=limited_pruning(pruning=null(),min_required_pruning_ratio=1,"
+            f"expansions_before_checking_pruning_ratio={allowed})"
+        )
+        return f"{search[:-1]},{limit})"

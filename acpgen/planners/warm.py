@@ -33,6 +33,7 @@ from typing import Any
 from acpgen.errors import ToolError
 from acpgen.planners import run as _run
 from acpgen.planners.backends import FAST_DOWNWARD, KSTAR, release_bin
+from acpgen.planners.parse import Work
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +221,8 @@ def run(
         return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
     if watch is not None:  # the translator's output first, as the driver's would come
         watch(output.encode("utf-8", errors="replace"))
+    if isinstance(watch, Work) and layout == FAST_DOWNWARD:  # the operators are known: stop at the budget exactly
+        search = watch.bounded(search)
     # The driver gives the search what is left of the overall limit, rounded down.
     left = math.floor(max(0.0, seconds - used))
     binary = release_bin(layout) / "downward"

@@ -7,6 +7,7 @@ takes a fraction of a second; the two watchdog tests wait for the 1 s * 1.5 + 5 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from acpgen.planners import (
     ToolRun,
     make_backend,
     run_tool,
+    warm,
 )
 from acpgen.planners.backends import Backend
 from acpgen.planners.outcomes import classify
@@ -450,6 +452,58 @@ def test_the_work_a_search_reports_is_its_expansions_times_the_task_s_operators(
     assert watch(b"Translator operators: 10\n[t=0.1s] g=3, 24 evaluated, 9") is False and watch.done == 0
     assert watch(b"9 expanded\n[t=0.2s] g=4, 37 evalu") is False and watch.done == 990  # 99 x 10 <= 1,000
     assert watch(b"ated, 101 expanded\n") is True and watch.done == 1010
+    # an expansion limit's line is written as the search is about to prune for the 41st state: 41 expansions
+    assert work("Translator operators: 3\n[t=0.3s] Pruning ratio after 40 calls: 0.000000\n") == 41 * 3
+
+
+def test_an_eager_search_is_given_an_expansion_limit_that_prunes_nothing():
+    watch = Work(1000)
+    watch(b"Translator operators: 30\n")
+    limit = "limited_pruning(pruning=null(),min_required_pruning_ratio=1,expansions_before_checking_pruning_ratio=33)"
+    assert watch.bounded("astar(lmcut())") == f"astar(lmcut(),pruning={limit})"  # 33 x 30 <= 1,000 < 34 x 30
+    assert (
+        watch.bounded("eager_greedy([ff()],preferred=[ff()])")
+        == f"eager_greedy([ff()],preferred=[ff()],pruning={limit})"
+    )
+    # a lazy search prunes nothing per expansion, a search that prunes keeps its own, no budget needs no limit
+    for search in ("lazy_greedy([ff()],preferred=[ff()])", "astar(blind(),pruning=stubborn_sets_ec())"):
+        assert watch.bounded(search) == search
+    assert Work(None).bounded("astar(blind())") == "astar(blind())"
+
+
+def _warm_search(workdir: Path, problem: str, search: str, watch: Work) -> ToolRun:
+    (workdir / "domain.pddl").write_text(FERRY)
+    (workdir / "problem.pddl").write_text(problem)
+    args = ["--overall-time-limit", "60s", "--overall-memory-limit", "2048M", "--plan-file", "sas_plan"]
+    return warm.run([*args, "domain.pddl", "problem.pddl", "--search", search], workdir, 2048, watch=watch)
+
+
+def test_a_search_is_stopped_at_the_expansion_its_budget_allows_and_answers_as_without_the_limit(tmp_path, monkeypatch):
+    # A* with LM-cut on ferry-big, to its end without a budget: K expansions of a task of `ops` operators
+    full = Work(None)
+    assert _warm_search(tmp_path, pddl("ferry-big"), "astar(lmcut())", full).returncode == 0
+    expansions, ops = full.expansions, full.operators
+    assert expansions > 100 and ops == 150
+    # under a budget that allows n expansions the search writes the limit's line at the (n + 1)-th (it has not
+    # reported more before) and is stopped (it goes on for the moment its output takes to be read)
+    for allowed in (0, 7, expansions // 2):
+        watch = Work(allowed * ops + ops - 1)
+        run = _warm_search(tmp_path, pddl("ferry-big"), "astar(lmcut())", watch)
+        before, line, _ = run.stdout.partition(f"Pruning ratio after {allowed} calls")
+        assert line and run.stopped and watch.expansions > allowed
+        assert max(int(n) for n in re.findall(r"(\d+) expanded", before)) <= allowed + 1
+    # at the budget's edge the answers are those of the driver, which gives the search no limit and judges it by
+    # its reports: solved with the whole budget the search needs, over budget with one unit less
+    statuses = []
+    for budget in (expansions * ops, expansions * ops - 1, (expansions - 1) * ops):
+        answers = []
+        for driver in ("0", "1"):
+            monkeypatch.setenv("ACP_FD_DRIVER", driver)
+            planners = Planners(LocalBackend(), PlanCache(None, env=False))
+            answers.append(planners.optimal(FERRY, pddl("ferry-big"), Limits(60.0, 2048, budget)))
+        assert (answers[0].status, answers[0].plans) == (answers[1].status, answers[1].plans)
+        statuses.append(answers[0].status)
+    assert statuses == [Status.SOLVED, Status.BUDGET, Status.BUDGET]
 
 
 WATCHED = textwrap.dedent("""\
