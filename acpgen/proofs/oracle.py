@@ -614,7 +614,7 @@ class Oracle:
             return True
         if self.task.axioms is not None:
             return False
-        estimate = lmcut(self.task, state)
+        estimate = lmcut(self.task, state, enough=bound)
         return estimate is None or estimate >= bound
 
     def _remember_suffixes(self, state: int, cost: int, plan: tuple[str, ...]) -> bool:

@@ -66,3 +66,25 @@ def test_no_estimate_where_the_goal_is_out_of_reach_of_the_relaxation():
     assert lmcut(reachable, reachable.init) == 3  # board, sail, debark: h* is 3, and each is a landmark
     unreachable = GroundTask.from_strings(text, problem.replace("(not-eq l0 l1) (not-eq l1 l0) ", ""))
     assert lmcut(unreachable, unreachable.init) is None  # no sailing between the two locations
+
+
+@pytest.mark.parametrize("domain", ["ferry", "swap", "logistics", "floortile"])
+def test_an_estimate_asked_to_reach_a_bound_stops_there_and_the_task_s_relaxation_is_built_once(domain):
+    task = generated_problem(domain, 2, SMALL[domain])
+    space = explore(task, task.init, 20000)
+    states = space.states[:: max(1, len(space.states) // 60)]
+    # estimates of states in turn on one task (its relaxation built once) equal those of each state on a task
+    # grounded afresh, whatever the order
+    fresh = []
+    for state in states:
+        again = generated_problem(domain, 2, SMALL[domain])
+        fresh.append(lmcut(again, again.atoms.mask(task.atoms.atoms(state))))
+    assert [lmcut(task, state) for state in reversed(states)] == fresh[::-1]
+    for state, full in zip(states, fresh):
+        if full is None:
+            continue
+        for enough in range(full + 2):
+            value = lmcut(task, state, enough)
+            # at least the bound once the estimate reaches it, never more than the estimate: a lower bound still
+            assert value is not None and value <= full and (value >= enough) == (full >= enough)
+            assert value == full or value >= enough
