@@ -12,17 +12,19 @@ Plans are tuples of canonical actions ``"(name a b)"``; ``costs`` are plan lengt
 unit costs everywhere). A result with status ``timeout`` may still carry the plans found before
 the limit (for K* they are the best ones, in order), but it is never cached.
 
-**Work budgets** (``Limits.work``): a search given one is judged by the work it reports, not by the
-clock, so that its answer is the same on every machine. Fast Downward and K* report the states they have
-expanded as they go and when they end, and their translator the task's operators; the work is the states
-expanded times the operators (:class:`acpgen.planners.parse.Work`). A run whose reports pass the budget is
-stopped there (``run_tool``'s watch) and, like a run that ends with more work than the budget, has status
-``budget``: undecided, the same everywhere, cached. An answer counts only from a search that ended within its
-budget. The time limit is then a safety net: a budgeted call that runs into it before its reports pass the
-budget (a machine far slower than the budget was sized for, a search that reports nothing for long) raises
-:class:`acpgen.errors.SafetyNetError` instead of returning an answer that the machine's speed decided. The
-portfolio's probes, a shortcut bounded by time, are left out under a budget, and K*'s own ``max_time`` is part
-of the net; polynomial steps (translating, landmarks, mutex groups) have no budget, only the net.
+**Work budgets** (``Limits.work``): a search given one is judged by the work it reports, not by the clock, so
+that its answer is the same on every machine. Fast Downward and K* report the states they have expanded as
+they go and when they end, and their translator the task's operators; the work is the states expanded times
+the operators (:class:`acpgen.planners.parse.Work`); an eager Fast Downward search also writes a line when it
+is about to pass its budget (``Work.bounded``; on the warm path, :mod:`acpgen.planners.warm`). A run whose
+reports pass the budget is stopped there (``run_tool``'s watch) and, like a run that ends with more work than
+the budget, has status ``budget``: undecided, the same everywhere, cached. An answer counts only from a search
+that ended within its budget. The time limit is then a safety net: a budgeted call that runs into it before
+its reports pass the budget (a machine far slower than the budget was sized for, a search that reports nothing
+for long) raises :class:`acpgen.errors.SafetyNetError` instead of returning an answer that the machine's speed
+decided. The portfolio's probes, a shortcut bounded by time, are left out under a budget, and K*'s own
+``max_time`` is part of the net; polynomial steps (translating, landmarks, mutex groups) have no budget, only
+the net.
 """
 
 from __future__ import annotations
@@ -94,12 +96,10 @@ SOLVE_PORTFOLIO = (
     "lazy_greedy([ff()],preferred=[ff()])",
     "eager_greedy([ff(), cg()],preferred=[ff(), cg()])",
 )
-#: the portfolio under a work budget: searches that report their expansions often enough for the budget to stop
-#: them. A greedy search reports only when its estimate improves: on a plateau it works on unseen (lazy FF on
-#: a floortile goal-closure query: nothing reported for a minute after 3,000 states; eager FF with the causal
-#: graph heuristic: 136 states in 0.02 s, then nothing for minutes) and would only meet the safety net. Eager
-#: FF, whose estimate of every state it generates finds a new best often on acp's tasks, is kept; A* without an
-#: estimate reports each new depth, so it goes past its budget by at most one layer of states.
+#: the portfolio under a work budget: searches that can be stopped at their budget. A lazy greedy search reports
+#: its work only when its estimate improves, and takes no expansion limit (:meth:`Work.bounded`): on a plateau it
+#: works on unseen (lazy FF on a floortile goal-closure query: nothing reported for a minute after 3,000 states).
+#: Eager searches get the limit, and stop exactly where the budget runs out: eager FF, then A* without an estimate.
 BUDGETED_PORTFOLIO = (SOLVE_SEARCH, "astar(blind())")
 #: one plan of any length for a large problem (the plans stage's ``plans.search: satisficing``), each search in turn
 #: within the budget: eager FF that expands preferred successors first, then eager FF. On level 5's blocksworld
