@@ -178,13 +178,16 @@ def sas_mutex_groups(text: str) -> list[tuple[str, ...]]:
 #: the expansions a Fast Downward-family search reports: its progress lines ("g=5, 13 evaluated, 4 expanded",
 #: "f = 34, 722 evaluated, 70 expanded") and its statistics ("Expanded 30217 state(s).", K*'s
 #: "step[1]::first_astar::Expanded=6 state(s)."); the line of an expansion limit (:meth:`Work.bounded`: "Pruning
-#: ratio after 40 calls", written when the 41st expanded state is not a goal); and the operators of the task it
-#: searches, as the translator counts them before the search starts ("Translator operators: 240")
+#: ratio after 40 calls", written when the 41st expanded state is not a goal; K*'s stubborn sets, limited the same
+#: way, write it too, after as many expansions); and the operators of the task it searches, as the translator
+#: counts them before the search starts ("Translator operators: 240")
 _EXPANDED = re.compile(
     rb"(\d+) expanded\b|Expanded[= ](\d+) state|Pruning ratio after (\d+) calls|Translator operators: (\d+)"
 )
 #: Fast Downward's searches that take a ``pruning`` option and prune once per expanded state, after its goal test
 _EAGER_SEARCHES = ("astar(", "eager_greedy(", "eager_wastar(", "eager(")
+#: the largest integer option Fast Downward parses (a 32-bit int: a larger one ends the search with an error)
+_FD_INT_MAX = 2**31 - 1
 
 
 class Work:
@@ -229,10 +232,11 @@ class Work:
         turns itself off. An eager search prunes once per expanded state that is not a goal, so the line means
         ``N + 1`` expansions, and ``N`` is the most the budget allows: the search is stopped exactly when a run to
         its end would have ended over budget, and its answer within the budget is the same, plan for plan.
-        Searches that prune already, and those that do not prune per expansion, are returned unchanged."""
-        if self.budget is None or "pruning=" in search or not search.startswith(_EAGER_SEARCHES):
+        Searches that prune already, and those that do not prune per expansion, are returned unchanged, and so
+        is any search when the budget allows more expansions than Fast Downward's options can state."""
+        allowed = None if self.budget is None else self.budget // self.operators
+        if allowed is None or allowed > _FD_INT_MAX or "pruning=" in search or not search.startswith(_EAGER_SEARCHES):
             return search
-        allowed = self.budget // self.operators
         limit = (
             "pruning=limited_pruning(pruning=null(),min_required_pruning_ratio=1,"
             f"expansions_before_checking_pruning_ratio={allowed})"

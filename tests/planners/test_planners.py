@@ -469,6 +469,10 @@ def test_an_eager_search_is_given_an_expansion_limit_that_prunes_nothing():
     for search in ("lazy_greedy([ff()],preferred=[ff()])", "astar(blind(),pruning=stubborn_sets_ec())"):
         assert watch.bounded(search) == search
     assert Work(None).bounded("astar(blind())") == "astar(blind())"
+    # Fast Downward reads its int options as 32-bit: a limit past 2**31 - 1 would end the search with an error
+    huge = Work(2**31 * 30)
+    huge(b"Translator operators: 30\n")
+    assert huge.bounded("astar(blind())") == "astar(blind())"
 
 
 def _warm_search(workdir: Path, problem: str, search: str, watch: Work) -> ToolRun:
