@@ -26,7 +26,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -172,7 +171,7 @@ def run(
     workdir: Path,
     memory_mb: int | None,
     layout: str = FAST_DOWNWARD,
-    watch: Callable[[bytes], bool] | None = None,
+    watch: Work | None = None,
 ) -> _run.ToolRun:
     """Run a Fast Downward command line (driver arguments, as acp writes them) like the driver; with
     ``layout`` ``kstar``, a K* command line like K*'s driver (its own translator and search binary).
@@ -180,7 +179,8 @@ def run(
     Understood: ``--overall-time-limit Ns``, ``--overall-memory-limit NM``, ``--plan-file F``,
     ``--translate`` (translate only), two input files (domain and problem) or one SAS task, and
     ``--search S``, with K*'s ``--symmetries S`` before it (passed to the search in their order).
-    ``watch``: the search's output watcher (:func:`acpgen.planners.run.run_tool`).
+    ``watch``: the search's output watcher (:func:`acpgen.planners.run.run_tool`), which also gives an eager search
+    the expansion limit of its work budget (:meth:`Work.bounded`).
     """
     start = time.monotonic()
     seconds, plan_file, translate_only = 0, "sas_plan", False
@@ -221,8 +221,7 @@ def run(
         return _run.ToolRun(cmd, code, output, "", time.monotonic() - start, fired)
     if watch is not None:  # the translator's output first, as the driver's would come
         watch(output.encode("utf-8", errors="replace"))
-    if isinstance(watch, Work) and layout == FAST_DOWNWARD:  # the operators are known: stop at the budget exactly
-        search = watch.bounded(search)
+        search = watch.bounded(search)  # the operators are known now: stop the search at its budget exactly
     # The driver gives the search what is left of the overall limit, rounded down.
     left = math.floor(max(0.0, seconds - used))
     binary = release_bin(layout) / "downward"

@@ -185,7 +185,7 @@ def surely_too_long(world: World, q: Question, most: int) -> bool:
     states, failed = world.run(list(q.sequence))
     if failed is not None:
         return False
-    seen = set(filter(_about(world, q, q.fluent_type or "all"), frozenset().union(*states)))
+    seen = set(_relevant_in(world, q, frozenset().union(*states)))
     return len(seen - states[-1] if q.variant == "false" else seen) > most
 
 
