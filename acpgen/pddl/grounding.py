@@ -216,12 +216,23 @@ _RECENT_MAX_ACTIONS = 150_000  # and at most this many ground actions (about 1.4
 _RECENT_ACTIONS = 0
 
 
+@dataclass
+class _Vocabulary:
+    """What a task's objects and predicates make of atom texts, learnt on use: questions ask about tens of
+    thousands of atoms, each several times, in many copies of one grounding."""
+
+    valid: set[str] = field(default_factory=set)  # the texts :meth:`GroundTask.is_valid_atom` accepted
+    fluent: tuple[str, ...] | None = None  # :meth:`GroundTask.fluent_atoms`
+
+
 class GroundTask:
     """A grounded planning task; states are ints whose set bits are the true atoms."""
 
     def __init__(self, lifted: LiftedTask):
         self.lifted = lifted
         self.atoms = AtomTable()
+        #: what is known of the atom texts; shared by the copies, whose objects and predicates are these
+        self._vocabulary = _Vocabulary()
         self.static_predicates = lifted.static_predicates
         self._init_facts = lifted.init
         self._by_type = {t: lifted.objects_of(t) for t in lifted.supertypes}
@@ -645,6 +656,8 @@ class GroundTask:
 
     def is_valid_atom(self, atom: str) -> bool:
         """Whether canonical text names a type-correct ground atom of a declared predicate."""
+        if atom in self._vocabulary.valid:
+            return True
         try:
             head, args = split_canonical(atom.lower())
         except IndexError:
@@ -652,7 +665,10 @@ class GroundTask:
         types = self.lifted.predicates.get(head)
         if types is None or len(types) != len(args):
             return False
-        return all(a in self._objects_set(t) for a, t in zip(args, types))
+        if all(a in self._objects_set(t) for a, t in zip(args, types)):
+            self._vocabulary.valid.add(atom)
+            return True
+        return False
 
     def is_proposition(self, atom: str) -> bool:
         """A type-correct atom of a fluent predicate: the propositions questions are about."""
@@ -689,8 +705,10 @@ class GroundTask:
                 yield canonical(schema.name, args)
 
     def fluent_atoms(self) -> list[str]:
-        """Every type-correct ground atom of a predicate that some action changes."""
-        return [a for a in self.all_atoms() if not self.is_static_atom(a)]
+        """Every type-correct ground atom of a predicate that some action changes, sorted."""
+        if self._vocabulary.fluent is None:
+            self._vocabulary.fluent = tuple(a for a in self.all_atoms() if not self.is_static_atom(a))
+        return list(self._vocabulary.fluent)
 
     # ----- semantics ----------------------------------------------------------------------
     def is_goal(self, state: int) -> bool:

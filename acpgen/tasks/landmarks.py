@@ -131,10 +131,12 @@ class Landmarks(Task):
         check = check_each(ctx, self.score, sorted(set(lowered(ctx.answer["yes"]))) or [None])
         if check.verdict != OK:
             return check
+        trivial = ctx.task.init | ctx.task.goal_pos
         for atom in sorted(set(lowered(ctx.answer["no"]))):
-            if not ctx.task.is_proposition(atom) or is_trivial(ctx, atom):
+            bit = 1 << ctx.task.atom_id(atom) if ctx.task.is_proposition(atom) else 0
+            if not bit or bit & trivial:
                 return Check(WRONG, f"{atom}: not a non-trivial proposition")
-            decision = ctx.oracle.is_landmark(1 << ctx.task.atom_id(atom))
+            decision = ctx.oracle.is_landmark(bit)
             if decision.value is None:
                 return Check(UNPROVEN, f"{atom}: {decision.detail}")
             if decision.value:
@@ -150,12 +152,14 @@ class Landmarks(Task):
             return None
         yes: list[str] = []
         no: list[str] = []
+        trivial = task.init | task.goal_pos
         for atom in task.fluent_atoms():
-            if is_trivial(ctx, atom):
+            bit = 1 << task.atom_id(atom)
+            if bit & trivial:
                 continue
             if ctx.oracle.planner_calls > settings.max_planner_calls:
                 return None
-            decision = ctx.oracle.is_landmark(1 << task.atom_id(atom))
+            decision = ctx.oracle.is_landmark(bit)
             if decision.value is None:
                 return None
             (yes if decision.value else no).append(atom)

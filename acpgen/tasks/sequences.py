@@ -39,7 +39,7 @@ from acpgen.pddl.render import problem_text
 from acpgen.pddl.tarski_io import read_domain_text, read_strings
 from acpgen.planners import Status
 from acpgen.proofs.change import questions as rq
-from acpgen.proofs.change.literals import literal_atom, mentions
+from acpgen.proofs.change.literals import literal_atom
 from acpgen.proofs.change.sequences import LENGTHS, executable_sequence, with_inexecutable
 from acpgen.proofs.change.world import CoreWorld, LiftedWorld
 from acpgen.proofs.claims import Claim, SequenceClaim, expect
@@ -153,9 +153,16 @@ def core_world(ctx: RecordContext, types: Mapping[str, str]) -> CoreWorld:
 
 
 def lifted_world(ctx: RecordContext, types: Mapping[str, str]) -> LiftedWorld:
-    """The separate interpreter's world of a record (with its base task for a ramification variant)."""
-    base = base_pddl(ctx.record, ctx.task.lifted)
-    return LiftedWorld(ctx.task.lifted, dict(types), None if base is None else read_strings(*base, "base task"))
+    """The separate interpreter's world of a record (with its base task for a ramification variant), made once
+    for the record's checks and claims (it keeps the steps it has taken)."""
+    key = f"lifted_world {sorted(types.items())}"
+    world = ctx.memo.get(key)
+    if world is None:
+        base = base_pddl(ctx.record, ctx.task.lifted)
+        base_task = None if base is None else read_strings(*base, "base task")
+        world = ctx.memo[key] = LiftedWorld(ctx.task.lifted, dict(types), base_task)
+    assert isinstance(world, LiftedWorld)
+    return world
 
 
 def domain_fluent_types(ctx: RecordContext, translated: RecordContext, problems: tuple[str, ...]) -> dict[str, str]:
@@ -216,7 +223,8 @@ def question_types(types: Mapping[str, str], dynamic: bool) -> list[str]:
 def _objects(world: CoreWorld, fluent_type: str) -> list[str]:
     """Objects named by some atom of the fluent type."""
     atoms = rq._relevant(world, rq.Question("fluent", "true", (), fluent_type))
-    return sorted({o for o in world.lifted.objects if any(mentions(a, o) for a in atoms)})
+    named = {arg for atom in atoms for arg in split_canonical(atom)[1]}
+    return sorted(o for o in world.lifted.objects if o in named)
 
 
 def propose(

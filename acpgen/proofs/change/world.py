@@ -151,6 +151,8 @@ class LiftedWorld(World):
         self._plans: dict[tuple[tuple[tuple[str, str], ...], tuple[Literal, ...]], _Plan] = {}
         #: atoms read into predicate and arguments, each once (states share most of their atoms)
         self._parsed: dict[str, tuple[str, tuple[str, ...]]] = {}
+        #: the steps taken so far: a record's claims each run its sequence again from the initial state
+        self._steps: dict[tuple[Facts, str], Facts | None] = {}
 
     def _base_lifted(self) -> LiftedTask | None:
         return self.base
@@ -188,6 +190,10 @@ class LiftedWorld(World):
 
     @property
     def init(self) -> Facts:
+        return self._init
+
+    @cached_property
+    def _init(self) -> Facts:
         return self.derive(frozenset(canonical(p, args) for p, args in self.lifted.init))
 
     @cached_property
@@ -260,6 +266,12 @@ class LiftedWorld(World):
         return (canonical(literal.predicate, args) in facts) == literal.positive
 
     def step(self, facts: Facts, action: str) -> Facts | None:
+        key = (facts, action)
+        if key not in self._steps:
+            self._steps[key] = self._step(facts, action)
+        return self._steps[key]
+
+    def _step(self, facts: Facts, action: str) -> Facts | None:
         found = self._binding(action)
         if found is None:
             return None
