@@ -29,6 +29,7 @@ from acpgen.nl.template import TEMPLATES_DIR, DomainTemplate, TemplateError, loa
 from acpgen.nl.template_patterns import PatternDecl
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, LiftedTask
+from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners
 from acpgen.proofs.oracle import Decision, Oracle
 
@@ -276,6 +277,14 @@ class RecordContext:
     def task(self) -> GroundTask:
         source = f"record {self.record.get('id')}"
         return GroundTask.from_strings(self.record["PDDL_domain"], self.record["PDDL_problem"], source)
+
+    @cached_property
+    def lifted(self) -> LiftedTask:
+        """The record's lifted task, read without grounding it: the separate interpreter and the readers of
+        text need no more (and grounding is most of a reasoning-about-actions record's check)."""
+        if "task" in self.__dict__:
+            return self.task.lifted
+        return read_strings(self.record["PDDL_domain"], self.record["PDDL_problem"], f"record {self.record.get('id')}")
 
     @cached_property
     def planners(self) -> Planners:

@@ -97,7 +97,7 @@ def plan_details(ctx: RecordContext, run: PlanRun, search: bool = True) -> tuple
 
 def check_stored_plan(ctx: RecordContext, plan: list[str]) -> Check:
     """Re-prove a stored plan and its optimal cost by the routes that did not produce them."""
-    lifted = lifted_verdict(ctx.task.lifted, plan)
+    lifted = lifted_verdict(ctx.lifted, plan)
     if not (lifted.executes and lifted.reaches_goal):
         where = f"step {lifted.first_failure + 1} does not execute" if lifted.first_failure is not None else ""
         return Check(WRONG, f"the lifted interpreter rejects the stored plan: {where or 'the goal does not hold'}")

@@ -100,7 +100,7 @@ def check_of(task: GroundTask, sequence: Sequence[str]) -> PlanCheck:
 
 def lifted_check(ctx: RecordContext, sequence: Sequence[str]) -> PlanCheck:
     """The verdict on a sequence, judged on the separate lifted interpreter (the second proof)."""
-    verdict = lifted_verdict(ctx.task.lifted, lowered(sequence))
+    verdict = lifted_verdict(ctx.lifted, lowered(sequence))
     if verdict.first_failure is not None:
         return PlanCheck(STEP, verdict.first_failure + 1)
     return PlanCheck(VALID) if verdict.reaches_goal else PlanCheck(GOAL)

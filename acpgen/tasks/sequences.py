@@ -148,7 +148,7 @@ def base_pddl(record: Mapping[str, Any], lifted: LiftedTask) -> tuple[str, str] 
 
 def core_world(ctx: RecordContext, types: Mapping[str, str]) -> CoreWorld:
     """The core's world of a record (with its base task for a ramification variant)."""
-    base = base_pddl(ctx.record, ctx.task.lifted)
+    base = base_pddl(ctx.record, ctx.lifted)
     return CoreWorld(ctx.task, dict(types), None if base is None else GroundTask.from_strings(*base, "base task"))
 
 
@@ -158,9 +158,9 @@ def lifted_world(ctx: RecordContext, types: Mapping[str, str]) -> LiftedWorld:
     key = f"lifted_world {sorted(types.items())}"
     world = ctx.memo.get(key)
     if world is None:
-        base = base_pddl(ctx.record, ctx.task.lifted)
+        base = base_pddl(ctx.record, ctx.lifted)
         base_task = None if base is None else read_strings(*base, "base task")
-        world = ctx.memo[key] = LiftedWorld(ctx.task.lifted, dict(types), base_task)
+        world = ctx.memo[key] = LiftedWorld(ctx.lifted, dict(types), base_task)
     assert isinstance(world, LiftedWorld)
     return world
 
@@ -171,12 +171,12 @@ def domain_fluent_types(ctx: RecordContext, translated: RecordContext, problems:
     ``translated`` and the template's ``fluent_types``: a property of the domain, the same for every record of
     it. DataError when the translator gives no mutex groups."""
 
-    template = template_of(ctx.record, ctx.task.lifted)
+    template = template_of(ctx.record, ctx.lifted)
     overrides = template.fluent_types if template is not None else None
     source = str(template.path) if template is not None else "the template"
-    needed = group_dependent(ctx.task.lifted, overrides)
+    needed = group_dependent(ctx.lifted, overrides)
     single = _single_valued(translated, str(translated.record["PDDL_domain"]), problems, needed)
-    return {p: t.value for p, t in classify(ctx.task.lifted, single, overrides, source).items()}
+    return {p: t.value for p, t in classify(ctx.lifted, single, overrides, source).items()}
 
 
 def fluent_types(ctx: RecordContext) -> dict[str, str]:
@@ -292,12 +292,12 @@ def asked_about(ctx: RecordContext, rng: random.Random) -> tuple[RecordContext, 
     (:mod:`acpgen.pddl.ramifications`: the record's PDDL becomes the variant's, the context states the rules);
     the others, and every question of another domain, about the record's own task."""
 
-    template = template_of(ctx.record, ctx.task.lifted)
+    template = template_of(ctx.record, ctx.lifted)
     if template is None or not template.ramifications or rng.random() < 0.5:
         return ctx, {"ramifications": False}
     rules = rules_of(template)
     pddl = {
-        "PDDL_domain": variant_domain(ctx.task.lifted, rules, template.path),
+        "PDDL_domain": variant_domain(ctx.lifted, rules, template.path),
         "PDDL_problem": variant_problem(ctx.task, rules),
     }
     variant = RecordContext({**ctx.record, **pddl}, ctx.options, ctx.planners)
@@ -341,7 +341,7 @@ def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str,
     domain template's texts and words (PDDL syntax and the shared questions without a template); the
     check's verdict instead when there is none to read: WRONG for a text acp does not write, UNPROVEN for
     English from a template acp is not given (a user's)."""
-    lifted = ctx.task.lifted
+    lifted = ctx.lifted
     template = template_of(ctx.record, lifted)
     if template is None and ctx.record.get("representation", "nl") != "pddl":
         return Check(UNPROVEN, "written with a template acp does not have (a user's template): not read back")
@@ -561,7 +561,7 @@ class SequenceTask(Task):
             if number is None:
                 return Verdict.parse_error("no number in the answer")
             return Verdict.correct() if number == int(expected) else Verdict.wrong(f"expected {expected}, got {number}")
-        reader = Reader(ctx.task.lifted, template_of(ctx.record, ctx.task.lifted))
+        reader = Reader(ctx.lifted, template_of(ctx.record, ctx.lifted))
         reading = reader.read_section(answer, atoms=kind == rq.LITERALS)
         if not reading.items and not reading.none:
             what = "fluent" if kind == rq.LITERALS else "action"
