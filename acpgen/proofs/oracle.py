@@ -32,6 +32,7 @@ from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask, sas_query
 from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
+from acpgen.proofs.closed_form import SwapShape, swap_cost, swap_shape
 from acpgen.proofs.lifted_space import LiftedSpace, lifted_goal_reachable, lifted_space
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class Method(StrEnum):
     CHEAP = "cheap"  # undecided by the cheap checks (a planner was not allowed)
     SIMULATOR = "simulator"  # executing actions
     TRIVIAL = "trivial"  # holds in the state or the goal (landmarks)
+    FORMULA = "formula"  # an optimal plan length in closed form (acpgen.proofs.closed_form)
 
 
 @dataclass(frozen=True)
@@ -575,6 +577,10 @@ class Oracle:
             return CostDecision(self.lifted.optimal_cost(node), True, Method.LIFTED)
         if state in self._known_costs:
             return CostDecision(self._known_costs[state], True, Method.PLANNER, "on an optimal plan found before")
+        if self._swap is not None and not self.second_opinion:  # a first opinion: the re-proof searches
+            cost = swap_cost(self.task, self._swap, state)
+            if cost is not None:
+                return CostDecision(cost, True, Method.FORMULA)
         reached, _ = relaxed_reachable(self.task, state)
         if reached & self.task.goal_pos != self.task.goal_pos:
             return CostDecision(None, True, Method.RELAXED)
@@ -604,6 +610,11 @@ class Oracle:
         if result.status == Status.UNSOLVABLE:
             return CostDecision(None, True, Method.PLANNER)
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}")
+
+    @functools.cached_property
+    def _swap(self) -> SwapShape | None:
+        """The task's swap structure, whose optimal costs have a closed form (:mod:`acpgen.proofs.closed_form`)."""
+        return swap_shape(self.task)
 
     def cost_at_least(self, state: int, bound: int) -> bool:
         """Whether h*(``state``) >= ``bound`` is proven without a search: acp's own LM-cut estimate of the state, a
