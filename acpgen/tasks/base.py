@@ -256,8 +256,8 @@ def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | 
     return template
 
 
-#: the readers of the last ground tasks read (:attr:`RecordContext.reader`), with the task each was made for
-_READERS: OrderedDict[tuple[int, Any, Any], tuple[GroundTask, Reader]] = OrderedDict()
+#: the readers of the last tasks read (:attr:`RecordContext.reader`), with the lifted task each was made for
+_READERS: OrderedDict[tuple[int, Any, Any], tuple[LiftedTask, Reader]] = OrderedDict()
 
 
 class RecordContext:
@@ -304,15 +304,15 @@ class RecordContext:
     def reader(self) -> Reader:
         """The reader of answers against the record's task: its objects and actions, in PDDL syntax or in the
         words of the domain's template (:func:`template_of`; PDDL syntax and action names only without one).
-        One per ground task and template, kept for the last tasks read (a training loop scores the same
-        records again and again, and their ground tasks are kept by :mod:`acpgen.api`)."""
-        key = (id(self.task), self.record.get("domain"), self.record.get("obfuscation"))
+        One per lifted task and template, kept for the last tasks read (a training loop scores the same
+        records again and again, and their ground tasks are kept by :mod:`acpgen.api`); reading grounds nothing."""
+        key = (id(self.lifted), self.record.get("domain"), self.record.get("obfuscation"))
         kept = _READERS.get(key)
-        if kept is not None and kept[0] is self.task:
+        if kept is not None and kept[0] is self.lifted:
             _READERS.move_to_end(key)
             return kept[1]
-        reader = Reader(self.task.lifted, template_of(self.record, self.task.lifted))
-        _READERS[key] = (self.task, reader)
+        reader = Reader(self.lifted, template_of(self.record, self.lifted))
+        _READERS[key] = (self.lifted, reader)
         if len(_READERS) > 512:
             _READERS.popitem(last=False)
         return reader

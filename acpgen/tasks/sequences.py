@@ -22,7 +22,7 @@ from typing import Any
 from acpgen.config import QAConfig
 from acpgen.errors import DataError
 from acpgen.generators import DOMAINS, domain_file
-from acpgen.nl.answer_reader import Reader, number_in
+from acpgen.nl.answer_reader import number_in
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.nl.asked import Asked, NotRead, differences, property_words, read_asked
 from acpgen.nl.describe import Describer
@@ -347,7 +347,7 @@ def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str,
         return Check(UNPROVEN, "written with a template acp does not have (a user's template): not read back")
     questions = template.questions if template is not None else load_questions()
     try:
-        return read_asked(questions, task, category, ctx.record, Reader(lifted, template), lifted, variants)
+        return read_asked(questions, task, category, ctx.record, ctx.reader, lifted, variants)
     except NotRead as err:
         return Check(WRONG, f"the question text is not read back: {err}")
 
@@ -561,8 +561,7 @@ class SequenceTask(Task):
             if number is None:
                 return Verdict.parse_error("no number in the answer")
             return Verdict.correct() if number == int(expected) else Verdict.wrong(f"expected {expected}, got {number}")
-        reader = Reader(ctx.lifted, template_of(ctx.record, ctx.lifted))
-        reading = reader.read_section(answer, atoms=kind == rq.LITERALS)
+        reading = ctx.reader.read_section(answer, atoms=kind == rq.LITERALS)
         if not reading.items and not reading.none:
             what = "fluent" if kind == rq.LITERALS else "action"
             return Verdict.parse_error(f"the answer names no known {what}")
