@@ -577,7 +577,7 @@ class Oracle:
             return CostDecision(self.lifted.optimal_cost(node), True, Method.LIFTED)
         if state in self._known_costs:
             return CostDecision(self._known_costs[state], True, Method.PLANNER, "on an optimal plan found before")
-        if self._swap is not None and not self.second_opinion:  # a first opinion: the re-proof searches
+        if not self.second_opinion and self._swap is not None:  # a first opinion: the re-proof searches
             cost = swap_cost(self.task, self._swap, state)
             if cost is not None:
                 return CostDecision(cost, True, Method.FORMULA)
