@@ -522,7 +522,7 @@ class SequenceTask(Task):
             return None
         ctx, pddl, types, q = drawn
         world = core_world(ctx, types)
-        if rq.surely_too_long(world, q, MAX_ITEMS):  # the check below, before the costly part of the answer
+        if rq.surely_unfit(world, q, MAX_ITEMS):  # the check below, before the costly part of the answer
             return None
         value = rq.answer(world, q)
         if (isinstance(value, list) and not 0 < len(value) <= MAX_ITEMS) or value is None:

@@ -12,6 +12,7 @@ from conftest import generated_problem, random_walk
 from acpgen.data import DOMAINS_DIR
 from acpgen.evaluation.scoring import score_one
 from acpgen.generators import DOMAINS, get_generator
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.render import render_problem
 from acpgen.proofs.change.questions import Question, answer, claim_holds, record_types
@@ -710,16 +711,32 @@ def test_the_two_worlds_list_the_same_atoms_from_states_of_every_domain(domain):
         assert core.universe() == lifted.universe(), (domain, seed)
         assert core.universe() is CoreWorld(task, {}).universe()
         assert set(task.atoms.atoms(task.init)) <= core.universe()
+        # the atoms of the first states reached breadth first (a lower bound of the listed ones), each world its own
+        # way: among the listed atoms, and alike where the whole space is explored
+        for most in (1, 30, 300):
+            assert core.reached(most) <= core.universe() and lifted.reached(most) <= core.universe(), (domain, most)
+        if explore(task, task.init, 300).complete:
+            assert core.reached(300) == lifted.reached(300), domain
+
+
+def _explore_for_unfit(monkeypatch) -> None:
+    """surely_unfit explores from every state, the listed atoms known or not (else it leaves small states, and
+    states whose listed atoms it has, to the answer)."""
+    from acpgen.proofs.change import questions
+    from acpgen.proofs.change.world import World
+
+    monkeypatch.setattr(questions, "UNFIT_FACTS", 0)
+    monkeypatch.setattr(World, "universe_known", lambda self: False)
 
 
 def _answers_against_the_listed_atoms(task: GroundTask, worlds: list, rng: random.Random) -> int:
-    """answer() lists the true literals and an action's effects from the states alone, and surely_too_long judges
+    """answer() lists the true literals and an action's effects from the states alone, and surely_unfit judges
     the length of a false-literal answer without the listed atoms (World.atoms, h²); both are compared here with
-    what the listed atoms give (_relevant), every list derived here: the same lists, and a verdict of too long
-    only for an answer longer than `most` (never for an answer that needs no h²). Returns the number of
+    what the listed atoms give (_relevant), every list derived here: the same lists, and a verdict of unfit only
+    for an answer longer than `most` or empty (never for an answer that needs no h²). Returns the number of
     comparisons."""
     from acpgen.proofs.change.literals import negated
-    from acpgen.proofs.change.questions import _relevant, surely_too_long
+    from acpgen.proofs.change.questions import _relevant, surely_unfit
     from acpgen.proofs.change.sequences import walk
 
     compared = 0
@@ -758,15 +775,16 @@ def _answers_against_the_listed_atoms(task: GroundTask, worlds: list, rng: rando
                 else:
                     assert answer(world, q) == expected, q
                 for most in (2, 40):
-                    too_long = surely_too_long(world, q, most)
-                    assert not too_long or len(expected) > most, (q, most, expected)
-                    assert not too_long or variant in ("false", "both"), q
+                    unfit = surely_unfit(world, q, most)
+                    assert not unfit or len(expected) > most or not expected, (q, most, expected)
+                    assert not unfit or variant in ("false", "both"), q
                     compared += 1
     return compared
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
-def test_answers_from_the_states_alone_are_those_of_the_listed_atoms(domain):
+def test_answers_from_the_states_alone_are_those_of_the_listed_atoms(domain, monkeypatch):
+    _explore_for_unfit(monkeypatch)
     # a state where something applies (in alfworld, a walk may end after the goal's validation)
     task = next(t for t in map(lambda seed: _walked_task(domain, seed), range(1, 40)) if t.applicable(t.init))
     types = {p: ("base", "derived")[i % 2] for i, p in enumerate(sorted(task.lifted.predicates))}
@@ -774,7 +792,8 @@ def test_answers_from_the_states_alone_are_those_of_the_listed_atoms(domain):
     assert _answers_against_the_listed_atoms(task, worlds, random.Random(5)) > 100
 
 
-def test_answers_from_the_states_alone_are_those_of_the_listed_atoms_in_a_ramification_variant():
+def test_answers_from_the_states_alone_are_those_of_the_listed_atoms_in_a_ramification_variant(monkeypatch):
+    _explore_for_unfit(monkeypatch)
     from acpgen.tasks.sequences import base_pddl
 
     domain, problem = variant_pddl()
@@ -788,3 +807,26 @@ def test_answers_from_the_states_alone_are_those_of_the_listed_atoms_in_a_ramifi
         LiftedWorld(task.lifted, types, GroundTask.from_strings(*base).lifted),
     ]
     assert _answers_against_the_listed_atoms(task, worlds, random.Random(6)) > 100
+    for world in worlds:
+        assert world.reached(500) <= world.universe()
+
+
+@pytest.mark.parametrize("domain", ["satellite", "grid", "rovers"])
+def test_no_static_literal_is_ever_false_among_the_listed_atoms(domain):
+    # surely_unfit's first argument: a question about the false literals of static predicates has an empty answer,
+    # derived here from the listed atoms (h²) and the predicates no action changes
+    from acpgen.pddl.fluents import classify
+    from acpgen.proofs.change.questions import _relevant, surely_unfit
+    from acpgen.proofs.change.sequences import walk
+
+    task = _walked_task(domain, 3)
+    types = {p: t.value for p, t in classify(task.lifted, frozenset()).items()}
+    assert "static" in types.values()
+    world = CoreWorld(task, types)
+    sequence = walk(task, task.init, random.Random(3), 3)
+    assert sequence is not None
+    q = Question("state", "false", tuple(sequence), "static")
+    final = world.run(list(sequence))[0][-1]
+    assert [a for a in _relevant(world, q) if a not in final] == []
+    assert answer(world, q) == [] and surely_unfit(world, q, 40)
+    assert not surely_unfit(world, Question("state", "true", tuple(sequence), "static"), 40)

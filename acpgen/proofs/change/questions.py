@@ -77,8 +77,11 @@ def types_of_record(stored: Mapping[str, Any]) -> dict[str, str]:
 def of_type(types: Mapping[str, str], atom: str, wanted: str) -> bool:
     """Whether an atom's predicate has the fluent type ``wanted`` (or belongs to the mix ``wanted``)."""
     kind = types.get(split_canonical(atom)[0])
-    if kind is None:
-        return False
+    return kind is not None and kind_matches(kind, wanted)
+
+
+def kind_matches(kind: str, wanted: str) -> bool:
+    """Whether a predicate of fluent type ``kind`` is one of the type or mix ``wanted``."""
     if wanted == "all":
         return True
     if wanted == "fluents":
@@ -173,20 +176,46 @@ def _after_action(world: World, q: Question) -> tuple[Facts, Facts]:
     return before, after
 
 
-def surely_too_long(world: World, q: Question, most: int) -> bool:
+#: the states :func:`surely_unfit` explores from a question's state for atoms of :attr:`World.atoms` (an alfworld
+#: question whose false literals are asked about lists hundreds; its sequence's states show a few), in a state of
+#: more than ``UNFIT_FACTS`` facts (h² from a smaller one costs less than the exploration: satellite, grid)
+UNFIT_STATES = 1000
+UNFIT_FACTS = 150
+
+
+def surely_unfit(world: World, q: Question, most: int) -> bool:
     """Whether the free answer of a question about false literals (variants ``false`` and ``both``, the answers
-    that need :attr:`World.atoms`: h² from the question's state) surely lists more than ``most`` items, decided
-    without those atoms: every atom true in a state along the sequence is one of them, so the answer lists at
-    least those of the states' atoms that are false at the end (``false``), or all of them (``both``). False
-    for any other question (its answer needs no h²: check the answer itself) and for a sequence that is not
-    executable (:func:`answer` says why)."""
+    that need :attr:`World.atoms`: h² from the question's state) surely lists no item or more than ``most``,
+    decided without those atoms. No atom of a static predicate is ever false where it is listed (only those of
+    the initial state are). Every atom true in a reachable state is listed: those of the states along the
+    sequence and, when they do not decide, of the first :data:`UNFIT_STATES` states reachable from the question's
+    state (:meth:`World.reached`); the answer lists at least those false at the end (``false``), or all of them
+    (``both``). False for any other question (its answer needs no h²: check the answer itself), for a sequence
+    that is not executable (:func:`answer` says why), and where the answer costs less than the exploration (the
+    listed atoms known already, a state of at most :data:`UNFIT_FACTS` facts)."""
     if q.category not in ("fluent", "state") or q.variant not in ("false", "both"):
         return False
     states, failed = world.run(list(q.sequence))
     if failed is not None:
         return False
-    seen = set(_relevant_in(world, q, frozenset().union(*states)))
-    return len(seen - states[-1] if q.variant == "false" else seen) > most
+    wanted = q.fluent_type or "all"
+    if q.variant == "false" and all(
+        p in world.lifted.static_predicates for p, kind in world.types.items() if kind_matches(kind, wanted)
+    ):
+        return True
+    along = frozenset().union(*states)
+    if _lists_more(world, q, along, states[-1], most):
+        return True
+    if world.universe_known() or len(world.init) <= UNFIT_FACTS:
+        return False
+    return _lists_more(world, q, along | world.reached(UNFIT_STATES), states[-1], most)
+
+
+def _lists_more(world: World, q: Question, listed: Facts, final: Facts, most: int) -> bool:
+    """Whether the answer lists more than ``most`` items given that it lists the atoms of ``listed`` (:func:`answer`
+    of variant ``false`` or ``both``, ``final`` the state at the end)."""
+    seen = set(_relevant_in(world, q, listed))
+    return len(seen - final if q.variant == "false" else seen) > most
 
 
 def answer(world: World, q: Question) -> Any:

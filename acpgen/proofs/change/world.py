@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from acpgen.errors import DataError
+from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import EQUALITY, Axiom, LiftedTask, Literal, Schema, canonical, split_canonical
 from acpgen.pddl.mutexes import mutexes
@@ -46,6 +47,30 @@ class World(ABC):
     def executable(self, facts: Facts) -> list[str]:
         """Every ground action executable in the state, sorted."""
 
+    def reached(self, most: int) -> Facts:
+        """The atoms of the first ``most`` states reachable from the initial state, breadth first: atoms of
+        reachable states, so each is one of :attr:`atoms` (which over-approximates them), found without them
+        (kept per ``most``: the questions about one state ask it again)."""
+        memo: dict[int, Facts] = self.__dict__.setdefault("_reached", {})
+        if most not in memo:
+            memo[most] = self._reached_from_init(most)
+        return memo[most]
+
+    def _reached_from_init(self, most: int) -> Facts:
+        """:meth:`reached`, breadth first through :meth:`executable` and :meth:`step`."""
+        seen, frontier, found = {self.init}, [self.init], set(self.init)
+        while frontier and len(seen) < most:
+            following = []
+            for facts in frontier:
+                for action in self.executable(facts):
+                    after = self.step(facts, action)
+                    if after is not None and after not in seen and len(seen) < most:
+                        seen.add(after)
+                        following.append(after)
+                        found |= after
+            frontier = following
+        return frozenset(found)
+
     def run(self, sequence: list[str]) -> tuple[list[Facts], int | None]:
         """The states along the sequence from the initial state (up to the first inexecutable
         action) and that action's position (None when every action is executable)."""
@@ -69,19 +94,26 @@ class World(ABC):
     def universe(self) -> frozenset[str]:
         """The set :attr:`atoms` lists, kept per kind of world, task and state for the process: the questions
         about one state, and the check of each question, share it (each kind still computes its own)."""
+        key = self._universe_key()
+        if key not in _UNIVERSES:
+            if len(_UNIVERSES) > 256:
+                _UNIVERSES.clear()
+            _UNIVERSES[key] = self._universe()
+        return _UNIVERSES[key]
+
+    def universe_known(self) -> bool:
+        """Whether :meth:`universe` is kept already (asking it costs nothing)."""
+        return self._universe_key() in _UNIVERSES
+
+    def _universe_key(self) -> tuple:
         base = self._base_lifted()
-        key = (
+        return (
             type(self).__name__,
             self.lifted.domain_text,
             frozenset(self.lifted.objects.items()),
             self.init,
             None if base is None else (base.domain_text, frozenset(base.init)),
         )
-        if key not in _UNIVERSES:
-            if len(_UNIVERSES) > 256:
-                _UNIVERSES.clear()
-            _UNIVERSES[key] = self._universe()
-        return _UNIVERSES[key]
 
     @abstractmethod
     def _base_lifted(self) -> LiftedTask | None:
@@ -138,6 +170,10 @@ class CoreWorld(World):
 
     def executable(self, facts: Facts) -> list[str]:
         return sorted(a.name for a in self.task.applicable(self.task.mask_of(facts)))
+
+    def _reached_from_init(self, most: int) -> Facts:
+        """:meth:`World.reached` by acp's explorer on bit masks (breadth first, in its own order)."""
+        return frozenset(self.task.atoms.atoms(explore(self.task, self.task.init, most).reachable_atoms))
 
 
 class LiftedWorld(World):
