@@ -186,13 +186,13 @@ UNFIT_FACTS = 150
 def surely_unfit(world: World, q: Question, most: int) -> bool:
     """Whether the free answer of a question about false literals (variants ``false`` and ``both``, the answers
     that need :attr:`World.atoms`: h² from the question's state) surely lists no item or more than ``most``,
-    decided without those atoms. No atom of a static predicate is ever false where it is listed (only those of
-    the initial state are). Every atom true in a reachable state is listed: those of the states along the
-    sequence and, when they do not decide, of the first :data:`UNFIT_STATES` states reachable from the question's
-    state (:meth:`World.reached`); the answer lists at least those false at the end (``false``), or all of them
-    (``both``). False for any other question (its answer needs no h²: check the answer itself), for a sequence
-    that is not executable (:func:`answer` says why), and where the answer costs less than the exploration (the
-    listed atoms known already, a state of at most :data:`UNFIT_FACTS` facts)."""
+    decided without those atoms. An atom of a static predicate is listed only when the initial state holds it,
+    and then every state does: no answer lists a false one. Every atom true in a reachable state is listed: those
+    of the states along the sequence and, when they do not decide, of the first :data:`UNFIT_STATES` states
+    reachable from the question's state (:meth:`World.reached`); the answer lists at least those false at the end
+    (``false``), or all of them (``both``). False for any other question (its answer needs no h²: check the
+    answer itself), for a sequence that is not executable (:func:`answer` says why), and where the answer costs
+    less than the exploration (the listed atoms known already, a state of at most :data:`UNFIT_FACTS` facts)."""
     if q.category not in ("fluent", "state") or q.variant not in ("false", "both"):
         return False
     states, failed = world.run(list(q.sequence))
