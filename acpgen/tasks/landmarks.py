@@ -14,6 +14,7 @@ from typing import Any
 from acpgen.config import QAConfig
 from acpgen.nl.answers import parse_atom_or_none
 from acpgen.nl.reference.base import ReadError
+from acpgen.pddl.grounding import GroundTask
 from acpgen.proofs.claims import Claim, FactClaim, expect
 from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
@@ -37,9 +38,13 @@ from acpgen.tasks.base import (
 from acpgen.tasks.choice import ChoiceFormats, Claims, Matcher
 
 
+def trivial_atoms(task: GroundTask) -> int:
+    """The atoms no question asks about as landmarks: those of the state and of the goal."""
+    return task.init | task.goal_pos
+
+
 def is_trivial(ctx: RecordContext, atom: str) -> bool:
-    bit = 1 << ctx.task.atom_id(atom)
-    return bool(ctx.task.init & bit or ctx.task.goal_pos & bit)
+    return bool(trivial_atoms(ctx.task) & 1 << ctx.task.atom_id(atom))
 
 
 def some_landmark(ctx: RecordContext) -> tuple[str | None, bool]:
@@ -131,7 +136,7 @@ class Landmarks(Task):
         check = check_each(ctx, self.score, sorted(set(lowered(ctx.answer["yes"]))) or [None])
         if check.verdict != OK:
             return check
-        trivial = ctx.task.init | ctx.task.goal_pos
+        trivial = trivial_atoms(ctx.task)
         for atom in sorted(set(lowered(ctx.answer["no"]))):
             bit = 1 << ctx.task.atom_id(atom) if ctx.task.is_proposition(atom) else 0
             if not bit or bit & trivial:
@@ -152,7 +157,7 @@ class Landmarks(Task):
             return None
         yes: list[str] = []
         no: list[str] = []
-        trivial = task.init | task.goal_pos
+        trivial = trivial_atoms(task)
         for atom in task.fluent_atoms():
             bit = 1 << task.atom_id(atom)
             if bit & trivial:
