@@ -19,12 +19,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
 
-from acpgen.config import PLAN_SEARCHES, PipelineConfig
+from acpgen.config import LEVELS, PipelineConfig, check_levels
 from acpgen.errors import ConfigError
-
-LEVELS = (1, 2, 3, 4, 5)
 
 
 @dataclass(frozen=True)
@@ -54,41 +51,24 @@ DEFAULT_LEVELS: dict[int, Level] = {
 
 
 def levels_of(config: PipelineConfig) -> dict[int, Level]:
-    """The levels of a configuration (its ``levels`` section over the defaults), checked."""
+    """The levels of a configuration (its ``levels`` section over the defaults), checked
+    (:func:`acpgen.config.check_levels`: what an entry may hold)."""
     levels = dict(DEFAULT_LEVELS)
-    for key, raw in (config.levels or {}).items():
-        where = f"levels.{key}"
-        if key not in LEVELS:
-            raise ConfigError(f"{where}: a level is one of {', '.join(map(str, LEVELS))}")
-        levels[key] = _level(raw, where)
+    for key, entry in check_levels(config.levels).items():
+        levels[key] = _level(entry)
     return levels
 
 
-def _level(raw: Any, where: str) -> Level:
-    if not isinstance(raw, dict) or set(raw) - {"sizes", "distance", "lengths", "search"}:
-        raise ConfigError(f"{where}: expected a mapping with the keys sizes, distance, lengths and search, got {raw!r}")
-    search = raw.get("search")
-    if search is not None and search not in PLAN_SEARCHES:
-        raise ConfigError(f"{where}.search: one of {', '.join(PLAN_SEARCHES)} (or absent), not {search!r}")
+def _level(entry: dict) -> Level:
+    """A checked entry of the ``levels`` section, its missing keys taken from level 1."""
     default = DEFAULT_LEVELS[1]
-    sizes = raw.get("sizes", default.sizes)
-    distance = raw.get("distance", default.distance)
-    lengths = raw.get("lengths", [])
-    if not isinstance(lengths, (list, tuple)) or not all(isinstance(n, int) and n >= 1 for n in lengths):
-        raise ConfigError(f"{where}.lengths: a list of action sequence lengths (each at least 1), not {lengths!r}")
-    ok_sizes = (
-        isinstance(sizes, (list, tuple)) and len(sizes) == 2 and 0 <= sizes[0] < sizes[1] <= 1
-    )  # fractions of the size list
-    if not ok_sizes:
-        raise ConfigError(
-            f"{where}.sizes: [from, to] with 0 <= from < to <= 1 (shares of the size list), not {sizes!r}"
-        )
-    low, high = distance if isinstance(distance, (list, tuple)) and len(distance) == 2 else (None, None)
-    if not isinstance(low, int) or low < 0 or not (high is None or (isinstance(high, int) and high >= low)):
-        raise ConfigError(
-            f"{where}.distance: [low, high] with 0 <= low <= high (high null: no bound), not {distance!r}"
-        )
-    return Level((float(sizes[0]), float(sizes[1])), (low, high), tuple(lengths), search)
+    low, high = entry.get("sizes", default.sizes)
+    return Level(
+        (float(low), float(high)),
+        tuple(entry.get("distance", default.distance)),
+        tuple(entry.get("lengths", ())),
+        entry.get("search"),
+    )
 
 
 def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
