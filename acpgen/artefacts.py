@@ -1,5 +1,7 @@
 """Atomic file output: write to a temporary file in the target folder, then rename over the target.
 
+The file gets the mode any file the process writes gets (its umask applied: 0644 under umask 022).
+
 A run killed half-way therefore leaves either the old file or the complete new one, never a
 truncated file; on a full disk the temporary file is removed and the error names the target.
 Artefacts are also flushed to the disk before the rename (``durable``), so that they survive a
@@ -23,6 +25,19 @@ from pathlib import Path
 from acpgen.errors import AcpError
 
 _FLUSHED = [True]  # whether durable writes are flushed to the disk (see scratch_folder)
+
+
+def _file_mode() -> int:
+    """The mode a new file gets from ``open`` in this process (0o666 less the umask: 0o644 under 022).
+    The umask can only be read by setting it: this runs once, at import, before any thread writes."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+#: the mode of every file written here: the temporary file of an atomic write is private (0o600) until it is
+#: given this mode, so that a dataset on a shared file system is readable as any file its user writes
+FILE_MODE = _file_mode()
 
 
 @contextlib.contextmanager
@@ -58,6 +73,8 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
+            if hasattr(os, "fchmod"):  # POSIX (elsewhere mkstemp's file is not private to begin with)
+                os.fchmod(fd, FILE_MODE)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 if durable and _FLUSHED[0]:

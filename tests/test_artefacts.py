@@ -1,8 +1,12 @@
-"""Atomic file output: complete files or an error naming the target, never temporary files left behind."""
+"""Atomic file output: complete files or an error naming the target, never temporary files left behind; files
+with the mode the process's umask gives."""
 
 from __future__ import annotations
 
 import re
+import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -51,3 +55,23 @@ def test_files_are_flushed_to_the_disk_except_in_a_scratch_folder_or_when_not_du
     artefacts.atomic_write_text(tmp_path / "d.txt", "d")  # flushed again after the scratch folder
     assert len(flushed) == 2
     assert [(tmp_path / n).read_text() for n in ("a.txt", "b.txt", "c.txt", "d.txt")] == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_written_files_keep_the_processes_umask(tmp_path, umask, mode):
+    # A new process (the mode is read from the umask when acp is imported), as a user's shell would start acp:
+    # the record files, `acp score`'s output and `acp template init`'s start all get 0666 less the umask.
+    out = tmp_path / "run"
+    script = f"""
+import os, sys
+os.umask({umask:#o})
+from click.testing import CliRunner
+from acpgen.cli import cli
+args = ["generate", "--domain", "ferry", "--level", "1", "--tasks", "app", "--formats", "gen", "--out", {str(out)!r}]
+assert CliRunner().invoke(cli, args).exit_code == 0
+domain = {str(out / "ferry" / "domain.pddl")!r}
+assert CliRunner().invoke(cli, ["template", "init", domain, "-o", {str(out / "start.yaml")!r}]).exit_code == 0
+"""
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=300)
+    written = [out / "ferry" / "app.gen.jsonl", out / "ferry" / "qa" / "app.jsonl", out / "start.yaml"]
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in written} == {oct(mode)}
