@@ -203,7 +203,7 @@ class Prediction:
     line: dict
     task: str
     record: dict
-    response: str
+    response: str | None  # None: the line's response is null (no answer; read as acpgen.score reads None)
     sample: int = 0  # index among several responses of one lm-eval sample line
 
 
@@ -222,7 +222,7 @@ def iter_predictions(path: Path, dataset: Dataset | None) -> Iterator[Prediction
             check_fields(f"{path}:{number}", task, record)
             responses = [r for group in item["resps"] for r in (group if isinstance(group, list) else [group])]
             for k, response in enumerate(responses):
-                yield Prediction(item, task, record, str(response), k)
+                yield Prediction(item, task, record, _text(response), k)
             continue
         if dataset is None:
             raise DataError(f"{path}:{number}: not an lm-eval sample line; pass --dataset with the records")
@@ -232,7 +232,12 @@ def iter_predictions(path: Path, dataset: Dataset | None) -> Iterator[Prediction
             task, record = dataset.resolve(item)
         except DataError as err:
             raise DataError(f"{path}:{number}: {err}") from None
-        yield Prediction(item, task, record, str(item["response"] or ""))
+        yield Prediction(item, task, record, _text(item["response"]))
+
+
+def _text(response: object) -> str | None:
+    """A response as text; None (JSON null) stays None: no answer at all, a parse error wherever it is scored."""
+    return None if response is None else str(response)
 
 
 def reference_predictions(dataset: Dataset) -> Iterator[dict]:

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from conftest import DEV, GEN_TASKS, dev_records
 from reference_answers import WRONG_LAND_NONE, WRONG_REACH_NONE, verdict
 
+import acpgen
 from acpgen.cli import cli
 from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
 from acpgen.evaluation.scoring import Scored, score_one, score_predictions
@@ -162,3 +163,22 @@ def test_summary_columns_are_as_wide_as_their_text_and_count_the_readings_that_d
         assert cell_ends and cell_ends <= ends, (line, ends)
     assert "strict and lenient readings differ on 1 answers (plan 0, rac_state 1, optplan 0" not in table
     assert table.splitlines()[-1].startswith("strict and lenient readings differ on 1 answers (rac_state 1)")
+
+
+def test_a_null_response_is_no_answer_everywhere(tmp_path):
+    # {"response": null} in a predictions file and in an lm-eval samples file read as acpgen.score(record, None).
+    record = dev_records("app")[0]
+    expected = acpgen.score(record, None)
+    assert (expected.status, expected.reason) == ("parse_error", "parse_error: no response")
+    dataset = tmp_path / "app.gen.json"
+    dataset.write_text(json.dumps([record]))
+    predictions = tmp_path / "predictions.jsonl"
+    predictions.write_text(json.dumps({"id": record["id"], "response": None}) + "\n")
+    samples = tmp_path / "samples_app.jsonl"
+    samples.write_text(json.dumps({"doc": record, "resps": [[None]]}) + "\n")
+    for args in (["score", str(predictions), "--dataset", str(dataset)], ["score", str(samples)]):
+        out = tmp_path / "scored.jsonl"
+        result = CliRunner().invoke(cli, [*args, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        (row,) = [json.loads(line) for line in out.read_text().splitlines()]
+        assert (row["status"], row["reason"], row["score"]) == (expected.status, expected.reason, 0.0)
