@@ -11,11 +11,12 @@ misspelt entry is reported with the predicate or action it concerns and the file
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,49 @@ class WrongAction:
 
 
 @dataclass(frozen=True)
+class TextClash:
+    """Two entries of a template that read the same (`DomainTemplate.text_clashes`)."""
+
+    first: str  # the entry and its text: "predicate 'at' text", "predicate 'in' plural", "action 'sail'"
+    second: str
+    reading: str
+
+    def message(self, path: Path | str) -> str:
+        """The finding as one line: the file, both entries, what they share and the fix."""
+        return (
+            f"{path}: {self.first} and {self.second} both read '{self.reading}' (objects left open, of the "
+            f"same types): reword one of them so that the two read differently"
+        )
+
+
+@dataclass(frozen=True)
+class _Worded:
+    """One text of a template entry: ``what`` names it in messages; ``kind`` is predicate, action or wrong
+    (a wrong action), ``owner`` the predicate, the action or the wrong action's number."""
+
+    what: str
+    kind: str
+    owner: str
+    text: str
+
+
+# Which entries must read differently: two predicates, two actions, an action and a wrong action.
+_CLASHING_KINDS = ({"predicate"}, {"action"}, {"action", "wrong"})
+
+
+def _overlap(one: str, other: str, lifted: LiftedTask) -> bool:
+    """Whether an object can be of both types: one of them is the other or one of its ancestors."""
+    ancestors = lifted.supertypes
+    return one in ancestors.get(other, (other, "object")) or other in ancestors.get(one, (one, "object"))
+
+
+def reading(text: str) -> str:
+    """How a text reads with its objects left open: each placeholder ``{}``, lower case, blanks normalised,
+    no final full stop (``"Car {car} is at {loc}."`` -> ``"car {} is at {}"``), as answers are read."""
+    return " ".join(PLACEHOLDER.sub("{}", text).lower().split()).rstrip(". ")
+
+
+@dataclass(frozen=True)
 class DomainTemplate:
     domain: str
     path: Path
@@ -126,8 +170,9 @@ class DomainTemplate:
     ramifications: tuple[dict[str, Any], ...] = ()  # rules of the ramification variant (acpgen.pddl.ramifications)
     patterns: tuple[PatternDecl, ...] = ()  # abstract descriptions for t2p (acpgen.nl.template_patterns)
 
-    def check(self, lifted: LiftedTask) -> None:
-        """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry."""
+    def check(self, lifted: LiftedTask, *, unambiguous: bool = True) -> None:
+        """Raise `TemplateError` unless every predicate and action of the domain has a fitting entry and
+        (``unambiguous``) no two entries read the same (`check_unambiguous`)."""
         where = f"{self.path}"
         self.check_filled_in()
         for pred, types in lifted.predicates.items():
@@ -164,6 +209,81 @@ class DomainTemplate:
                 )
             if type_name not in lifted.supertypes and type_name != "object":
                 raise TemplateError(f"{where}: size placeholder '{match.group(0)}' names no type of the domain")
+        if unambiguous:
+            self.check_unambiguous(lifted)
+
+    @cached_property
+    def _same_readings(self) -> tuple[tuple[_Worded, _Worded], ...]:
+        """Pairs of entries whose texts have the same `reading`, before their objects' types are compared: two
+        predicates (the texts, and the plurals of merged ones), two actions, or an action and a wrong action."""
+        entries: list[_Worded] = []
+        for entry in self.predicates.values():
+            entries.append(_Worded(f"predicate '{entry.name}' text", "predicate", entry.name, entry.text))
+            if entry.merge is not None and entry.plural is not None:
+                entries.append(_Worded(f"predicate '{entry.name}' plural", "predicate", entry.name, entry.plural))
+        entries += [_Worded(f"action '{name}'", "action", name, text) for name, text in self.actions.items()]
+        entries += [_Worded(f"wrong_actions[{k}]", "wrong", str(k), w.text) for k, w in enumerate(self.wrong_actions)]
+        by_reading: dict[str, list[_Worded]] = {}
+        for worded in entries:
+            by_reading.setdefault(reading(worded.text), []).append(worded)
+        pairs = []
+        for found in by_reading.values():
+            for one, other in itertools.combinations(found, 2):
+                kinds = {one.kind, other.kind}
+                if (one.kind, one.owner) != (other.kind, other.owner) and kinds in _CLASHING_KINDS:
+                    pairs.append((one, other))
+        return tuple(pairs)
+
+    def text_clashes(self, lifted: LiftedTask) -> list[TextClash]:
+        """Pairs of entries that read the same: their texts have the same `reading` and, placeholder by
+        placeholder, the objects named can be of both entries' types (one type is the other or a subtype of
+        it; untyped is ``object``). Two predicates (the texts, and the plurals of merged ones), two actions,
+        or an action and a wrong action: a reader of such a text cannot tell which of the two it names.
+        (Answers are read into type-correct atoms and actions only, so texts shared by entries over types
+        no object has in common, such as a wrong action over the wrong types, read as one entry.)"""
+        if not self._same_readings:
+            return []
+        known = self._clashes_by_domain.get(lifted.domain_text) if lifted.domain_text else None
+        if known is None:
+            known = []
+            for one, other in self._same_readings:
+                mine, theirs = self._placeholder_types(one, lifted), self._placeholder_types(other, lifted)
+                if mine is None or theirs is None:
+                    continue
+                if all(_overlap(a, b, lifted) for a, b in zip(mine, theirs)):
+                    known.append(TextClash(one.what, other.what, reading(one.text)))
+            if lifted.domain_text:
+                self._clashes_by_domain[lifted.domain_text] = known
+        return list(known)
+
+    @cached_property
+    def _clashes_by_domain(self) -> dict[str, list[TextClash]]:
+        """`text_clashes` by domain text (a describer checks its template once per record)."""
+        return {}
+
+    def _placeholder_types(self, worded: _Worded, lifted: LiftedTask) -> list[str] | None:
+        """The types of the objects a text names, in the order of its placeholders (None: an entry that does
+        not fit the domain, which `check` reports)."""
+        if worded.kind == "predicate":
+            entry, declared = self.predicates[worded.owner], lifted.predicates.get(worded.owner)
+            if declared is None or len(declared) != len(entry.variables):
+                return None
+            types = dict(zip(entry.variables, declared))
+        elif worded.kind == "action":
+            schema = next((s for n, s in lifted.schemas.items() if n.lower() == worded.owner), None)
+            if schema is None:
+                return None
+            types = {v.lstrip("?"): t for v, t in schema.params}
+        else:
+            types = self.wrong_actions[int(worded.owner)].types
+        named = [m.group(1) for m in PLACEHOLDER.finditer(worded.text)]
+        return [types[name] for name in named] if all(name in types for name in named) else None
+
+    def check_unambiguous(self, lifted: LiftedTask) -> None:
+        """Raise `TemplateError` naming every pair of `text_clashes`, one line each, with the fix."""
+        clashes = self.text_clashes(lifted)
+        if clashes:
+            raise TemplateError("\n".join(clash.message(self.path) for clash in clashes))
 
     def check_filled_in(self) -> None:
         """Raise `TemplateError` listing every text that still contains the word TODO (`acp template init`
@@ -348,7 +468,24 @@ def _parse_template(
     path: Path, domain: str, directory: Path, digests: tuple[str | None, ...], tasks: TaskTexts
 ) -> DomainTemplate:
     """`load_template_file` of files with the ``digests`` (so an edit is seen)."""
-    data = _read_yaml(path)
+    return _template_of_data(path, _read_yaml(path), domain, directory, tasks)
+
+
+@cache
+def template_from_text(text: str, domain: str, label: str, tasks: TaskTexts = NO_TASK_TEXTS) -> DomainTemplate:
+    """The template whose YAML is ``text`` (the template a record carries), with acp's own shared questions;
+    ``label`` names it in errors and in ``path`` (it has no file). Parsed once per text."""
+    try:
+        data = load_yaml(text)
+    except yaml.YAMLError as err:
+        raise TemplateError(f"{label}: not valid YAML ({err})") from None
+    if not isinstance(data, dict):
+        raise TemplateError(f"{label}: expected a mapping at the top level")
+    return _template_of_data(Path(label), data, domain, TEMPLATES_DIR, tasks)
+
+
+def _template_of_data(path: Path, data: dict, domain: str, directory: Path, tasks: TaskTexts) -> DomainTemplate:
+    """The template of the parsed YAML ``data`` (from ``path``) with the shared questions of ``directory``."""
     questions = _read_yaml(directory / QUESTIONS_FILE)
     unknown = set(data) - {
         "domain",

@@ -577,6 +577,74 @@ def test_cli_exit_codes_and_json(tmp_path):
     assert set(shown) == {"parseable", "solvable", "equivalent", "reason"} and shown["equivalent"] is False
 
 
+def test_cli_exit_statuses_tell_bad_input_from_verdicts(tmp_path, monkeypatch):
+    """0 equivalent, 1 not (a candidate that does not parse among them: a verdict naming the file), 2 bad
+    input naming the file (a DOMAIN or TRUTH that does not parse, a usage error), 3 undecided."""
+    from click.testing import CliRunner
+
+    from acpgen.cli import cli
+    from acpgen.cli import domains as command
+    from acpgen.proofs.equivalence import Equivalence
+
+    domain, truth, other = tmp_path / "domain.pddl", tmp_path / "t.pddl", tmp_path / "o.pddl"
+    domain.write_text(text_of(BW))
+    truth.write_text(write(BW))
+    other.write_text(write(BW.with_goal(("(on c b)",))))
+    broken_domain, broken_problem = tmp_path / "broken-domain.pddl", tmp_path / "broken.pddl"
+    broken_domain.write_text(text_of(BW)[:-40])
+    broken_problem.write_text(write(BW)[:-10])
+    no_domain = tmp_path / "no-domain.pddl"
+    no_domain.write_text("(define (problem p) (:domain x))")
+
+    def run(*args: object):
+        result = CliRunner().invoke(cli, ["equivalent", *map(str, args), "--json"])
+        shown = json.loads(result.stdout) if result.stdout.startswith("{") else None
+        return result.exit_code, shown, result.output
+
+    code, shown, _ = run(domain, truth, truth)
+    assert code == 0 and shown["equivalent"] is True
+    assert run(domain, truth, other)[0] == 1
+    code, shown, _ = run(domain, truth, broken_problem)
+    assert code == 1 and (shown["parseable"], shown["equivalent"]) == (False, False)
+    assert shown["reason"].startswith(f"unparseable: CANDIDATE {broken_problem}: cannot parse PDDL ("), shown
+    code, shown, output = run(broken_domain, truth, truth)
+    assert code == 2 and shown is None and f"Error: DOMAIN {broken_domain}: cannot parse PDDL (" in output
+    code, shown, output = run(no_domain, truth, truth)
+    assert code == 2 and f"Error: DOMAIN {no_domain}: not a PDDL domain" in output
+    code, shown, output = run(domain, broken_problem, truth)
+    assert code == 2 and shown is None and f"Error: TRUTH {broken_problem}: cannot parse PDDL (" in output
+    assert run(domain, truth)[0] == 2  # no CANDIDATE
+    assert run(domain, truth, tmp_path / "missing.pddl")[0] == 2
+    # a planner could not answer: undecided
+    undecided = Equivalence(True, None, None, "cannot decide whether the truth problem is solvable")
+    monkeypatch.setattr(command.EquivalenceChecker, "check", lambda *args, **kwargs: undecided)
+    code, shown, _ = run(domain, truth, other)
+    assert code == 3 and shown["equivalent"] is None
+
+
+def test_pairs_exit_statuses(tmp_path, monkeypatch):
+    """--pairs: 0 every pair decided, 2 a bad pairs file or DOMAIN, 3 a pair undecided or not checked."""
+    from click.testing import CliRunner
+
+    from acpgen.cli import cli
+
+    domain, broken_domain = tmp_path / "domain.pddl", tmp_path / "broken-domain.pddl"
+    domain.write_text(text_of(BW))
+    broken_domain.write_text(text_of(BW)[:-40])
+    decided, bad = tmp_path / "decided.jsonl", tmp_path / "bad.jsonl"
+    decided.write_text(json.dumps({"truth": write(BW), "candidate": write(BW.with_goal(("(on c b)",)))}) + "\n")
+    bad.write_text('{"truth": "(define"}\n')
+    cases = [
+        ([domain, "--pairs", decided], 0, '"equivalent": false'),
+        ([broken_domain, "--pairs", decided], 2, f"Error: DOMAIN {broken_domain}: cannot parse PDDL"),
+        ([domain, "--pairs", bad], 2, f"Error: {bad}:1: 'candidate' is missing"),
+        ([domain, decided, decided, "--pairs", decided], 2, "not both"),
+    ]
+    for args, expected, shown in cases:
+        result = CliRunner().invoke(cli, ["equivalent", *map(str, args)])
+        assert result.exit_code == expected and shown in result.output, (args, result.output)
+
+
 @pytest.mark.parametrize("name,truth,candidate,placeholder,expected", CASES, ids=[c[0] for c in CASES])
 def test_pairs_beyond_the_exploration_bound(name, truth, candidate, placeholder, expected):
     """max_states=8: no exhaustive exploration, so the closures come from greedy searches for refuting goal
@@ -739,7 +807,7 @@ def test_pairs_give_the_brute_force_labels_in_order_with_each_truth_analysed_onc
     domain.write_text(text_of(BW))
     out = tmp_path / "verdicts.jsonl"
     result = CliRunner().invoke(cli, ["equivalent", str(domain), "--pairs", str(pairs), "-j", "2", "-o", str(out)])
-    assert result.exit_code == 2, result.output  # one pair could not be checked
+    assert result.exit_code == 3, result.output  # one pair could not be checked
     verdicts = [json.loads(line) for line in out.read_text().splitlines()]
     assert [v["id"] for v in verdicts] == [item["id"] for item in items]
     expected = {f"{name}/{s}": label for name, _, _, _, label in chosen for s in ("plain", "everything")}

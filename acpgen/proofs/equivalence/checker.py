@@ -368,17 +368,27 @@ class EquivalenceChecker:
         return found is not None
 
     # ----- the decision -------------------------------------------------------------------------
-    def check(self, truth_text: str, candidate_text: str, placeholder: bool = False) -> Equivalence:
-        """Decide whether ``candidate_text`` is the problem ``truth_text`` (which must parse).
+    def check(
+        self,
+        truth_text: str,
+        candidate_text: str,
+        placeholder: bool = False,
+        *,
+        truth_name: str = "the truth problem",
+        candidate_name: str = "the candidate problem",
+    ) -> Equivalence:
+        """Decide whether ``candidate_text`` is the problem ``truth_text`` (which must parse: PddlError
+        naming it ``truth_name`` otherwise). A candidate that does not parse is not equivalent, the reason
+        naming it ``candidate_name`` (`acp equivalent` names the two files).
 
         The initial states are compared first, on the parsed problems: when they differ, only the
         candidate's solvability is left to report. When they match, the candidate is the truth's
         grounded task with the candidate's goal carried onto the truth's objects by the matching
         bijection (a grounding depends on the objects and the initial state only), so it is not
         grounded again."""
-        truth_lifted = self._read(truth_text, "the truth problem")
+        truth_lifted = self._read(truth_text, truth_name)
         try:
-            candidate_lifted = self._read(candidate_text, "the candidate problem")
+            candidate_lifted = self._read(candidate_text, candidate_name)
         except PddlError as err:
             return Equivalence(False, False, False, f"unparseable: {err}")
         declared = problem_domain_name(candidate_text)
@@ -390,13 +400,13 @@ class EquivalenceChecker:
         )
         if onto is None:
             different = _count_difference(truth_lifted, candidate_lifted)
-            solvable = self._solvable(self._parse(candidate_text, "the candidate problem"))
+            solvable = self._solvable(self._parse(candidate_text, candidate_name))
             return Equivalence(True, solvable, False, f"initial states differ ({different})")
-        truth = self._parse(truth_text, "the truth problem")
+        truth = self._parse(truth_text, truth_name)
         truth_solvable = self._solvable(truth)
         if truth_solvable is None:
             return Equivalence(True, None, None, "cannot decide whether the truth problem is solvable")
-        candidate = self._carried(truth_text, truth, candidate_text, candidate_lifted, onto)
+        candidate = self._carried(truth_text, truth, candidate_text, candidate_lifted, onto, candidate_name)
         if self._same_goal(truth, candidate) or self._raw_match(truth.task, candidate.task):
             return Equivalence(True, truth_solvable, True, "equivalent (same goal up to renaming)")
         candidate_solvable = self._solvable(candidate)
@@ -477,7 +487,13 @@ class EquivalenceChecker:
         return read_strings(self.domain_text, problem_text.lower(), source)
 
     def _carried(
-        self, truth_text: str, truth: _Parsed, candidate_text: str, lifted: LiftedTask, onto: dict[str, str]
+        self,
+        truth_text: str,
+        truth: _Parsed,
+        candidate_text: str,
+        lifted: LiftedTask,
+        onto: dict[str, str],
+        candidate_name: str = "the candidate problem",
     ) -> _Parsed:
         """The candidate as the truth's task with the candidate's goal renamed by ``onto`` (a bijection
         of the candidate's objects onto the truth's under which the initial states are equal). Should
@@ -489,7 +505,7 @@ class EquivalenceChecker:
         renamed_init = {(p, tuple(onto.get(a, a) for a in args)) for p, args in lifted.init}
         same_types = all(truth.task.lifted.objects.get(onto.get(o, o)) == t for o, t in lifted.objects.items())
         if renamed_init != truth.task.lifted.init or not same_types:
-            return self._parse(candidate_text, "the candidate problem")
+            return self._parse(candidate_text, candidate_name)
         goal = tuple(dataclasses.replace(lit, args=tuple(onto.get(a, a) for a in lit.args)) for lit in lifted.goal)
         task = truth.task.with_goal(goal)
         found = self._carried_parses[key] = _Parsed(task, self._oracle(task), base=truth)
