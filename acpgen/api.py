@@ -41,7 +41,7 @@ from acpgen.evaluation.scoring import score_one, shared_planners
 from acpgen.executors import Executor
 from acpgen.generation.levels import at_level
 from acpgen.generation.pipeline import run_domain, stages_up_to
-from acpgen.generation.sources import folder_name
+from acpgen.generation.sources import DomainSource, folder_name
 from acpgen.generation.stages.base import StageReport
 from acpgen.generation.stages.export import export_file
 from acpgen.pddl.grounding import GroundTask
@@ -327,7 +327,7 @@ class GenerationShortfall(UserWarning):
 
 
 def generate(
-    domain: str | Iterable[str],
+    domain: str | Iterable[str] | None,
     task: str,
     n: int = 10,
     seed: int | None = None,
@@ -339,11 +339,17 @@ def generate(
     representation: str | None = None,
     jobs: int = 1,
     obfuscate: str | None = None,
+    domain_file: str | Path | None = None,
+    problems: str | Path | None = None,
+    template: str | Path | None = None,
 ) -> Iterator[dict]:
     """Verified records of ``task`` in ``format``, ``n`` per domain, made as `acp generate` makes them.
 
     ``domain``: a domain of the configuration (default: acp's default ``acpgen/data/pipeline.yaml``) or
-    several; records are yielded domain by domain as each is done. The records are those `acp
+    several; records are yielded domain by domain as each is done. Your own domain, as `acp generate
+    --domain-file`: ``domain_file`` (its PDDL), ``problems`` (the folder of its problem files) and
+    ``template`` (its English; without one, only ``representation="pddl"``), with ``domain`` its name
+    (None: the PDDL's) and no ``level``. The records are those `acp
     generate` writes to ``<task>.<format>.jsonl`` with the same config, seed and
     ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more). ``cache_dir``:
     the output folder the stages write to and resume from (default: a temporary folder removed
@@ -356,18 +362,25 @@ def generate(
     (the records carry ``obfuscation`` and ``renaming``). Fewer than ``n``
     records (the states cannot give more) warn with :class:`GenerationShortfall`.
     """
-    settings = _generation_config(config, domain, task, n, seed, level, format, representation)
+    source = _own_domain(domain, domain_file, problems, template, level)
+    names = [source.name] if source else [domain] if isinstance(domain, str) else list(domain or ())
+    if not names:
+        raise ConfigError("generate: give a domain (or domain_file= and problems= for your own)")
+    settings = _generation_config(config, names, task, n, seed, level, format, representation)
     settings = settings.with_overrides(obfuscate=obfuscate)
     if settings.obfuscate not in OBFUSCATIONS:
         raise ConfigError(f"obfuscate must be one of {', '.join(OBFUSCATIONS)}, not {settings.obfuscate!r}")
-    names = [domain] if isinstance(domain, str) else list(domain)
+    if source is not None:
+        source = source.obfuscated_as(settings.obfuscate, settings.seed)
+        source.check_representation(settings.export.representation)
     temporary = cache_dir is None
     out = Path(tempfile.mkdtemp(prefix="acp-generate-")) if temporary else Path(cache_dir)  # type: ignore[arg-type]
     try:
         settings = settings.with_overrides(out=str(out))
         planners = settings.planner.setup(out).build()
         for name in names:
-            settings.domain(name)
+            if source is None:
+                settings.domain(name)
             reports: list[StageReport] = []
             with scratch_folder() if temporary else contextlib.nullcontext():  # removed afterwards: never flushed
                 run_domain(
@@ -378,6 +391,7 @@ def generate(
                     progress=False,
                     jobs=jobs,
                     report=reports.append,
+                    source=source,
                 )
             path = export_file(out / folder_name(name, settings.obfuscate), task, format)
             records = read_json_items(path) if path.exists() else []
@@ -388,6 +402,28 @@ def generate(
     finally:
         if temporary:
             shutil.rmtree(out, ignore_errors=True)
+
+
+def _own_domain(
+    name: str | Iterable[str] | None,
+    domain_file: str | Path | None,
+    problems: str | Path | None,
+    template: str | Path | None,
+    level: int | None,
+) -> DomainSource | None:
+    """The user's domain of a `generate` call (None for built-in domains), checked as `acp generate
+    --domain-file` checks it."""
+    if domain_file is None:
+        if problems is not None or template is not None:
+            raise ConfigError("generate: problems= and template= go with domain_file= (your own domain)")
+        return None
+    if problems is None:
+        raise ConfigError("generate: domain_file= needs problems=, the folder of your problem files")
+    if level is not None:
+        raise ConfigError("generate: level= chooses among a built-in generator's sizes; not with domain_file=")
+    if name is not None and not isinstance(name, str):
+        raise ConfigError("generate: with domain_file=, domain is the one domain's name (or None: the PDDL's)")
+    return DomainSource.from_files(Path(domain_file), Path(problems), Path(template) if template else None, name)
 
 
 def features(record: dict, state: dict | None = None, max_states: int = MAX_STATES) -> dict:
@@ -407,7 +443,7 @@ def features(record: dict, state: dict | None = None, max_states: int = MAX_STAT
 
 def _generation_config(
     config: str | Path | PipelineConfig | None,
-    domain: str | Iterable[str],
+    domains: list[str],
     task: str,
     n: int,
     seed: int | None,
@@ -428,5 +464,5 @@ def _generation_config(
     export = dataclasses.replace(base.export, representation=representation or base.export.representation)
     settings = base.with_overrides(seed=seed, qa=qa, export=export)
     if level is not None:
-        settings = at_level(settings, [domain] if isinstance(domain, str) else list(domain), level)
+        settings = at_level(settings, domains, level)
     return settings

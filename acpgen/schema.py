@@ -53,6 +53,7 @@ class GenFields(TypedDict, total=False):
     perturbation: str  # pver: how the sequence was made from a stored plan (plan, truncated, steps_swapped, ...)
     obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
     renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
+    template: str  # a user's template (YAML) the record's English was written with; absent: acp's own for ``domain``
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -105,6 +106,7 @@ class ChoiceFields(TypedDict, total=False):
     features: dict[str, int | None]  # with level: acpgen.proofs.features.state_features
     obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
     renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
+    template: str  # a user's template (YAML) the record's English was written with; absent: acp's own for ``domain``
 
 
 class QARecord(TypedDict, total=False):
@@ -138,6 +140,7 @@ class QARecord(TypedDict, total=False):
     perturbation: str
     obfuscation: str
     renaming: dict[str, Any]
+    template: str
 
 
 def keys(schema: type) -> tuple[str, ...]:

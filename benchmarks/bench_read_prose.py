@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import re
 import sys
@@ -90,13 +91,17 @@ def row_name(record: dict) -> str:
 
 # ----- records -----------------------------------------------------------------------------------------
 def load_records(args: argparse.Namespace, domains: list[str], tasks: list[str]) -> list[dict]:
-    """The records of every domain, task and format: those saved in ``<cache>/records`` for the same settings,
-    else made with `acpgen.generate` (its stages write to ``<cache>/generated``) and saved there."""
-    settings = {"n": args.n, "seed": args.seed, "level": args.level, "config": args.config}
+    """The records of every domain (a built-in one's name, or the folder of a user's domain), task and format:
+    those saved in ``<cache>/records`` for the same settings, else made with `acpgen.generate` (its stages
+    write to ``<cache>/generated``) and saved there."""
     records = []
     for domain in domains:
+        own = own_domain(domain)
+        settings = {"n": args.n, "seed": args.seed, "level": None if own else args.level, "config": args.config}
+        if own:  # the user's files, by content: an edited template makes the records again
+            settings["files"] = sorted(f"{p.relative_to(domain)}:{hash_of(p)}" for p in Path(domain).rglob("*.*"))
         for task, fmt in task_formats(args.formats.split(","), tasks):
-            path = args.cache / "records" / f"{domain}.{task}.{fmt}.json"
+            path = args.cache / "records" / f"{Path(domain).name}.{task}.{fmt}.json"
             saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() and not args.fresh else {}
             if saved.get("settings") != settings:
                 saved = {"settings": settings, "records": generated(args, domain, task, fmt)}
@@ -106,18 +111,37 @@ def load_records(args: argparse.Namespace, domains: list[str], tasks: list[str])
     return records
 
 
+def own_domain(domain: str) -> dict[str, Path] | None:
+    """The files of a user's domain given as a folder (``domain.pddl``, ``problems/``, ``template.yaml``, the
+    layout of tests/fixtures/byod/<name>), as `acpgen.generate` takes them; None for a built-in domain."""
+    folder = Path(domain)
+    if not (folder / "domain.pddl").is_file():
+        return None
+    return {
+        "domain_file": folder / "domain.pddl",
+        "problems": folder / "problems",
+        "template": folder / "template.yaml",
+    }
+
+
+def hash_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
 def generated(args: argparse.Namespace, domain: str, task: str, fmt: str) -> list[dict]:
+    own = own_domain(domain)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", acpgen.GenerationShortfall)
         made = acpgen.generate(
-            domain,
+            None if own else domain,
             task,
             n=args.n,
             seed=args.seed,
-            level=args.level,
+            level=None if own else args.level,
             format=fmt,
             config=args.config,
             cache_dir=args.cache / "generated",
+            **(own or {}),
         )
         records = list(made)
     for warning in caught:
@@ -307,7 +331,12 @@ def chosen(text: str | None, known: list[str], what: str) -> list[str]:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default=None, help="pipeline config to generate from (default: acp's)")
-    parser.add_argument("--domains", default="ferry,grippers,blocksworld")
+    parser.add_argument(
+        "--domains",
+        default="ferry,grippers,blocksworld",
+        help="comma-separated built-in domains, or folders of your own (domain.pddl, problems/, template.yaml; "
+        "e.g. tests/fixtures/byod/courier), generated without a level",
+    )
     parser.add_argument("--tasks", default=None, help="comma-separated tasks (default: all 18)")
     parser.add_argument("--formats", default="gen,bool,mcq")
     parser.add_argument("--styles", default=None, help=f"comma-separated styles (default: {', '.join(STYLES)})")
@@ -325,7 +354,11 @@ def parse_args() -> argparse.Namespace:
 def main() -> None:
     args = parse_args()
     start = time.perf_counter()
-    domains = chosen_domains(load_config(Path(args.config) if args.config else None), args.domains)
+    names = [d.strip() for d in args.domains.split(",") if d.strip()]
+    own = [d for d in names if own_domain(d)]
+    config = load_config(Path(args.config) if args.config else None)
+    builtin = chosen_domains(config, ",".join(d for d in names if d not in own))
+    domains = [d for d in names if d in own or d in builtin]
     tasks = chosen(args.tasks, list(TASKS), "tasks")
     styles = chosen(args.styles, list(STYLES), "styles")
     records = load_records(args, domains, tasks)

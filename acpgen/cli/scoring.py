@@ -132,8 +132,9 @@ def score(
     """Score model answers: open-ended (ACPBench-Hard) symbolically, yes/no and A-D (ACPBench) leniently.
 
     PREDICTIONS is one or more JSONL files with one model output per line, {"id": <record id>,
-    "response": "<text>"}, optionally with "task" (app, prog, reach, areach, val, just, land, nexta;
-    app.bool, app.mcq, ... for the ACPBench formats) or "group" when an id occurs in several tasks.
+    "response": "<text>"}, optionally with "task" (one of the 18 of `acp tasks`: app, prog, ...,
+    pver; app.bool, app.mcq, ... for the yes/no and multiple-choice formats) or "group" when an id
+    occurs in several tasks. A null response is no answer (parse_error), as in acpgen.score.
     Extra fields are passed through to --output. lm-evaluation-harness --log_samples files
     (samples_*.jsonl) are read directly, without --dataset. PlanBench task files
     (plan generation, optimality, generalization, goal reformulation) are scored with
@@ -204,12 +205,18 @@ def score(
 @cli.command("validate")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record: id, task, verdict, reason.")
+@click.option(
+    "--allow-unproven",
+    is_flag=True,
+    help="Exit 0 when nothing is wrong even if some records are unproven (the summary says so).",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers.")
 @executor_options
 @planner_options
 def validate(
     path: Path,
     as_json: bool,
+    allow_unproven: bool,
     jobs: int,
     executor_kind: str | None,
     scheduler: str | None,
@@ -224,9 +231,13 @@ def validate(
     Reads reference-format records and acp's own files (symbolic qa/<task>.jsonl and exported
     records). app, prog and val answers are recomputed; every stored reach, areach, land and nexta
     element is re-proven; justification lists are compared with all valid removals.
-    Verdicts: ok, wrong (with the reason), unproven (a planner gave no answer), error (the check
-    raised an exception: a bug in acp or a record it cannot handle; type and message are shown).
-    Exit status 1 if any answer is wrong or any check raised.
+    Verdicts: ok, wrong (with the reason), unproven (no proof either way: a planner gave no answer,
+    or a record's English has no template to read it with), error (the check raised an exception: a
+    bug in acp or a record it cannot handle; type and message are shown).
+
+    \b
+    Exit status: 0 every record ok; 1 a record is wrong or a check raised; 3 none wrong but some
+    unproven (0 with --allow-unproven, which the summary line says).
     """
     dataset = Dataset.load(path)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
@@ -242,13 +253,16 @@ def validate(
         elif result.verdict != Outcome.OK:
             click.echo(f"{result.verdict:8} {result.task:6} {result.id}: {result.reason}")
     counts = verdict_counts(results)
+    accepted = " (accepted: --allow-unproven)" if allow_unproven and counts[UNPROVEN] else ""
     click.echo(
-        f"{len(results)} records: {counts[OK]} ok, {counts[WRONG]} wrong, {counts[UNPROVEN]} unproven, "
+        f"{len(results)} records: {counts[OK]} ok, {counts[WRONG]} wrong, {counts[UNPROVEN]} unproven{accepted}, "
         f"{counts[ERROR]} errors (a check that raised)",
         err=True,
     )
     if counts[WRONG] or counts[ERROR]:
         sys.exit(1)
+    if counts[UNPROVEN] and not allow_unproven:
+        sys.exit(3)
 
 
 @cli.command("reference-answers")
@@ -262,6 +276,14 @@ def reference_answers(dataset: Path, output: Path) -> None:
     Scoring this file with `acp score` checks a dataset and the scorer together: every line
     should score 1, except where a stored answer is provably wrong (visible with --recheck).
     """
-    lines = list(reference_predictions(Dataset.load(dataset)))
+    records = Dataset.load(dataset)
+    lines = list(reference_predictions(records))
     write_jsonl(output, lines)
-    click.echo(f"wrote {len(lines)} predictions to {output}", err=True)
+    questions = len(records.records)
+    more = (
+        f" ({len(lines) - questions} more than records: a record with several correct answers (reach, areach, land, "
+        f"nexta, just) gets a line for each)"
+        if len(lines) > questions
+        else ""
+    )
+    click.echo(f"wrote {len(lines)} predictions for {questions} records to {output}{more}", err=True)

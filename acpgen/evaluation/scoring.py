@@ -35,7 +35,7 @@ from acpgen.tasks import (
     Verdict,
     split_kind,
 )
-from acpgen.tasks.base import readings
+from acpgen.tasks.base import missing_template, readings
 from acpgen.tasks.choice import score_response
 from acpgen.tasks.measures import set_measures
 from acpgen.tasks.text_to_pddl import size_band
@@ -93,7 +93,7 @@ def score_one(ctx: RecordContext, kind: str, response: str | None) -> Verdict:
         try:
             answer = task.read(ctx, response)
         except ParseError as err:
-            verdict = Verdict.parse_error(str(err))
+            verdict = Verdict.parse_error(_unread(ctx, str(err)))
         else:
             try:
                 verdict = task.score(ctx, answer)
@@ -101,6 +101,15 @@ def score_one(ctx: RecordContext, kind: str, response: str | None) -> Verdict:
                 return Verdict.undecided(f"record PDDL error: {err}")
             verdict = readings(verdict, getattr(answer, "unread", []), ctx.options.strict_reading)
     return _with_measures(task, ctx.record, answer, verdict)
+
+
+def _unread(ctx: RecordContext, reason: str) -> str:
+    """Why nothing was read, with why the record's English cannot be read when it has no template."""
+    try:
+        missing = missing_template(ctx.record, ctx.lifted)
+    except PddlError:
+        missing = None
+    return reason if missing is None else f"{reason} ({missing})"
 
 
 def _with_measures(task: Task, record: dict, answer: object, verdict: Verdict) -> Verdict:

@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 
 from acpgen.config import OBFUSCATIONS
+from acpgen.data import TEMPLATES_DIR
 from acpgen.errors import ConfigError
 from acpgen.generators import Generator, domain_file, get_generator
 from acpgen.nl.describe import Describer
@@ -149,6 +150,19 @@ class DomainSource:
         if self.generator is not None:
             return load_template(self.name, tasks=task_texts())
         return load_template_file(self.template_file, self.name, tasks=task_texts())
+
+    @cached_property
+    def carried_template(self) -> str | None:
+        """The template text the domain's records carry (field ``template``), so that whoever reads them
+        (`acp score`, `acp validate`, :func:`acpgen.score`, the adapters) reads their English as it was
+        written: a user's ``--template``, or a built-in domain's template edited in ``ACP_TEMPLATES_DIR``.
+        None when acp's own template of the domain's name is the one used (the record's ``domain`` finds
+        it), without a template (PDDL only) and in an obfuscated run (words from the renamed PDDL)."""
+        if self.obfuscation != "none" or self.template_file is None:
+            return None
+        text = self.template_file.read_text()
+        shipped = TEMPLATES_DIR / f"{self.name}.yaml"
+        return None if shipped.is_file() and shipped.read_text() == text else text
 
     @property
     def declared_patterns(self) -> tuple[PatternDecl, ...]:

@@ -25,7 +25,7 @@ from acpgen.nl.answer_reader import Reader
 from acpgen.nl.answers import ParseError, after_plan_heading, answer_section
 from acpgen.nl.pddl_words import described_template
 from acpgen.nl.ramified import template_for
-from acpgen.nl.template import TEMPLATES_DIR, DomainTemplate, TemplateError, load_template
+from acpgen.nl.template import TEMPLATES_DIR, DomainTemplate, TemplateError, load_template, template_from_text
 from acpgen.nl.template_patterns import PatternDecl
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, LiftedTask
@@ -238,14 +238,23 @@ def _template(domain: str, directory: Path) -> DomainTemplate | None:
 
 
 def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | None:
-    """The domain template of a record (by its ``domain`` field), checked against its PDDL; None
-    when the domain has none (answers are then read in PDDL syntax only). Always acp's own templates
-    (never ``ACP_TEMPLATES_DIR``): a score depends only on the record and the response. An obfuscated
-    record's words come from its renamed PDDL (:func:`acpgen.nl.pddl_words.described_template`)."""
+    """The domain template of a record, checked against its PDDL: the one the record carries (``template``:
+    a user's), else acp's own template of its ``domain``; None when there is none that fits (answers are
+    then read in PDDL syntax only: :func:`missing_template` says why). Never ``ACP_TEMPLATES_DIR``: a score
+    depends only on the record and the response. An obfuscated record's words come from its renamed PDDL
+    (:func:`acpgen.nl.pddl_words.described_template`)."""
     if record.get("obfuscation"):
         return described_template(lifted)
     domain = record.get("domain")
-    template = _template(str(domain), TEMPLATES_DIR) if domain else None
+    carried = record.get("template")
+    template: DomainTemplate | None
+    if isinstance(carried, str):
+        try:
+            template = template_from_text(carried, str(domain or lifted.domain_name), _carried_label(record))
+        except TemplateError:
+            return None
+    else:
+        template = _template(str(domain), TEMPLATES_DIR) if domain else None
     if template is None:
         return None
     try:
@@ -256,8 +265,34 @@ def template_of(record: dict[str, Any], lifted: LiftedTask) -> DomainTemplate | 
     return template
 
 
+def _carried_label(record: dict[str, Any]) -> str:
+    return f"the template carried by the {record.get('domain') or 'domain'} records"
+
+
+def missing_template(record: dict[str, Any], lifted: LiftedTask) -> str | None:
+    """Why a record written in English has no template to read it with (None when it has one, or is PDDL
+    only): said with every answer that reads as nothing, never a silent parse error."""
+    if record.get("representation", "nl") == "pddl" or record.get("obfuscation") or "context" not in record:
+        return None
+    if template_of(record, lifted) is not None:
+        return None
+    domain = record.get("domain") or lifted.domain_name
+    carried = record.get("template")
+    if isinstance(carried, str):
+        try:
+            template_from_text(carried, str(domain), _carried_label(record)).check(lifted)
+        except (TemplateError, PddlError) as err:
+            return f"the template the record carries does not fit its domain: {err}"
+    if (TEMPLATES_DIR / f"{domain}.yaml").is_file():
+        return f"acp's template of {domain} does not fit the record's PDDL domain (a domain of the same name?)"
+    return (
+        f"the record's domain {domain!r} is not one of acp's and the record carries no template, so its English "
+        f"cannot be read (records that `acp generate --template` writes carry theirs): only PDDL syntax is read"
+    )
+
+
 #: the readers of the last tasks read (:attr:`RecordContext.reader`), with the lifted task each was made for
-_READERS: OrderedDict[tuple[int, Any, Any], tuple[LiftedTask, Reader]] = OrderedDict()
+_READERS: OrderedDict[tuple[int, Any, Any, Any], tuple[LiftedTask, Reader]] = OrderedDict()
 
 
 class RecordContext:
@@ -306,7 +341,7 @@ class RecordContext:
         words of the domain's template (:func:`template_of`; PDDL syntax and action names only without one).
         One per lifted task and template, kept for the last tasks read (a training loop scores the same
         records again and again, and their ground tasks are kept by :mod:`acpgen.api`); reading grounds nothing."""
-        key = (id(self.lifted), self.record.get("domain"), self.record.get("obfuscation"))
+        key = (id(self.lifted), self.record.get("domain"), self.record.get("obfuscation"), self.record.get("template"))
         kept = _READERS.get(key)
         if kept is not None and kept[0] is self.lifted:
             _READERS.move_to_end(key)

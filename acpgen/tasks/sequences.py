@@ -55,6 +55,7 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     Words,
+    missing_template,
     readings,
     template_of,
 )
@@ -340,11 +341,11 @@ def read_back(ctx: RecordContext, task: str, category: str, variants: tuple[str,
     """The question of a record as its text asks it (:func:`acpgen.nl.asked.read_asked`), read with the
     domain template's texts and words (PDDL syntax and the shared questions without a template); the
     check's verdict instead when there is none to read: WRONG for a text acp does not write, UNPROVEN for
-    English from a template acp is not given (a user's)."""
+    English without a template to read it (:func:`~acpgen.tasks.base.missing_template`)."""
     lifted = ctx.lifted
     template = template_of(ctx.record, lifted)
     if template is None and ctx.record.get("representation", "nl") != "pddl":
-        return Check(UNPROVEN, "written with a template acp does not have (a user's template): not read back")
+        return Check(UNPROVEN, f"the question is not read back: {missing_template(ctx.record, lifted)}")
     questions = template.questions if template is not None else load_questions()
     try:
         return read_asked(questions, task, category, ctx.record, ctx.reader, lifted, variants)

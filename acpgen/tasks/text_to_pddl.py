@@ -46,6 +46,7 @@ from acpgen.tasks.base import (
     Task,
     Verdict,
     goal_ahead,
+    missing_template,
     template_of,
 )
 
@@ -285,17 +286,17 @@ class TextToPddl(Task):
         (:class:`acpgen.nl.answer_reader.Reader`), the static facts and an explicit initial state or goal are
         the truth's facts (those an ``implied`` rule of the template covers may be left unsaid, as the
         describer leaves them), an abstract part is its pattern's text, and the rest of the text is
-        what the truth's objects give. A text the template cannot read is unproven (a user's template
-        acp does not know), a text that reads as other facts is wrong."""
+        what the truth's objects give. English without a template to read it is unproven (a record
+        that lost the user's template it carried), a text that reads as other facts is wrong."""
 
         context = record.get("context")
         if not isinstance(context, str):
             return Check(UNPROVEN, "the record has no context to read back")
         template = template_of(record, lifted)
         if template is None and record.get("representation", "nl") != "pddl":
-            # Written in English from a template acp is not given (a user's --template): the text
-            # cannot be read back here, which proves nothing either way.
-            return Check(UNPROVEN, "written with a template acp does not have (a user's template): not read back")
+            # English with no template to read it (a record without the user's template it was written
+            # with): the text cannot be read back here, which proves nothing either way.
+            return Check(UNPROVEN, f"the description is not read back: {missing_template(record, lifted)}")
         describer = Describer(template if template is not None else pddl_template(lifted), lifted)
         reader = Reader(lifted, describer.template)
         try:

@@ -104,8 +104,11 @@ def export_task(ctx: StageContext, task: str, representation: str, fmt: str = "g
     level = ctx.config.export.level
     states = _states_by_id(ctx) if level is not None else {}
     records = []
+    carried = ctx.source.carried_template
     for line in qa_file(ctx, task, fmt).read_text().splitlines():
         record = json.loads(line)
+        if carried is not None:  # a user's template: whoever reads the record reads its English with it
+            record["template"] = carried
         made = record.pop("features", None)  # the qa stage's, when it ran for a difficulty level
         lifted = read_strings(record["PDDL_domain"], record["PDDL_problem"], f"{ctx.domain} record {record['uid']}")
         describer = ctx.source.describer(lifted)

@@ -144,7 +144,14 @@ class QASource:
             "PDDL_domain": self.domain_text,
             "PDDL_problem": render_problem(problem_task, mask, requirements=self.ctx.source.requirements),
             **({"obfuscation": renaming["mode"], "renaming": renaming} if renaming else {}),
+            **({"template": self.template} if self.template is not None else {}),
         }
+
+    @cached_property
+    def template(self) -> str | None:
+        """The template text the records carry (:attr:`~acpgen.generation.sources.DomainSource.carried_template`):
+        read while they are made, left out of the qa files (the export stage writes it)."""
+        return self.ctx.source.carried_template
 
 
 def qa_settings(ctx: StageContext) -> QAConfig:
@@ -516,9 +523,10 @@ def _generate(ctx: StageContext, task_name: str, fmt: str, spread: int = 1) -> t
 def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
     """What the qa files of each format are made from (the same for every task): the domain's
     problems, plans and states, the qa settings that shape its questions, the template's wrong
-    actions, the seed (and for bool/mcq the domain's position, which sets the balance offset).
-    ``questions_per_task`` and ``candidates_per_task`` only decide where the search stops;
-    :func:`_settled` compares them with the recorded counts. The input files are read once."""
+    actions, ramification rules and fluent types, the seed (and for bool/mcq the domain's position,
+    which sets the balance offset). ``questions_per_task`` and ``candidates_per_task`` only decide
+    where the search stops; :func:`_settled` compares them with the recorded counts. The input files
+    are read once."""
     settings = dataclasses.asdict(ctx.config.qa)
     for key in ("questions_per_task", "candidates_per_task", "formats"):
         del settings[key]
@@ -539,6 +547,9 @@ def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
         "inputs": digest_of(input_digests(ctx.root, inputs)),
         "wrong_actions": digest_of([list(w.types.values()) for w in ctx.source.wrong_actions]),
     }
+    template = ctx.source.template()
+    if template is not None:  # what of the template shapes the questions (its texts shape the export only)
+        shared["template"] = digest_of([template.ramifications, template.fluent_types])
     if ctx.source.declared_patterns:  # only then: the stamps of every other domain stay as they were
         shared["patterns"] = digest_of([d.as_dict() for d in ctx.source.declared_patterns])
     return {
@@ -592,7 +603,10 @@ def prepare(ctx: StageContext) -> StageWork:
         if short:
             report.short.append(f"{task_name} {fmt}: {short}")
         target = qa_file(ctx, task_name, fmt)
-        atomic_write_text(target, jsonl_text(records), durable=False)
+        # the template a record carries is its text's: the export stage writes it (a reworded template redoes
+        # the export only; its semantic parts, which shape the questions, are in the stamps)
+        symbolic = [{k: v for k, v in r.items() if k != "template"} for r in records]
+        atomic_write_text(target, jsonl_text(symbolic), durable=False)
         book.record(
             target.name,
             target,
