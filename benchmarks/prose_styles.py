@@ -273,8 +273,10 @@ def _single_twins(record: dict, answer: Answer, words: Words) -> Iterator[str]:
 
 
 def _plan_twins(record: dict, plan: list[str]) -> Iterator[list[str]]:
-    """The plan without its last step, without its first; just: also the unsimplified sequence."""
-    if len(plan) >= 1:
+    """The plan without its last step, without its first; just: also the unsimplified sequence. Never the
+    empty plan: every style writes it as no text at all, which no model writes for "no step is needed" (and
+    an empty final answer is read as "no content after the marker", the text before it)."""
+    if len(plan) >= 2:
         yield plan[:-1]
     if len(plan) >= 2:
         yield plan[1:]

@@ -45,12 +45,13 @@ _VERBS = ((" is ", " is not "), (" are ", " are not "), (" has ", " does not hav
 # the connectives that lead into it ("First,", "Next,", "After that,"), a final remark in parentheses
 _STEP_LEAD = re.compile(
     r"^(?:\s*(?:[-*\u2022>#]+|\d+\s*[.):]|(?:step|action)\s*\d*\s*[.):-]?|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|"
-    r"then|next|now|after\s+that|afterwards|finally|lastly|subsequently|and)\s*[,:]?)(?=\s|$))+\s*",
+    r"then|next|now|after\s+that|afterwards|finally|lastly|subsequently|and|simply|just|only)\s*[,:]?)(?=\s|$))+\s*",
     re.IGNORECASE,
 )
 # numbering before an item ("1.", "2)", "Step 3:"): neither an item nor words read as nothing
 _NUMBERING = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?(?:step[ \t]*)?\d+[ \t]*[.):]", re.IGNORECASE | re.MULTILINE)
 _LEADING_NUMBER = re.compile(r"^(?:step\s*)?\d+\s*[.):]\s*", re.IGNORECASE)
+_LEADING_AND = re.compile(r"^and\s+")  # the last item of a list cut at semicolons: "a; b; and c"
 _STEP_REMARK = re.compile(r"\s*\([^()]*\)\s*$")
 _STEP_END = " \t.;:,!"
 _WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -203,12 +204,13 @@ class Reader:
 
     def step(self, text: str) -> tuple[str, str | None]:
         """What one step written in words is: (``ACTION``, the action) when it names one action of the task,
-        in the template's words (numbering, bullets, "Step 2:", "Action:", a connective such as "Next," and
+        in the template's words (numbering, bullets, "Step 2:", "Action:", a lead such as "Next," or "Simply" and
         a final remark in parentheses left out) or as a verb of an action followed by the action's objects in
         the template's order, whatever the other words ("Sail the ferry from l0 over to l1", "stack b1 on top
         of b2"); (``UNREADABLE``, None) when it starts with an action's verb but its objects do not make one
         action of the task, or is PDDL-like words (names only, an object of the task among them) whose first
-        word is no action; (``PROSE``, None) for anything else: a heading, an explanation, a remark."""
+        word is no action; (``PROSE``, None) for anything else: a heading, an explanation, a remark, a line that
+        states facts in the template's words."""
         body = _STEP_LEAD.sub("", " ".join(text.split()), count=1)
         body = _STEP_REMARK.sub("", body).strip(_STEP_END).strip("\"'")
         words = _WORD.findall(body.lower())
@@ -220,6 +222,8 @@ class Reader:
             action = self.one(body, atoms=False)
             if action is not None:
                 return ACTION, action
+            if self._states_facts(body):  # "Now driver bob is driving van v2." under a step: an explanation
+                return PROSE, None
             found = []
             for name, order in candidates:
                 if len(order) != len(objects):
@@ -233,6 +237,15 @@ class Reader:
         if objects and len(objects) == len(words) - 1 and _ALL_NAMES.fullmatch(" ".join(words)):
             return UNREADABLE, None  # a name and the task's objects: PDDL syntax without parentheses
         return PROSE, None
+
+    def _states_facts(self, text: str) -> bool:
+        """Whether ``text`` reads, all of it, as facts in the template's words: a line that explains a step
+        ("driver bob is in city oslo and van v2 has no driver"), where a template's action texts start with
+        the words of its facts (the subject first: "driver {d} boards van {v}")."""
+        if self.template is None or not self.may_name(text, atoms=True):
+            return False
+        reading = self.read_section(text, atoms=True)
+        return bool(reading.items) and not reading.unread and not reading.none
 
     def may_name(self, section: str, atoms: bool) -> bool:
         """Whether the section may name a fact (``atoms``) or an action in words: it holds the longest stretch of
@@ -405,7 +418,7 @@ class Reader:
             if part.isdigit():  # the number of a numbered item ("1. ...")
                 continue
             unread = len(reading.unread)
-            self._read_part(_LEADING_NUMBER.sub("", part, count=1), atoms, reading)
+            self._read_part(_LEADING_AND.sub("", _LEADING_NUMBER.sub("", part, count=1), count=1), atoms, reading)
             lead_in = cut is not None and cut.group().startswith(":")  # "The actions ... are:" names nothing
             if lead_in and len(reading.unread) == unread + 1 and reading.unread[-1] == part:
                 reading.unread.pop()

@@ -13,7 +13,7 @@ from typing import Any
 
 from acpgen.config import QAConfig
 from acpgen.errors import DataError
-from acpgen.nl.answers import parse_effects
+from acpgen.nl.answers import answer_section, parse_effects
 from acpgen.proofs.claims import Claim, FactClaim, FactsClaim, expect
 from acpgen.proofs.oracle import Decision, Method
 from acpgen.tasks.base import (
@@ -117,6 +117,8 @@ _LABEL = re.compile(
     r"\b(?:(positive|add(?:ed)?)|(negative|del(?:ete|eted)?))\s+(?:effects?|list)\b\s*(?:are|is|:|-)?", re.IGNORECASE
 )
 
+_NONE = re.compile(r"[\s.:;,*-]*(?:none|nothing|\[\s*\])[\s.;,*]*", re.IGNORECASE)  # a label's empty list
+
 
 def _worded_effects(ctx: RecordContext, section: str) -> tuple[list[str], list[str]] | None:
     """The positive and negative effects of an answer that labels them and writes them in the template's
@@ -126,7 +128,8 @@ def _worded_effects(ctx: RecordContext, section: str) -> tuple[list[str], list[s
     lists: dict[bool, Worded] = {}
     for number, label in enumerate(labels):
         end = labels[number + 1].start() if number + 1 < len(labels) else len(section)
-        found = worded_set(ctx, section[label.end() : end], atoms=True)
+        text = section[label.end() : end]
+        found = Worded([]) if _NONE.fullmatch(text) else worded_set(ctx, text, atoms=True)
         if found is not None:
             lists[label.group(1) is not None] = found
     if set(lists) != {True, False}:
@@ -147,7 +150,12 @@ class Progression(Task):
         return parse_effects(response)
 
     def read(self, ctx: RecordContext, response: str) -> tuple[list[str], list[str]]:
-        return in_words(parse_effects, response, lambda section: _worded_effects(ctx, section))
+        answer = in_words(parse_effects, response, lambda section: _worded_effects(ctx, section))
+        if answer == ([], []):  # labels and no atom in PDDL syntax after them: the lists may be in words
+            worded = _worded_effects(ctx, answer_section(response))
+            if worded is not None:
+                return worded
+        return answer
 
     def score(self, ctx: RecordContext, answer: tuple[list[str], list[str]]) -> Verdict:
         pos, neg = answer
