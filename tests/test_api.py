@@ -191,15 +191,6 @@ def readme_section_blocks(heading: str) -> list[str]:
     return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
 
 
-def test_readme_api_examples_run(monkeypatch):
-    blocks = readme_section_blocks("Python API")
-    assert len(blocks) >= 2
-    monkeypatch.chdir(ROOT)
-    namespace: dict = {}
-    for block in blocks:
-        exec(compile(block, "README.md (Python API)", "exec"), namespace)
-
-
 def test_ground_tasks_are_kept_by_pddl_text_and_bounded():
     records = [r for r in acpgen.load(DEV) if r["group"] == "reachable_atom_gen"][:3]
     cache = api._GroundedTasks(size=2)

@@ -1,7 +1,8 @@
 """The README's tour runs as written: every command of the console blocks of "Five minutes with acp" is run in
-an empty folder, in order, and prints the lines the README shows (timings aside; "..." stands for lines the
-README leaves out). A `cat FILE` block writes FILE as shown; `swapped.pddl` is made as the README says, from
-`p001.pddl` with the cars c0 and c1 renamed into each other."""
+an empty folder outside the checkout, in order, and prints the lines the README shows (timings aside; "..." stands
+for lines the README leaves out). A `cat FILE` block writes FILE as shown; `swapped.pddl` is made as the README
+says, from `p001.pddl` with the cars c0 and c1 renamed into each other. Then the python blocks of "Python API" run
+in that folder, and each line marked ``# prints: ...`` prints what the mark says."""
 
 from __future__ import annotations
 
@@ -53,8 +54,25 @@ def shown_in(shown: list[str], printed: str) -> bool:
     return True
 
 
-def test_the_five_minute_tour_runs_as_written(tmp_path, monkeypatch):
+PYTHON = re.compile(r"```python\n(.*?)\n```", re.S)
+PRINTS = re.compile(r"#\s*prints:\s*(.*)$")
+
+
+def test_the_five_minute_tour_and_the_python_api_run_as_written_outside_the_checkout(tmp_path, monkeypatch, capsys):
+    assert ROOT not in tmp_path.parents
     monkeypatch.chdir(tmp_path)
+    run_tour()
+    blocks = PYTHON.findall(section("Python API"))
+    assert len(blocks) >= 2
+    for number, block in enumerate(blocks):
+        expected = [m.group(1).strip() for line in block.splitlines() if (m := PRINTS.search(line))]
+        capsys.readouterr()
+        exec(compile(block, f"README.md (Python API, block {number + 1})", "exec"), {})
+        printed = capsys.readouterr().out.splitlines()
+        assert printed == expected, (number, printed, expected)
+
+
+def run_tour() -> None:
     steps = commands(section("Five minutes with acp"))
     assert [c.split()[:2] for c, _ in steps][:2] == [["acp", "generate"], ["cat", "model.jsonl"]]
     for command, shown in steps:
