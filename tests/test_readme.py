@@ -92,3 +92,15 @@ def run_tour() -> None:
         assert shown_in(shown, result.output), (
             f"{command}: the README shows\n" + "\n".join(shown) + (f"\nbut it printed\n{result.output}")
         )
+
+
+def test_the_python_api_page_runs_as_written(monkeypatch, capsys):
+    # docs/integrations/python-api.md: its first block needs nothing, its second a checkout (the page says so).
+    monkeypatch.chdir(ROOT)
+    blocks = PYTHON.findall((ROOT / "docs" / "integrations" / "python-api.md").read_text())
+    assert len(blocks) >= 2
+    for number, block in enumerate(blocks):
+        expected = [m.group(1).strip() for line in block.splitlines() if (m := PRINTS.search(line))]
+        capsys.readouterr()
+        exec(compile(block, f"python-api.md (block {number + 1})", "exec"), {})
+        assert capsys.readouterr().out.splitlines() == expected, number
