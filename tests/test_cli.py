@@ -117,6 +117,32 @@ def test_reference_answers_round_trip(tmp_path):
     assert json.loads(scored.output)["val"]["all"]["accuracy"] == 1.0
 
 
+def test_reference_answers_says_why_there_are_more_lines_than_records(tmp_path):
+    out = tmp_path / "ref.jsonl"
+    result = run("reference-answers", DEV / "land.gen.json", "-o", out)
+    lines = out.read_text().splitlines()
+    assert len(lines) > 40  # the 40 land records store several landmarks each
+    assert (
+        f"wrote {len(lines)} predictions for 40 records to {out} ({len(lines) - 40} more than records: a record "
+        in (" ".join(result.output.split()))
+    )
+    single = run("reference-answers", DEV / "val.gen.json", "-o", out)
+    assert f"wrote 40 predictions for 40 records to {out}" in single.output and "more than" not in single.output
+
+
+def test_help_and_pages_count_every_task():
+    # "8 tasks" / "eight tasks" named the ACPBench-Hard tasks when there were no others; acp has 18
+    root = Path(__file__).parents[1]
+    helps = [CliRunner().invoke(cli, [*c, "--help"]).output for c in (["score"], ["validate"], ["generate"], [])]
+    pages = [
+        p.read_text() for p in [root / "README.md", *(root / "docs").rglob("*.md")] if p.name != "acpbench-hard.md"
+    ]
+    for text in helps + pages:
+        assert not re.search(r"\b(?:all )?(?:8|eight) tasks\b", text, re.IGNORECASE), re.findall(
+            r".{60}8 tasks.{20}", text
+        )
+
+
 # ----- the documentation's copies of --help ----------------------------------------------------------------
 COMMAND_PAGES = sorted((Path(__file__).parents[1] / "docs" / "commands").glob("*.md"))
 HELP_BLOCK = re.compile(r"```text\n\$ (acp[\w -]*?) --help\n(.*?)\n```", re.S)

@@ -104,3 +104,10 @@ def test_the_python_api_page_runs_as_written(monkeypatch, capsys):
         capsys.readouterr()
         exec(compile(block, f"python-api.md (block {number + 1})", "exec"), {})
         assert capsys.readouterr().out.splitlines() == expected, number
+
+
+def test_the_readme_says_how_acp_is_reached_after_make_setup():
+    # `make setup` installs into .venv and leaves the shell's PATH alone: the tour's bare `acp` needs one of these
+    install = section("Install")
+    assert "make setup" in install and "source .venv/bin/activate" in install and ".venv/bin/acp" in install
+    assert (ROOT / ".venv" / "bin" / "acp").exists() or not (ROOT / ".venv").exists()
