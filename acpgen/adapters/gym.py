@@ -27,9 +27,17 @@ seeds derived from it (at most :data:`MAX_ROUNDS` seeds). The same seed and conf
 same items. A configuration whose problems cannot give ``size`` records is an error naming what to
 change.
 
-Each dataset has a curriculum (`reasoning_gym.factory.create_curriculum("acp_plan")`, :class:`AcpCurriculum`)
-whose one attribute is acp's level, as a range: at curriculum level ``i`` (reasoning-gym counts from
-0) the configuration draws from acp levels 1 to ``i + 1`` (reasoning-gym's default context,
+``acp_adaptive`` (:class:`AcpAdaptiveDataset`) is a dataset whose difficulty follows the learner: its entries
+come from an adaptive source (`acpgen.training.adaptive`, RLVE's rule) of several tasks and domains, and its
+``score_answer`` tells the source each reward::
+
+    data = reasoning_gym.create_dataset("acp_adaptive", size=1000, seed=0, tasks=("plan",), domains=("ferry",))
+    for entry in data:
+        reward = data.score_answer(model(entry["question"]), entry)
+
+Each dataset ``acp_<task>`` has a curriculum (`reasoning_gym.factory.create_curriculum("acp_plan")`,
+:class:`AcpCurriculum`) whose one attribute is acp's level, as a range: at curriculum level ``i``
+(reasoning-gym counts from 0) the configuration draws from acp levels 1 to ``i + 1`` (reasoning-gym's default context,
 ``RangeAttributeMode.INCLUSIVE``), or only level ``i + 1`` (``UPPER_BOUND``).
 """
 
@@ -59,6 +67,7 @@ from acpgen.errors import ConfigError, DataError
 from acpgen.evaluation.records import record_task
 from acpgen.generation.levels import LEVELS
 from acpgen.tasks import TASKS, split_kind, task_formats
+from acpgen.training.adaptive import AdaptiveSettings, AdaptiveSource
 from acpgen.training.rewards import reward
 from acpgen.training.sources import epoch_seed
 
@@ -249,10 +258,110 @@ class AcpCurriculum(BaseCurriculum):
         )
 
 
+#: the reasoning-gym name of the dataset whose difficulty follows the learner
+ADAPTIVE = "acp_adaptive"
+
+
+@dataclass
+class AcpAdaptiveConfig:
+    """Configuration of the ``acp_adaptive`` dataset: records of ``tasks`` and ``domains`` from an adaptive source
+    (`acpgen.training.adaptive`: RLVE's rule; ``window``, ``threshold``, ``samples``, ``solved``, ``start``,
+    ``batch``, ``workers`` and ``ahead`` are its settings), in ``format``, from the pipeline ``config``; ``seed``,
+    ``size`` (how many entries a pass over the dataset gives) and ``strict`` as for ``acp_<task>``."""
+
+    tasks: tuple[str, ...] = ("plan",)
+    domains: tuple[str, ...] = ("ferry",)
+    format: str = "gen"
+    config: str | None = None
+    seed: int | None = None
+    size: int = 500
+    strict: bool = True
+    window: int = 4
+    threshold: float = 0.9
+    samples: int = 8
+    solved: float = 1.0
+    start: int = 1
+    batch: int = 8
+    workers: int = 1
+    ahead: int = 2
+
+    def validate(self) -> None:
+        self.tasks = (self.tasks,) if isinstance(self.tasks, str) else tuple(self.tasks)
+        self.domains = (self.domains,) if isinstance(self.domains, str) else tuple(self.domains)
+        if not self.tasks or not self.domains:
+            raise ConfigError(f"{ADAPTIVE}: name at least one task and one domain")
+        if not isinstance(self.size, int) or self.size < 1:
+            raise ConfigError(f"{ADAPTIVE}: size must be a positive number, not {self.size!r}")
+        self.settings()
+
+    def settings(self) -> AdaptiveSettings:
+        names = ("window", "threshold", "samples", "solved", "start", "batch", "workers", "ahead")
+        return AdaptiveSettings(**{name: getattr(self, name) for name in names})
+
+
+class AcpAdaptiveDataset(ProceduralDataset):
+    """Entries whose difficulty follows the rewards ``score_answer`` gives: entry ``i`` is the ``i``-th record the
+    dataset's adaptive source draws (drawn in order when first asked for, then kept), and ``score_answer`` tells
+    the source each reward, so the entries asked for after it are drawn at the difficulty the learner has
+    reached. The metadata carries the record and its ``difficulty`` as ``{"difficulty": d}`` (reasoning-gym's
+    convention: the attributes a score is grouped by). The source's background processes stop with
+    :meth:`close`."""
+
+    def __init__(self, config: AcpAdaptiveConfig):
+        super().__init__(config=config, seed=config.seed, size=config.size)
+        self._entries: list[dict[str, Any]] = []
+
+    @cached_property
+    def source(self) -> AdaptiveSource:
+        """The adaptive source, made on first use (reasoning-gym builds a dataset just to reach ``score_answer``)."""
+        config: AcpAdaptiveConfig = self.config
+        return AdaptiveSource(
+            config.tasks, config.domains, self.seed, format=config.format, config=config.config,
+            settings=config.settings(),
+        )  # fmt: skip
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        while len(self._entries) <= idx:
+            record = next(self.source)
+            name, fmt = split_kind(record_task(record) or "")
+            self._entries.append(
+                {
+                    "question": prompt(record, name, fmt),
+                    "answer": reference_answer(record),
+                    "metadata": {
+                        "source_dataset": ADAPTIVE,
+                        "source_index": len(self._entries),
+                        "task": name,
+                        "format": fmt,
+                        "domain": record.get("domain"),
+                        "id": record["id"],
+                        "difficulty": {"difficulty": record["difficulty"]},
+                        "record": record,
+                    },
+                }
+            )
+        return self._entries[idx]
+
+    def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
+        """acp's reward of ``answer`` (as ``acp_<task>``'s), told to the source (an undecided answer is not counted,
+        and scores 0.0 here, since a reward must be a number)."""
+        record = entry["metadata"]["record"]
+        value = reward(record, answer, strict=self.config.strict).value
+        self.source.update(record, value)
+        return 0.0 if value is None else value
+
+    def close(self) -> None:
+        if "source" in self.__dict__:
+            self.source.close()
+
+
 def register() -> list[str]:
-    """Register ``acp_<task>`` (with its curriculum) for every task of acp's registry that
+    """Register ``acp_<task>`` (with its curriculum) for every task of acp's registry, and ``acp_adaptive``, that
     reasoning-gym does not know yet; the names registered."""
     names = []
+    if ADAPTIVE not in reasoning_gym.factory.DATASETS:
+        reasoning_gym.register_dataset(ADAPTIVE, AcpAdaptiveDataset, AcpAdaptiveConfig)
+        names.append(ADAPTIVE)
     for task in TASKS:
         name = dataset_name(task)
         if name in reasoning_gym.factory.DATASETS:

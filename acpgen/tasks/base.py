@@ -530,6 +530,10 @@ class Task(ABC):
     questions: ClassVar[dict[str, str]] = {}
     #: the boolean and multiple-choice formats (ACPBench), or None
     choice: ClassVar[ChoiceFormats | None] = None
+    #: what, besides the problem's size, makes a question of this task harder (the steps of a difficulty,
+    #: ``acpgen.training.adaptive``): ``distance``, the remaining plan length of the state asked about;
+    #: ``sequence``, the length of the action sequence asked about; ``none``, the problem's size alone
+    difficulty_steps: ClassVar[str] = "distance"
 
     # ----- records ------------------------------------------------------------------------------
     def required_fields(self, record: dict[str, Any]) -> tuple[str, ...]:

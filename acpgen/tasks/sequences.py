@@ -498,6 +498,7 @@ class SequenceTask(Task):
     family = "rac"
     context_parts = ()
     question_fields = ("sequence",)
+    difficulty_steps = "sequence"
 
     def __init__(self, category: str, name: str, groups: str, description: str, instruction: str):
         self.category = category

@@ -128,6 +128,7 @@ class TextToPddl(Task):
     name = "t2p"
     gen_group = "text_to_pddl_gen"
     family = "t2p"
+    difficulty_steps = "none"  # the whole problem is described: its size is what grows
     description = "the PDDL problem of an English description (scored by exact equivalence)"
     context_parts = ("goal",)
     instruction = "Write the PDDL problem as one (define (problem ...) ...) block over the given domain."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 
 import pytest
 import reasoning_gym
@@ -168,3 +169,21 @@ def test_reasoning_gyms_curriculum_experiment_scores_and_moves_up_a_level():
     entry = data[1]  # levels 1 and 2 in turn
     assert (entry["metadata"]["difficulty"], entry["metadata"]["level"]) == ({"level": (1, 2)}, 2)
     assert data.score_answer(entry["answer"], entry) == 1.0
+
+
+def test_the_adaptive_dataset_follows_a_learner_through_score_answer():
+    # A learner that answers a record right (its stored answer) iff its difficulty is at most 3: reasoning-gym's
+    # loop over the entries, rewarded by score_answer, settles around 3 (acpgen.training.adaptive's rule).
+    data = reasoning_gym.create_dataset(
+        "acp_adaptive", size=160, seed=0, tasks=("plan",), domains=("ferry",), workers=0
+    )
+    drawn = []
+    for entry in data:
+        difficulty = entry["metadata"]["difficulty"]["difficulty"]
+        assert entry["metadata"]["record"]["difficulty"] == difficulty and entry["metadata"]["task"] == "plan"
+        drawn.append(difficulty)
+        right = data.score_answer(entry["answer"] if difficulty <= 3 else "I cannot tell.", entry)
+        assert right == (1.0 if difficulty <= 3 else 0.0)
+    assert abs(statistics.median(drawn[-80:]) - 3) <= 1 and data.source.tops == {("plan", "ferry"): 4}
+    assert data[5] is data[5]  # an entry, once drawn, stays
+    data.close()
