@@ -140,6 +140,10 @@ bench-rl: $(STAMP)  ## reward latency per training adapter (median, p99) and epi
 bench-rl-sources: $(STAMP)  ## TRL's episode_dataset and reasoning-gym's datasets from a generate run's records: rows/s before and after reuse
 	$(BIN)/python benchmarks/bench_rl_sources.py --cache $(OUT)/bench-rl-sources $(ARGS)
 
+.PHONY: bench-sessions
+bench-sessions: $(STAMP)  ## OpenEnv sessions at once on the episode server: completed, refusals, step latency p50/p99 (ARGS="--sessions 256")
+	$(BIN)/python benchmarks/bench_sessions.py --cache $(OUT)/bench-sessions $(ARGS)
+
 .PHONY: bench-levels
 bench-levels: $(STAMP)  ## per domain and level 1-5: question features and generation rate (3 domains; ARGS=--all)
 	$(BIN)/python benchmarks/bench_levels.py --out $(OUT)/bench-levels $(ARGS)

@@ -6,7 +6,7 @@ here, not copied)::
     from acp_env import AcpAction, AcpEnvClient
 """
 
-from .client import AcpEnvClient
+from .client import AcpEnvClient, ServerFull, SessionClosed
 from .models import AcpAction, AcpObservation, AcpState
 
-__all__ = ["AcpAction", "AcpEnvClient", "AcpObservation", "AcpState"]
+__all__ = ["AcpAction", "AcpEnvClient", "AcpObservation", "AcpState", "ServerFull", "SessionClosed"]

@@ -4,7 +4,8 @@ WebSocket endpoints (``/reset``, ``/step``, ``/state``, ``/schema``, ``/health``
 The records it serves come from environment variables: ``ACP_RECORDS`` (a records file or folder, e.g.
 ``out/ferry/plan.gen.jsonl``), or else ``ACP_N`` records of ``ACP_TASK`` (default ``plan``) per domain of
 ``ACP_DOMAINS`` (default ``ferry``) at ``ACP_LEVEL`` (default 1), made by ``acpgen.generate`` with ``ACP_SEED``
-when the server starts; ``ACP_STATES`` (``nl`` or ``pddl``), ``ACP_MAX_CONCURRENT_ENVS`` (default 16).
+when the server starts; ``ACP_STATES`` (``nl`` or ``pddl``), ``ACP_MAX_CONCURRENT_ENVS`` (sessions at once; default
+64 per CPU, 128 on 2 CPUs: a client past it is turned away with an error saying so, and the server logs a warning).
 
 Usage::
 
