@@ -120,6 +120,10 @@ clean:  ## remove build artefacts and outputs (keeps .venv)
 bench-reward: $(STAMP)  ## latency of acpgen.score per task on warm generated records (median, p99; target 5 ms)
 	$(BIN)/python benchmarks/bench_reward.py --cache $(OUT)/bench-reward
 
+.PHONY: bench-batch
+bench-batch: $(STAMP)  ## answers/s of acpgen.score_many on 1 and 2 processes, 1,024-answer batches as a trainer scores them (target: 2 at >= 1.8x)
+	$(BIN)/python benchmarks/bench_batch.py --cache $(OUT)/bench-batch $(ARGS)
+
 .PHONY: bench-gen
 bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS="--split 100000": a training split, its rate and memory)
 	$(BIN)/python benchmarks/bench_gen.py --out $(OUT)/bench-gen --cache $(OUT)/bench-gen/cache $(ARGS)

@@ -3,7 +3,8 @@
 The functions here are thin: :func:`generate` runs the stages of `acp generate` (``acpgen.generation.pipeline``)
 into a cache folder and reads back what the export stage wrote, so its records are byte for byte
 those of the command line for the same settings; :func:`score` is the scorer of `acp score` with
-the planners built once per process (``acpgen.evaluation.scoring.shared_planners``). Besides them, a process
+the planners built once per process (``acpgen.evaluation.scoring.shared_planners``), and :func:`score_many`
+is :func:`score` on worker processes the process keeps (``acpgen.evaluation.pool``). Besides them, a process
 keeps, for the last 512 PDDL texts it scored, the ground task and the oracle per set of options (what
 was explored and proven), so that scoring a record again is a look-up.
 
@@ -28,7 +29,6 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from typing import Any
 from acpgen.artefacts import scratch_folder
 from acpgen.config import FORMATS, OBFUSCATIONS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError, PddlError
+from acpgen.evaluation.pool import DEFAULT_BUDGET, Unfinished, run_all
 from acpgen.evaluation.records import dataset_files, read_json_items, record_task
 from acpgen.evaluation.scoring import score_one, shared_planners
 from acpgen.executors import Executor
@@ -235,26 +236,58 @@ def _as_score(verdict: Verdict) -> Score:
 
 
 def score_many(
-    records: Iterable[dict], responses: Iterable[str | None], workers: int = 1, recheck: bool = False
+    records: Iterable[dict],
+    responses: Iterable[str | None],
+    workers: int = 1,
+    recheck: bool = False,
+    *,
+    trust_stored: bool = False,
+    strict_just: bool = False,
+    strict: bool = False,
+    budget: float | None = DEFAULT_BUDGET,
 ) -> list[Score]:
-    """Score ``responses[i]`` against ``records[i]`` for every i, in order; ``workers`` threads.
+    """Score ``responses[i]`` against ``records[i]`` for every i, in order: what :func:`score` gives each, with
+    the same options.
 
-    The two sequences must have the same length (DataError otherwise). Threads help where
-    scoring waits for planner processes; pure look-ups are bound by one interpreter.
+    ``workers`` 1 scores in this process, one answer after the other. ``workers`` N >= 2 scores on N worker
+    processes (`acpgen.evaluation.pool`: scoring is CPU-bound Python, which threads of one interpreter cannot
+    share), started on the first call and kept for the next ones (a trainer calls this every step; starting a
+    worker takes about half a second): new interpreters that import acp only, never forks of this process, so
+    a process that holds torch or CUDA may call it. Answers about the same PDDL go to the same worker, which keeps
+    their ground task. ``budget``: seconds per answer on the workers (None: no limit); an answer whose scoring
+    takes longer is ``undecided`` (reason "scoring took longer than its budget of 60 s"), never 0, and the worker
+    running it is replaced while the others go on. An answer whose worker dies (killed, out of memory) is scored
+    again, and ``undecided`` if it dies twice. In this process nothing stops a call, so ``workers`` 1 has no
+    budget. The two sequences must have the same length, and every record must be one (DataError otherwise,
+    before any work starts).
 
     >>> record = {"id": 1, "group": "applicable_actions_bool", "answer": "no"}
-    >>> [s.score for s in acpgen.score_many([record, record], ["Yes", "No"], workers=2)]
+    >>> [s.score for s in acpgen.score_many([record, record], ["Yes", "No"])]
     [0.0, 1.0]
     """
     records, responses = list(records), list(responses)
     if len(records) != len(responses):
         raise DataError(f"score_many: {len(records)} records but {len(responses)} responses; give one response each")
-    for record in records:
+    for record in {id(r): r for r in records}.values():
         _kind(record)  # a bad record raises before any work starts
-    if workers <= 1 or len(records) < 2:
-        return [score(r, a, recheck) for r, a in zip(records, responses)]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda pair: score(pair[0], pair[1], recheck), zip(records, responses)))
+    options = {"recheck": recheck, "trust_stored": trust_stored, "strict_just": strict_just, "strict": strict}
+    if workers <= 1:
+        return [score(r, a, **options) for r, a in zip(records, responses)]
+    calls = [(r, None if a is None else str(a), options) for r, a in zip(records, responses)]
+    values = run_all(_score_call, calls, workers, [pddl_key(r) for r in records], budget)
+    return [_as_score(Verdict.undecided(v.reason)) if isinstance(v, Unfinished) else v for v in values]
+
+
+def _score_call(record: dict, response: str | None, options: dict[str, bool]) -> Score:
+    """:func:`score` as a worker of :func:`score_many` runs it."""
+    return score(record, response, **options)
+
+
+def pddl_key(record: dict) -> int | None:
+    """The key by which :func:`score_many` sends answers about the same PDDL texts to the same worker (None for a
+    record without PDDL); this process's hash, not stable across processes."""
+    domain, problem = record.get("PDDL_domain"), record.get("PDDL_problem")
+    return None if domain is None or problem is None else hash((str(domain), str(problem)))
 
 
 def reference_answer(record: dict) -> str:

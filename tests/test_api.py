@@ -1,27 +1,33 @@
-"""The library API (acpgen.api): generate equals `acp generate`, load, score, score_many, reference_answer,
-its doctests and the README section's examples."""
+"""The library API (acpgen.api): generate equals `acp generate`, load, score, score_many (on worker processes: the
+same scores as one at a time, budgets, workers that die), reference_answer, its doctests and the README section's
+examples."""
 
 from __future__ import annotations
 
 import doctest
 import json
 import multiprocessing
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pool_stubs
 import pytest
 from click.testing import CliRunner
-from conftest import DEV, FIXTURES
+from conftest import CI, DEV, FIXTURES
 
 import acpgen
 from acpgen import api
 from acpgen.cli import cli
 from acpgen.errors import DataError, PddlError
+from acpgen.evaluation import pool
 from acpgen.evaluation.scoring import score_answer
-from acpgen.tasks import ScoreOptions
+from acpgen.tasks import TASKS, ScoreOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = FIXTURES / "pipeline" / "api.yaml"
@@ -172,6 +178,119 @@ def test_score_is_thread_and_fork_safe():
     if "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(2) as pool:
             assert pool.map(_score_in_child, list(zip(records, answers))) == [1.0] * len(records)
+
+
+WRONG = {"gen": "(no-such-action x)", "bool": "**Final Answer**: Maybe.", "mcq": "**Final Answer**: E."}
+
+
+@pytest.fixture(scope="module")
+def every_task(tmp_path_factory) -> list[dict]:
+    """Records of all 18 tasks, formats gen, bool and mcq (ferry, the CI configuration), and six reference nexta
+    records (re-proven when scored: answers that need optimal planner calls)."""
+    out = tmp_path_factory.mktemp("every-task")
+    args = ["generate", "--domain", "ferry", "--config", str(CI), "--formats", "gen,bool,mcq", "--out", str(out)]
+    CliRunner().invoke(cli, args)  # exit 1 when a task and format falls short: not needed here
+    records = acpgen.load(out / "ferry")
+    assert {api._kind(r).partition(".")[0] for r in records} == set(TASKS)
+    assert {api._kind(r).partition(".")[2] or "gen" for r in records} == {"gen", "bool", "mcq"}
+    return records + acpgen.load(DEV / "nexta.gen.json")[:6]
+
+
+def answers_to(records: list[dict]) -> tuple[list[dict], list[str | None]]:
+    """Each record four times: its stored answer as a model writes it, a wrong one, no answer, and 5,000
+    parentheses; the nexta records also every action applicable in their state (each an optimal search)."""
+    pairs: list[tuple[dict, str | None]] = []
+    for record in records:
+        kind = api._kind(record)
+        wrong = WRONG[kind.partition(".")[2] or "gen"]
+        pairs += [(record, acpgen.reference_answer(record)), (record, wrong), (record, None), (record, "(" * 5000)]
+        if kind == "nexta":
+            task = api.ground_task(record)
+            pairs += [(record, action.name) for _, action in task.successors(task.init)]
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def fields(scores: list[acpgen.Score]) -> list[tuple]:
+    return [(s.score, s.status, s.reason, s.precision, s.recall, s.details) for s in scores]
+
+
+def test_score_many_on_processes_gives_the_scores_of_one_at_a_time(every_task):
+    """Every task and format, stored, wrong, missing and malformed answers, answers that need planner calls: the
+    same scores (every field, in order) on two worker processes as one at a time in this process, with the
+    reading for evaluation and the strict one; the pool is kept for the next call."""
+    records, answers = answers_to(every_task)
+    for strict in (False, True):
+        alone = [acpgen.score(r, a, strict=strict) for r, a in zip(records, answers)]
+        assert fields(acpgen.score_many(records, answers, workers=2, strict=strict)) == fields(alone)
+        assert fields(acpgen.score_many(records, answers, strict=strict)) == fields(alone)  # workers=1
+    assert {s.status for s in alone} == {"scored", "parse_error"}
+    workers = [w.process.pid for w in pool.shared_pool(2)._workers]
+    acpgen.score_many(records[:8], answers[:8], workers=2)
+    assert [w.process.pid for w in pool.shared_pool(2)._workers] == workers  # the same processes, kept
+
+
+def test_score_many_with_one_worker_stays_in_this_process(monkeypatch):
+    def no_pool(*args, **kwargs):
+        raise AssertionError("workers=1 started the pool")
+
+    monkeypatch.setattr(api, "run_all", no_pool)
+    record = {"id": 1, "group": "applicable_actions_bool", "answer": "no"}
+    assert [s.score for s in acpgen.score_many([record, record], ["Yes", "No"], workers=1)] == [0.0, 1.0]
+
+
+def _app_records(n: int = 6) -> list[dict]:
+    return [r for r in acpgen.load(DEV / "app.gen.json")][:n]
+
+
+def test_an_answer_over_its_budget_is_undecided_and_its_worker_replaced(monkeypatch):
+    """The scoring of one answer sleeps for a minute (tests/pool_stubs.py); with a budget of 0.5 s it is
+    undecided, not 0, the others are scored, the batch is not held up, and the pool has two workers again."""
+    monkeypatch.setattr(api, "_score_call", pool_stubs.score_call)
+    records = _app_records()
+    answers = [acpgen.reference_answer(r) for r in records]
+    answers[2] += pool_stubs.SLEEP
+    start = time.monotonic()
+    scores = acpgen.score_many(records, answers, workers=2, budget=0.5)
+    assert time.monotonic() - start < 30
+    assert (scores[2].score, scores[2].status) == (0.0, "undecided")
+    assert scores[2].reason == "scoring took longer than its budget of 0.5 s"
+    expected = [acpgen.score(r, a) for r, a in zip(records, answers)]
+    assert fields(scores[:2] + scores[3:]) == fields(expected[:2] + expected[3:])
+    shared = pool.shared_pool(2)
+    assert len(shared._workers) == 2 and shared.alive
+    again = acpgen.score_many(records[:2] + records[3:], answers[:2] + answers[3:], workers=2, budget=0.5)
+    assert fields(again) == fields(expected[:2] + expected[3:])
+
+
+def test_a_killed_workers_answers_are_not_lost(monkeypatch, tmp_path):
+    """A worker killed while it scores (SIGKILL from outside, as the kernel's out-of-memory killer does): the
+    answer it was scoring is scored again on a new worker, and every answer of the batch has its score."""
+    monkeypatch.setattr(api, "_score_call", pool_stubs.score_call)
+    records = _app_records() * 3
+    answers = [acpgen.reference_answer(r) for r in records]
+    flag = tmp_path / "sleeping"
+    answers[0] += f"<sleep-once:{flag}>"
+    with ThreadPoolExecutor(1) as runner:
+        batch = runner.submit(acpgen.score_many, records, answers, workers=2, budget=None)
+        deadline = time.monotonic() + 60
+        while not (flag.exists() and flag.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(int(flag.read_text()), signal.SIGKILL)
+        scores = batch.result(timeout=120)
+    assert fields(scores) == fields([acpgen.score(r, a) for r, a in zip(records, answers)])
+
+
+def test_an_answer_whose_worker_dies_twice_is_undecided(monkeypatch, tmp_path):
+    monkeypatch.setattr(api, "_score_call", pool_stubs.score_call)
+    records = _app_records()
+    answers = [acpgen.reference_answer(r) for r in records]
+    answers[1] += f"<die-once:{tmp_path / 'died'}>"  # dies once, then is scored
+    answers[4] += "<die-once:always>"
+    scores = acpgen.score_many(records, answers, workers=2)
+    assert (scores[4].status, scores[4].score) == ("undecided", 0.0)
+    assert scores[4].reason == "the worker scoring it died 2 times (exit code 3)"
+    expected = [acpgen.score(r, a) for r, a in zip(records, answers)]
+    assert fields(scores[:4] + scores[5:]) == fields(expected[:4] + expected[5:])
 
 
 def test_docstring_examples_run(monkeypatch):

@@ -6,8 +6,11 @@
   conversational one (a list of messages: the last assistant message is read). Each returns one float
   per completion (acp's exact score with the strict reading, or a partial-credit signal of
   `acpgen.training.rewards`), or None — which TRL leaves out of the reward — only for an answer acp
-  cannot decide (a planner ran out of time). Malformed text is a parse error with reward 0, never an
-  exception.
+  cannot decide (a planner ran out of time, or its scoring took longer than its budget). Malformed text
+  is a parse error with reward 0, never an exception. A batch is scored at once on worker processes
+  (`acpgen.training.batch`: ``workers``, default the cores this process may use; ``budget``, 60 s per answer)
+  and once for all the reward functions of a step; its undecided answers are a warning on this module's logger
+  and the metric ``acp/undecided`` in the trainer's logs (their share of the batch).
 * :func:`trl_dataset`: an acp split (records, or a records file or folder) as the dataset TRL expects:
   a ``prompt`` column (the record's prompt, or a one-message conversation with ``conversational=True``)
   and the record in ``acp_record``.
@@ -20,6 +23,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -37,10 +41,12 @@ from acpgen.api import load
 from acpgen.errors import DataError
 from acpgen.evaluation.records import record_task
 from acpgen.tasks import split_kind
+from acpgen.training.batch import DEFAULT_BUDGET, rewards_many
 from acpgen.training.episode import Episode, EpisodeSettings, episode_context
-from acpgen.training.rewards import SIGNALS, reward
+from acpgen.training.rewards import SIGNALS, Reward
 
 RECORD_COLUMN = "acp_record"
+log = logging.getLogger(__name__)
 
 
 def record_of(value: Any) -> dict[str, Any]:
@@ -52,24 +58,60 @@ def record_of(value: Any) -> dict[str, Any]:
     return value
 
 
-def reward_function(signal: str = "score", *, strict: bool = True) -> Callable[..., list[float | None]]:
-    """A TRL reward function giving ``signal`` (one of `acpgen.training.rewards.SIGNALS`) per completion."""
+def reward_function(
+    signal: str = "score", *, strict: bool = True, workers: int | None = None, budget: float | None = DEFAULT_BUDGET
+) -> Callable[..., list[float | None]]:
+    """A TRL reward function giving ``signal`` (one of `acpgen.training.rewards.SIGNALS`) per completion; each
+    batch is scored at once (`acpgen.training.batch.rewards_many`) on ``workers`` processes (None: the cores this
+    process may use; 1: in this process), ``budget`` seconds per answer (None: no limit)."""
     if signal not in SIGNALS:
         raise ValueError(f"signal {signal!r}: choose from {', '.join(SIGNALS)}")
 
     def rewards(completions: list[Any], **columns: Any) -> list[float | None]:
-        records = columns.get(RECORD_COLUMN)
-        if records is None or len(records) != len(completions):
+        cells = columns.get(RECORD_COLUMN)
+        if cells is None or len(cells) != len(completions):
             raise DataError(f"acp rewards read the record from the dataset column {RECORD_COLUMN!r} (trl_dataset)")
-        out: list[float | None] = []
-        for completion, cell in zip(completions, records):
-            result = reward(record_of(cell), completion, strict=strict)
-            out.append(None if result.value is None else result.signals[signal])
-        return out
+        results = _batch_rewards(list(completions), list(cells), strict, workers, budget, columns.get("log_metric"))
+        return [None if result.value is None else result.signals[signal] for result in results]
 
     rewards.__name__ = "acp_reward" if signal == "score" else f"acp_{signal}"
     rewards.__qualname__ = rewards.__name__
     return rewards
+
+
+#: the last batch scored, with its rewards: GRPOTrainer calls every reward function with the same completions and
+#: records in a step (acp_reward, acp_f1, ...), and the batch is scored once for all of them
+_LAST: tuple[tuple, list[Reward]] | None = None
+
+
+def _batch_rewards(
+    completions: list[Any],
+    cells: list[Any],
+    strict: bool,
+    workers: int | None,
+    budget: float | None,
+    log_metric: Callable[[str, float], None] | None,
+) -> list[Reward]:
+    """The rewards of a batch, scored once for the reward functions of one step; a batch with undecided answers
+    is a warning on this module's logger and, in a GRPOTrainer, the metric ``acp/undecided`` (their share)."""
+    global _LAST
+    key = (completions, cells, strict, workers, budget)
+    if _LAST is not None and _LAST[0] == key:  # the same objects: compared by identity first
+        return _LAST[1]
+    read: dict[str, dict[str, Any]] = {}  # each record read once (the cells of a prompt's completions are equal)
+    batch = []
+    for cell in cells:
+        if not isinstance(cell, str):
+            batch.append(record_of(cell))
+            continue
+        if cell not in read:
+            read[cell] = record_of(cell)
+        batch.append(read[cell])
+    results = rewards_many(batch, completions, strict=strict, workers=workers, budget=budget, logger=log)
+    if log_metric is not None:
+        log_metric("acp/undecided", sum(r.status == "undecided" for r in results) / max(1, len(results)))
+    _LAST = (key, results)
+    return results
 
 
 acp_reward = reward_function("score")

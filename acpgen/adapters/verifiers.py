@@ -10,13 +10,19 @@ and ``environments/acp_tasks`` is the same taskset as an environment package lai
 writes it (for the Environments Hub). One task per record: the prompt is the record's context,
 question and how to answer (`acpgen.adapters.prompts`); the model answers once (``@vf.stop`` after
 one turn). Rewards (`acpgen.training.rewards`, the strict reading unless ``strict`` is off in the
-task config): ``acp_score`` (weight 1: acp's exact score, 0 for an undecided answer, which the
-metric ``undecided`` marks), and the partial-credit signals ``f1`` (set answers), ``goal_fraction``
-and ``plan_prefix`` (plans) as rewards of weight 0 — recorded on every trace, and added to the
-reward by giving them a weight (``--env.taskset.task.rewards.goal_fraction.weight 0.2``); a task
-without the signal gives its exact score for it. Metrics: ``precision``, ``recall``,
-``parse_error``, ``undecided``. ``Task.validate`` (`vf-validate`) checks that the stored answer,
-as a model writes it, scores 1.
+task config): ``acp_score`` (weight 1: acp's exact score), and the partial-credit signals ``f1`` (set
+answers), ``goal_fraction`` and ``plan_prefix`` (plans) as rewards of weight 0 — recorded on every trace,
+and added to the reward by giving them a weight (``--env.taskset.task.rewards.goal_fraction.weight 0.2``);
+a task without the signal gives its exact score for it. Metrics: ``precision``, ``recall``,
+``parse_error``, ``undecided``. An answer acp cannot decide (a planner ran out of time, its scoring took
+longer than its budget) has no reward, by verifiers' convention for a score that could not be made: the
+rewards raise :class:`UndecidedAnswer`, verifiers records it as the rollout's error with its rewards
+unscored (None) and leaves the rollout out of its means; the metric ``undecided`` is 1. The answers are
+scored on worker processes (`acpgen.training.batch`; the task config's ``workers``, default the cores this
+process may use, and ``budget``, 60 s per answer), those whose scores are asked for in the same turn of the
+event loop as one batch, without blocking the loop; a batch with undecided answers is a warning on this
+module's logger. ``Task.validate`` (`vf-validate`) checks that the stored answer, as a model writes it,
+scores 1.
 
 Records (:class:`AcpTasksetConfig`): ``split``, a records file or folder (`acp generate` or `acp
 dataset` output), or else made by `acpgen.generate` for ``tasks`` x ``domains`` (``n`` per task,
@@ -27,7 +33,9 @@ the stream (1: a fixed split for evaluation); ``epochs: null`` makes it endless 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -46,9 +54,12 @@ from acpgen.api import reference_answer
 from acpgen.evaluation.records import record_task
 from acpgen.generation.levels import LEVELS
 from acpgen.tasks import split_kind
+from acpgen.training.batch import DEFAULT_BUDGET, AsyncRewards
 from acpgen.training.failures import FailureWatch, WatchedRollouts
 from acpgen.training.rewards import Reward, reward
 from acpgen.training.sources import GeneratedSource, SplitSource, epoch_seed
+
+log = logging.getLogger(__name__)
 
 
 class AcpTaskData(vf.TaskData):
@@ -60,9 +71,13 @@ class AcpTaskData(vf.TaskData):
 
 
 class AcpTaskConfig(vf.TaskConfig):
-    """``strict``: the strict reading for rewards (a part of a set answer that reads as nothing makes it wrong)."""
+    """``strict``: the strict reading for rewards (a part of a set answer that reads as nothing makes it wrong);
+    ``workers``: the processes that score the answers (None: the cores this process may use; 1: in this process);
+    ``budget``: seconds per answer's scoring (None: no limit)."""
 
     strict: bool = True
+    workers: int | None = None
+    budget: float | None = DEFAULT_BUDGET
 
 
 class AcpTasksetConfig(vf.TasksetConfig):
@@ -84,22 +99,58 @@ class AcpTasksetConfig(vf.TasksetConfig):
     task: AcpTaskConfig = AcpTaskConfig()
 
 
-def _judged(record: dict[str, Any], trace: vf.Trace, strict: bool) -> Reward:
-    """The reward of the trace's last reply, worked out once per trace (kept in ``trace.info``)."""
+class UndecidedAnswer(Exception):
+    """acp could not decide an answer (a planner ran out of time, its scoring took longer than its budget): the
+    rollout has no reward. Raised by the rewards, verifiers records it as the rollout's error and leaves its
+    rewards unscored (None), and its means leave the rollout out."""
+
+
+#: the scorers of the answers, by their settings (``strict``, ``workers``, ``budget``)
+_SCORERS: dict[tuple, AsyncRewards] = {}
+#: the scores under way, by ``id`` of their trace (its metrics and rewards ask at once; traces are unhashable):
+#: the reply scored and its future, until it is done
+_UNDER_WAY: dict[int, tuple[str | None, asyncio.Future]] = {}
+
+
+async def _judged(record: dict[str, Any], trace: vf.Trace, config: AcpTaskConfig) -> Reward:
+    """The reward of the trace's last reply, worked out once per trace (kept in ``trace.info``): scored with the
+    other replies whose scores are asked for in the same turn of the event loop, on worker processes."""
     kept = trace.info.get("acp")
     if not isinstance(kept, dict) or kept.get("reply") != trace.last_reply:
-        result = reward(record, trace.last_reply, strict=strict)
-        kept = {"reply": trace.last_reply, "value": result.value, "status": result.status, "reason": result.reason}
+        under_way = _UNDER_WAY.get(id(trace))
+        if under_way is None or under_way[0] != trace.last_reply:
+            settings = (config.strict, config.workers, config.budget)
+            if settings not in _SCORERS:
+                _SCORERS[settings] = AsyncRewards(strict=config.strict, workers=config.workers,
+                                                  budget=config.budget, logger=log)  # fmt: skip
+            future = asyncio.ensure_future(_SCORERS[settings].reward(record, trace.last_reply))
+            key = id(trace)
+            under_way = _UNDER_WAY[key] = (trace.last_reply, future)
+            future.add_done_callback(lambda done: _forget(key, done))
+        result = await asyncio.shield(under_way[1])
+        kept = {"reply": under_way[0], "value": result.value, "status": result.status, "reason": result.reason}
         kept["signals"] = result.signals
         trace.info["acp"] = kept
     return Reward(kept["value"], kept["status"], kept["reason"], kept["signals"])
 
 
+def _forget(key: int, done: asyncio.Future) -> None:
+    if key in _UNDER_WAY and _UNDER_WAY[key][1] is done:
+        del _UNDER_WAY[key]
+
+
 class AcpTask(vf.Task[AcpTaskData, vf.State, AcpTaskConfig]):
     """One question: one answer, scored exactly."""
 
-    def _result(self, trace: vf.Trace) -> Reward:
-        return _judged(self.data.record, trace, self.config.strict)
+    async def _result(self, trace: vf.Trace) -> Reward:
+        return await _judged(self.data.record, trace, self.config)
+
+    async def _reward(self, trace: vf.Trace, signal: str) -> float:
+        """A signal as a reward; an undecided answer has none (:class:`UndecidedAnswer`)."""
+        result = await self._result(trace)
+        if result.value is None:
+            raise UndecidedAnswer(f"acp could not decide the answer, so it has no reward: {result.reason}")
+        return result.signals[signal]
 
     @vf.stop
     async def answered(self, trace: vf.Trace) -> bool:
@@ -107,35 +158,35 @@ class AcpTask(vf.Task[AcpTaskData, vf.State, AcpTaskConfig]):
 
     @vf.reward(weight=1.0)
     async def acp_score(self, trace: vf.Trace) -> float:
-        return self._result(trace).value or 0.0
+        return await self._reward(trace, "score")
 
     @vf.reward(weight=0.0)
     async def f1(self, trace: vf.Trace) -> float:
-        return self._result(trace).signals["f1"]
+        return await self._reward(trace, "f1")
 
     @vf.reward(weight=0.0)
     async def goal_fraction(self, trace: vf.Trace) -> float:
-        return self._result(trace).signals["goal_fraction"]
+        return await self._reward(trace, "goal_fraction")
 
     @vf.reward(weight=0.0)
     async def plan_prefix(self, trace: vf.Trace) -> float:
-        return self._result(trace).signals["plan_prefix"]
+        return await self._reward(trace, "plan_prefix")
 
     @vf.metric
     async def precision(self, trace: vf.Trace) -> float:
-        return self._result(trace).signals["precision"]
+        return (await self._result(trace)).signals["precision"]
 
     @vf.metric
     async def recall(self, trace: vf.Trace) -> float:
-        return self._result(trace).signals["recall"]
+        return (await self._result(trace)).signals["recall"]
 
     @vf.metric
     async def parse_error(self, trace: vf.Trace) -> float:
-        return float(self._result(trace).status == "parse_error")
+        return float((await self._result(trace)).status == "parse_error")
 
     @vf.metric
     async def undecided(self, trace: vf.Trace) -> float:
-        return float(self._result(trace).status == "undecided")
+        return float((await self._result(trace)).status == "undecided")
 
     async def validate(self, runtime: Any = None) -> bool | None:
         """The stored answer, as a model writes it, scores 1."""

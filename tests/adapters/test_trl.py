@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import string
 
+import pool_stubs
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, lifted_run
@@ -22,6 +24,8 @@ from trl.chat_template_utils import qwen3_chat_template
 from trl.data_utils import is_conversational
 
 import acpgen
+import acpgen.adapters.trl
+import acpgen.training.batch
 from acpgen.adapters.prompts import prompt
 from acpgen.adapters.trl import (
     RECORD_COLUMN,
@@ -34,8 +38,10 @@ from acpgen.adapters.trl import (
     trl_dataset,
 )
 from acpgen.cli import cli
+from acpgen.training.batch import rewards_many
 from acpgen.training.episode import Episode
 from acpgen.training.policies import mistaken_turns, optimal_turns
+from acpgen.training.rewards import reward
 
 
 def tiny_model_and_tokenizer():
@@ -127,12 +133,64 @@ def test_conversational_completions(trainer, records):
     assert rewards_of(trainer, records, completions, conversational=True) == [[1.0, 1.0, 1.0]] * len(records)
 
 
-def test_an_undecided_answer_is_none_which_trl_leaves_out(records):
+def test_a_batch_gets_the_values_of_one_at_a_time(trainer, records, monkeypatch):
+    """A batch of stored, perturbed and malformed completions, each record eight times as GRPO's groups: TRL's
+    reward computation gives every reward function the value of `reward` one at a time, on worker processes and
+    in this process alike, and the batch is scored once for the three functions."""
+    completions = []
+    for record in records:
+        stored = acpgen.reference_answer(record)
+        completions += [stored, stored[: len(stored) // 2], record["question"], "", "(" * 3000, stored + " and more"]
+        completions += ["\n".join(reversed(stored.splitlines())), f"Final Answer: {stored}"]
+    batch = [r for r in records for _ in range(8)]
+    expected = [reward(r, c) for r, c in zip(batch, completions)]
+    table = [[e.value, e.signals["f1"], e.signals["goal_fraction"]] for e in expected]
+    calls = []
+    scored = rewards_many
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["workers"])
+        return scored(*args, **kwargs)
+
+    monkeypatch.setattr(acpgen.adapters.trl, "rewards_many", counted)
+    for row, want in zip(rewards_of(trainer, batch, completions), table):
+        assert row == pytest.approx(want, abs=1e-6)  # TRL keeps rewards as float32
+    assert calls == [None]  # acp_reward, acp_f1 and acp_goal_fraction: one scoring of the batch, on every core
+    column = {RECORD_COLUMN: [json.dumps(r) for r in batch]}
+    for signal in ("score", "f1", "goal_fraction"):
+        alone = reward_function(signal, workers=1)(completions=completions, prompts=[""] * len(batch), **column)
+        assert alone == [e.signals[signal] for e in expected]
+    assert calls == [None, 1]  # the same batch again (equal lists): scored once more, then kept
+    assert {e.status for e in expected} == {"scored", "parse_error"}
+
+
+def test_an_undecided_answer_is_none_which_trl_leaves_out(records, trainer, monkeypatch, caplog):
+    """A record whose PDDL cannot be read, and an answer whose scoring takes longer than its budget (its scorer
+    held up for a minute, tests/pool_stubs.py): None, which TRL leaves out; the batch's warning names both, and
+    the trainer logs their share as ``acp/undecided``."""
     broken = dict(records[0], PDDL_problem="(define (problem broken")
     column = {RECORD_COLUMN: [json.dumps(broken), json.dumps(records[0])]}
     assert acp_reward(completions=["x", acpgen.reference_answer(records[0])], prompts=["", ""], **column) == [None, 1.0]
     with pytest.raises(ValueError, match="signal"):
         reward_function("bleu")
+    monkeypatch.setattr(acpgen.training.batch, "_reward_call", pool_stubs.reward_call)
+    funcs = [reward_function(signal, budget=0.5) for signal in ("score", "f1", "goal_fraction")]
+    monkeypatch.setattr(trainer, "reward_funcs", funcs)
+    batch = [broken, records[0], records[1], records[2]]
+    completions = [
+        "x",
+        acpgen.reference_answer(records[0]) + pool_stubs.SLEEP,
+        "y",
+        acpgen.reference_answer(records[2]),
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="acpgen.adapters.trl"):
+        assert rewards_of(trainer, batch, completions) == [[None] * 3, [None] * 3, [0.0] * 3, [1.0] * 3]
+    assert [m.getMessage() for m in caplog.records if m.name == "acpgen.adapters.trl"] == [
+        "acp rewards: 2 of 4 answers undecided, their reward left out (None): 1 record PDDL error; "
+        "1 scoring took longer than its budget of 0.5 s"
+    ]
+    assert trainer._pending_metrics["acp/undecided"][-1] == 0.5
 
 
 def test_a_training_step_calls_the_rewards_on_random_text(trainer):

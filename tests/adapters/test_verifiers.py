@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pool_stubs
 import pytest
 import verifiers.v1 as vf
 from conftest import CI, lifted_run
 from servers import MockChat
+from verifiers.v1.errors import TaskError
 from verifiers.v1.graph import MessageNode
 from verifiers.v1.trace import Trace, TraceTask
 
 import acpgen
+import acpgen.training.batch
 from acpgen.adapters.prompts import prompt
 from acpgen.adapters.verifiers import AcpTask, AcpTaskset, AcpTasksetConfig, level_of
 
@@ -104,6 +108,56 @@ def test_perturbed_answers_score_what_acp_gives_them(tasks):
             progress = lifted_run(record, perturbed.splitlines())[1]
             assert trace.rewards["goal_fraction"].score == pytest.approx(progress)
             assert trace.rewards["plan_prefix"].score == expected.details["prefix"] / expected.details["steps"]
+
+
+def test_an_undecided_answer_has_no_reward_by_verifiers_convention(tasks, monkeypatch, caplog):
+    """An answer acp cannot decide (a record whose PDDL cannot be read; a scoring held up over its budget,
+    tests/pool_stubs.py) is no 0: the rewards raise, verifiers records the error and leaves them unscored (None),
+    which its means leave out; the metrics are recorded, ``undecided`` 1; the batch's warning names the cause."""
+    broken = next(t for t in tasks if t.data.record["task"] == "app")
+    record = dict(broken.data.record, PDDL_problem="(define (problem broken")
+    task = AcpTask(broken.data.model_copy(update={"record": record}), broken.config)
+    trace = traced(task, ["(sail l0 l1)"])
+    undecided = r"UndecidedAnswer: acp could not decide the answer, so it has no reward: record PDDL error"
+    with (
+        caplog.at_level(logging.WARNING, logger="acpgen.adapters.verifiers"),
+        pytest.raises(TaskError, match=undecided),
+    ):
+        asyncio.run(task.score(trace))
+    assert trace.rewards == dict.fromkeys(["acp_score", "f1", "goal_fraction", "plan_prefix"])
+    assert trace.metrics["undecided"] == 1.0 and trace.info["acp"]["status"] == "undecided"
+    monkeypatch.setattr(acpgen.training.batch, "_reward_call", pool_stubs.reward_call)
+    slow = AcpTask(broken.data, broken.config.model_copy(update={"budget": 0.5}))
+    with pytest.raises(TaskError, match=r"scoring took longer than its budget of 0\.5 s"):
+        asyncio.run(slow.score(traced(slow, [broken.data.answer + pool_stubs.SLEEP])))
+    assert [m.getMessage() for m in caplog.records if m.name == "acpgen.adapters.verifiers"] == [
+        "acp rewards: 1 of 1 answers undecided, their reward left out (None): 1 record PDDL error",
+        "acp rewards: 1 of 1 answers undecided, their reward left out (None): "
+        "1 scoring took longer than its budget of 0.5 s",
+    ]
+
+
+def test_the_traces_of_one_turn_are_scored_as_one_batch(tasks, monkeypatch):
+    """verifiers scores each rollout in a coroutine: those asking in the same turn of the loop are one batch of
+    the pool, each trace's metrics and rewards one answer of it."""
+    sizes = []
+    submit = acpgen.training.batch.shared_pool(2).submit
+
+    def counted(fn, calls, keys=None, budget=None):
+        sizes.append(len(calls))
+        return submit(fn, calls, keys, budget)
+
+    monkeypatch.setattr(type(acpgen.training.batch.shared_pool(2)), "submit", lambda self, *a: counted(*a))
+    config = tasks[0].config.model_copy(update={"workers": 2})
+    fresh = [AcpTask(t.data, config) for t in tasks]
+    traces = [traced(t, [t.data.answer]) for t in fresh]
+
+    async def all_of_them():
+        await asyncio.gather(*(t.score(trace) for t, trace in zip(fresh, traces)))
+
+    asyncio.run(all_of_them())
+    assert sizes == [len(fresh)]
+    assert all(trace.reward == 1.0 for trace in traces)
 
 
 def test_no_answer_is_a_parse_error_and_one_turn_ends_the_task(tasks):

@@ -1,0 +1,81 @@
+"""The pool of scoring workers (acpgen.evaluation.pool) on its own: what a call raises reaches the caller with the
+worker's traceback, calls that cannot be sent fail alone, a pool whose workers cannot start fails its items
+instead of leaving them waiting, a closed pool takes no work. The budgets and deaths: tests/test_api.py."""
+
+from __future__ import annotations
+
+import pickle
+import sys
+
+import pool_stubs
+import pytest
+
+from acpgen.evaluation import pool
+
+RECORD = {"id": 1, "group": "applicable_actions_bool", "answer": "no"}
+
+
+@pytest.fixture
+def one_worker():
+    started = pool.Pool(1)
+    yield started
+    started.close()
+
+
+def test_a_calls_exception_reaches_the_caller_with_the_workers_traceback(one_worker):
+    outcomes = one_worker.submit(pool_stubs.fails, [(RECORD, "x", True), (RECORD, "y", True)]).result(timeout=60)
+    for outcome, response in zip(outcomes, ("x", "y")):
+        assert isinstance(outcome, pool.Raised) and isinstance(outcome.error, ValueError)
+        assert str(outcome.error) == f"no reward for {response!r}"
+        if sys.version_info >= (3, 11):  # exception notes
+            notes = outcome.error.__notes__
+            assert any("raised in acp's scoring worker" in note and "pool_stubs.py" in note for note in notes)
+    with pytest.raises(ValueError, match="no reward for 'x'"):
+        pool.run_all(pool_stubs.fails, [(RECORD, "x", True)], 2)
+
+
+def test_each_outcome_is_its_calls_when_workers_give_items_back():
+    """Slow calls among quick ones, with keys: workers that run out of work take items from the others (given
+    back while chunks are on their way), and every outcome is still its own call's, in order, in every round."""
+    two = pool.Pool(2)
+    try:
+        for round_ in range(4):
+            calls = [(i, 0.05 if i % 37 == round_ else 0.0) for i in range(400)]
+            keys = [i // 5 for i in range(400)]
+            assert two.submit(pool_stubs.echo, calls, keys, budget=30).result(timeout=120) == list(range(400))
+    finally:
+        two.close()
+
+
+def test_calls_that_do_not_pickle_fail_alone(one_worker):
+    local = [lambda: None]
+    bad = one_worker.submit(pool_stubs.reward_call, [(RECORD, local, True)])
+    good = one_worker.submit(pool_stubs.reward_call, [(RECORD, "**Final Answer**: No", True)])
+    (failed,) = bad.result(timeout=60)
+    assert isinstance(failed, pool.Raised)
+    assert isinstance(failed.error, (pickle.PicklingError, AttributeError, TypeError))
+    assert good.result(timeout=60)[0].value == 1.0
+    assert one_worker.submit(pool_stubs.reward_call, []).result(timeout=1) == []
+
+
+def test_workers_that_cannot_start_fail_the_items(monkeypatch):
+    monkeypatch.setattr(pool, "_BOOT", pool._BOOT.replace("acpgen.evaluation.pool import", "acpgen.no_such import"))
+    broken = pool.Pool(1)
+    try:
+        (outcome,) = broken.submit(pool_stubs.reward_call, [(RECORD, "No", True)]).result(timeout=60)
+        assert isinstance(outcome, pool.Raised) and isinstance(outcome.error, pool.PoolError)
+        assert "cannot start" in str(outcome.error) and "no_such" in str(outcome.error)
+        assert not broken.alive
+        with pytest.raises(pool.PoolError):
+            broken.submit(pool_stubs.reward_call, [(RECORD, "No", True)])
+    finally:
+        broken.close()
+
+
+def test_a_closed_pool_takes_no_work():
+    closed = pool.Pool(1)
+    closed.close()
+    with pytest.raises(pool.PoolError, match="closed"):
+        closed.submit(pool_stubs.reward_call, [(RECORD, "No", True)])
+    with pytest.raises(ValueError, match="budget"):
+        closed.submit(pool_stubs.reward_call, [], budget=0)
