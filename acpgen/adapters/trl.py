@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 try:
     import trl  # noqa: F401 - the library these functions are written for; fails early without the extra
-    from datasets import Dataset
+    from datasets import Dataset, IterableDataset
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError(
         f"acpgen.adapters.trl needs the trl package ({err}); install it with `pip install 'acpgen[rl]'`"
@@ -41,6 +41,7 @@ from acpgen.api import load
 from acpgen.errors import DataError
 from acpgen.evaluation.records import record_task
 from acpgen.tasks import split_kind
+from acpgen.training.adaptive import AdaptiveSource
 from acpgen.training.batch import DEFAULT_BUDGET, rewards_many
 from acpgen.training.episode import Episode, EpisodeSettings, episode_context
 from acpgen.training.rewards import SIGNALS, Reward
@@ -120,21 +121,53 @@ acp_goal_fraction = reward_function("goal_fraction")
 acp_plan_prefix = reward_function("plan_prefix")
 
 
+def adaptive_dataset(source: AdaptiveSource, *, conversational: bool = False) -> IterableDataset:
+    """An endless TRL dataset drawn from an adaptive source (`acpgen.adaptive`): rows as :func:`trl_dataset`'s,
+    drawn when TRL reads them, so a row read after the source's difficulty moved is drawn at the new one. Train
+    with ``GRPOConfig(max_steps=..., shuffle_dataset=False)`` (an endless dataset has no length; TRL's shuffle
+    buffer would draw 1,000 rows ahead of the rewards) and :func:`adaptive_rewards` among the reward functions,
+    which tells the source each reward."""
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for record in source:
+            yield _row(record, conversational)
+
+    return IterableDataset.from_generator(rows)
+
+
+def adaptive_rewards(
+    source: AdaptiveSource, reward_func: Callable[..., list[float | None]] | None = None
+) -> Callable[..., list[float | None]]:
+    """``reward_func`` (default :data:`acp_reward`) telling ``source`` the reward of every completion (its
+    record from the ``acp_record`` column; an undecided one, None, is not counted), for ``reward_funcs``."""
+    inner = reward_func or acp_reward
+
+    def rewards(completions: list[Any], **columns: Any) -> list[float | None]:
+        values = inner(completions, **columns)
+        for cell, value in zip(columns[RECORD_COLUMN], values):
+            source.update(record_of(cell), value)
+        return values
+
+    rewards.__name__ = rewards.__qualname__ = f"{getattr(inner, '__name__', 'acp_reward')}_adaptive"
+    return rewards
+
+
+def _row(record: dict[str, Any], conversational: bool) -> dict[str, Any]:
+    """A record as a dataset row: its prompt and, in ``acp_record``, its JSON."""
+    kind = record_task(record)
+    if kind is None:
+        raise DataError(f"record {record.get('id')}: no known task")
+    text = prompt(record, *split_kind(kind))
+    return {
+        "prompt": [{"role": "user", "content": text}] if conversational else text,
+        RECORD_COLUMN: json.dumps(record, sort_keys=True),
+    }
+
+
 def trl_dataset(records: str | Path | Iterable[dict[str, Any]], *, conversational: bool = False) -> Dataset:
     """The records as a TRL dataset: ``prompt`` (text, or ``[{"role": "user", "content": text}]``) and
     ``acp_record`` (the record as JSON: records of different tasks have different fields)."""
-    rows = []
-    for record in load(records) if isinstance(records, (str, Path)) else records:
-        kind = record_task(record)
-        if kind is None:
-            raise DataError(f"record {record.get('id')}: no known task")
-        text = prompt(record, *split_kind(kind))
-        rows.append(
-            {
-                "prompt": [{"role": "user", "content": text}] if conversational else text,
-                RECORD_COLUMN: json.dumps(record, sort_keys=True),
-            }
-        )
+    rows = [_row(record, conversational) for record in (load(records) if isinstance(records, (str, Path)) else records)]
     if not rows:
         raise DataError("no record to make a dataset of")
     return Dataset.from_list(rows)

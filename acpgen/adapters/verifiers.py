@@ -28,7 +28,11 @@ Records (:class:`AcpTasksetConfig`): ``split``, a records file or folder (`acp g
 dataset` output), or else made by `acpgen.generate` for ``tasks`` x ``domains`` (``n`` per task,
 domain and epoch, at ``level`` or by ``level_schedule``, in ``format`` and ``representation``,
 ``obfuscate``d, from the pipeline ``config``), shuffled per epoch with ``seed``. ``epochs`` bounds
-the stream (1: a fixed split for evaluation); ``epochs: null`` makes it endless (training).
+the stream (1: a fixed split for evaluation); ``epochs: null`` makes it endless (training). With ``adaptive``
+(``--env.taskset.adaptive true``) the records come from an adaptive source instead (`acpgen.adaptive`: RLVE's
+rule over ``tasks`` x ``domains``, ``seed``, ``format``, ``config``, ``workers`` background processes), without
+end, and each rollout's ``acp_score`` is told to the source when it is scored: the difficulty of the tasks
+loaded after it follows the policy.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from acpgen.api import reference_answer
 from acpgen.evaluation.records import record_task
 from acpgen.generation.levels import LEVELS
 from acpgen.tasks import split_kind
+from acpgen.training.adaptive import AdaptiveSettings, AdaptiveSource
 from acpgen.training.batch import DEFAULT_BUDGET, AsyncRewards
 from acpgen.training.failures import FailureWatch, WatchedRollouts
 from acpgen.training.rewards import Reward, reward
@@ -68,6 +73,7 @@ class AcpTaskData(vf.TaskData):
 
     record: dict[str, Any]
     answer: str = ""
+    adaptive: int = 0  # the adaptive source the record came from (a key of _ADAPTIVE; 0: none)
 
 
 class AcpTaskConfig(vf.TaskConfig):
@@ -96,6 +102,7 @@ class AcpTasksetConfig(vf.TasksetConfig):
     split: str | None = None
     config: str | None = None
     workers: int = 0
+    adaptive: bool = False
     task: AcpTaskConfig = AcpTaskConfig()
 
 
@@ -105,6 +112,9 @@ class UndecidedAnswer(Exception):
     rewards unscored (None), and its means leave the rollout out."""
 
 
+#: the adaptive sources of the tasksets made in this process, by key (:attr:`AcpTaskData.adaptive`)
+_ADAPTIVE: dict[int, AdaptiveSource] = {}
+
 #: the scorers of the answers, by their settings (``strict``, ``workers``, ``budget``)
 _SCORERS: dict[tuple, AsyncRewards] = {}
 #: the scores under way, by ``id`` of their trace (its metrics and rewards ask at once; traces are unhashable):
@@ -112,9 +122,10 @@ _SCORERS: dict[tuple, AsyncRewards] = {}
 _UNDER_WAY: dict[int, tuple[str | None, asyncio.Future]] = {}
 
 
-async def _judged(record: dict[str, Any], trace: vf.Trace, config: AcpTaskConfig) -> Reward:
+async def _judged(record: dict[str, Any], trace: vf.Trace, config: AcpTaskConfig, adaptive: int = 0) -> Reward:
     """The reward of the trace's last reply, worked out once per trace (kept in ``trace.info``): scored with the
-    other replies whose scores are asked for in the same turn of the event loop, on worker processes."""
+    other replies whose scores are asked for in the same turn of the event loop, on worker processes; told to the
+    record's adaptive source (``adaptive``), once."""
     kept = trace.info.get("acp")
     if not isinstance(kept, dict) or kept.get("reply") != trace.last_reply:
         under_way = _UNDER_WAY.get(id(trace))
@@ -131,6 +142,8 @@ async def _judged(record: dict[str, Any], trace: vf.Trace, config: AcpTaskConfig
         kept = {"reply": under_way[0], "value": result.value, "status": result.status, "reason": result.reason}
         kept["signals"] = result.signals
         trace.info["acp"] = kept
+        if adaptive in _ADAPTIVE:
+            _ADAPTIVE[adaptive].update(record, result.value)
     return Reward(kept["value"], kept["status"], kept["reason"], kept["signals"])
 
 
@@ -143,7 +156,7 @@ class AcpTask(vf.Task[AcpTaskData, vf.State, AcpTaskConfig]):
     """One question: one answer, scored exactly."""
 
     async def _result(self, trace: vf.Trace) -> Reward:
-        return await _judged(self.data.record, trace, self.config)
+        return await _judged(self.data.record, trace, self.config, self.data.adaptive)
 
     async def _reward(self, trace: vf.Trace, signal: str) -> float:
         """A signal as a reward; an undecided answer has none (:class:`UndecidedAnswer`)."""
@@ -225,16 +238,17 @@ def epoch_records(config: AcpTasksetConfig, epoch: int) -> list[dict[str, Any]]:
     return records
 
 
-def task_of(record: dict[str, Any], config: AcpTaskConfig) -> AcpTask:
-    """The verifiers task of one record."""
+def task_of(record: dict[str, Any], config: AcpTaskConfig, adaptive: int = 0) -> AcpTask:
+    """The verifiers task of one record (``adaptive``: the key of the adaptive source it came from)."""
     kind = record_task(record)
     if kind is None:
         raise ValueError(f"record {record.get('id')}: no known task")
     name, fmt = split_kind(kind)
     uid = str(record.get("uid") or record.get("id"))
     data = AcpTaskData(
-        id=uid, name=f"{kind}/{uid}", prompt=prompt(record, name, fmt), record=record, answer=reference_answer(record)
-    )
+        id=uid, name=f"{kind}/{uid}", prompt=prompt(record, name, fmt), record=record, answer=reference_answer(record),
+        adaptive=adaptive,
+    )  # fmt: skip
     return AcpTask(data, config)
 
 
@@ -267,13 +281,33 @@ class AcpTaskset(vf.Taskset[AcpTask, AcpTasksetConfig]):
 
     def __init__(self, config: AcpTasksetConfig):
         super().__init__(config)
-        self.INFINITE = config.epochs is None
+        self.INFINITE = config.epochs is None or config.adaptive
 
     def load(self) -> Iterator[AcpTask]:
+        if self.config.adaptive:
+            yield from self._adaptive()
+            return
         epochs = itertools.count() if self.config.epochs is None else range(self.config.epochs)
         for epoch in epochs:
             for record in epoch_records(self.config, epoch):
                 yield task_of(record, self.config.task)
+
+    def _adaptive(self) -> Iterator[AcpTask]:
+        """Tasks drawn from an adaptive source of the config's tasks and domains, without end; each trace's score
+        is told to the source."""
+        config = self.config
+        source = AdaptiveSource(
+            config.tasks, config.domains, config.seed, format=config.format, config=config.config,
+            settings=AdaptiveSettings(workers=config.workers),
+        )  # fmt: skip
+        key = id(source)
+        _ADAPTIVE[key] = source
+        try:
+            for record in source:
+                yield task_of(record, config.task, key)
+        finally:
+            _ADAPTIVE.pop(key, None)
+            source.close()
 
 
 __all__ = ["AcpTasksEnv", "AcpTaskset"]

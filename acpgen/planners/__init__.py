@@ -2,8 +2,9 @@
 
 Everything else in acp uses only what is exported here. Planners run from the installed PyPI
 wheels (:class:`LocalBackend`, the default) or inside an Apptainer image
-(:class:`ApptainerBackend`, see containers/README.md); :func:`run_tool` is the one subprocess
-caller of the package; :class:`PlanCache` keeps definite results (``$ACP_CACHE_DIR``).
+(:class:`ApptainerBackend`, see containers/README.md); :func:`run_tool` is the one caller of the
+package's external tools (`acpgen.evaluation.pool` starts acp's own worker interpreters);
+:class:`PlanCache` keeps definite results (``$ACP_CACHE_DIR``).
 """
 
 from acpgen.planners.backends import (

@@ -1,4 +1,5 @@
-"""The only place where acp starts a subprocess: :func:`run_tool`.
+"""The only place where acp starts an external tool: :func:`run_tool` (acp's own worker interpreters are
+`acpgen.evaluation.pool`'s).
 
 Every external tool runs in its own session (hence its own process group) with ``RLIMIT_CPU``
 and, unless the caller opts out, ``RLIMIT_AS`` set before ``exec``: by util-linux's ``prlimit``, which

@@ -12,5 +12,8 @@ The ecosystem adapters (`acpgen.adapters.verifiers`, `.verifiers_episodes`, `.tr
 * :mod:`acpgen.training.policies`: scripted policies (an optimal plan, and one with known mistakes)
   for tests and benchmarks;
 * :mod:`acpgen.training.sources`: records for training: a pre-built split in a seeded order per
-  epoch, or records generated on the fly by a background pool.
+  epoch, or records generated on the fly by a background pool;
+* :mod:`acpgen.training.adaptive`: records whose difficulty follows the rewards the trainer reports
+  (RLVE's rule), made ahead in the background;
+* :mod:`acpgen.training.batch`: the rewards of a batch, on worker processes with a budget per answer.
 """

@@ -145,8 +145,8 @@ def filled(code: str, mock_model: str, port: int, workdir: Path) -> str:
 
 
 def test_the_pages_have_blocks_and_every_one_is_run():
-    # the README's section (TRL's lines) and every adapter's page have blocks (training.md: prose and tables)
-    assert {s.page for s in SNIPPETS} == {page for page, _ in PAGES} - {"docs/integrations/training.md"}
+    # the README's section (TRL's lines), every adapter's page and training.md (the adaptive source) have blocks
+    assert {s.page for s in SNIPPETS} == {page for page, _ in PAGES}
     langs = [s.lang for s in SNIPPETS]
     assert langs.count("python") >= 6 and sum(lang.startswith("bash") for lang in langs) >= 4
     servers = [s for s in SNIPPETS if any(line.startswith(SERVER) for line in s.server)]
@@ -199,6 +199,8 @@ def check_python(snippet: Snippet, namespace: dict, printed: str) -> None:
         data = namespace["data"]
         entries = [data[i] for i in range(len(data))]
         assert entries and all(data.score_answer(e["answer"], e) == 1.0 for e in entries)
+    if "acpgen.adaptive(" in snippet.code:
+        assert namespace["source"].tops == {("plan", "ferry"): 4} and "('plan', 'ferry'): 4" in printed
     if "AcpEnvClient" in snippet.code:
         assert "This is a ferry domain" in printed and ("action(s) left" in printed or "goal holds" in printed)
 

@@ -33,6 +33,8 @@ from acpgen.adapters.trl import (
     acp_f1,
     acp_goal_fraction,
     acp_reward,
+    adaptive_dataset,
+    adaptive_rewards,
     episode_dataset,
     reward_function,
     trl_dataset,
@@ -237,3 +239,27 @@ def test_the_episode_dataset_of_a_split_folder(rl_split, rl_records):
         assert row["prompt"] == [{"role": "user", "content": Episode(record).context}]
         if record["task"] == "plan":
             assert row["prompt"][0]["content"] == record["context"].strip()
+
+
+def test_a_grpo_run_on_an_adaptive_source(tmp_path):
+    # The wiring end to end: GRPOTrainer reads rows drawn from acpgen.adaptive as it trains, and its reward function
+    # tells the source every completion's reward (the tiny model's random text: 0, so the difficulty stays).
+    source = acpgen.adaptive(tasks=["plan"], domains=["ferry"], seed=0, workers=0, batch=4)
+    told = []
+    update = source.update
+    source.update = lambda record, value: (told.append((record["difficulty"], value)), update(record, value))
+    model, tokenizer = tiny_model_and_tokenizer()
+    args = GRPOConfig(
+        output_dir=str(tmp_path), per_device_train_batch_size=2, num_generations=2, max_completion_length=8,
+        max_steps=2, report_to=[], use_cpu=True, save_strategy="no", logging_steps=1, shuffle_dataset=False,
+    )  # fmt: skip
+    reward = adaptive_rewards(source)
+    trainer = GRPOTrainer(
+        model=model, args=args, train_dataset=adaptive_dataset(source), processing_class=tokenizer,
+        reward_funcs=[reward],
+    )  # fmt: skip
+    trainer.train()
+    assert len(told) >= 4 and source.drawn >= 2  # two steps of 2 completions, each told
+    assert {value for _, value in told} <= {0.0, 1.0} and all(d >= 1 for d, _ in told)
+    assert source.tops == {("plan", "ferry"): 2}  # the floor of plan (two steps): random text moved nothing
+    assert reward.__name__ == "acp_reward_adaptive"

@@ -7,10 +7,12 @@ library's own model-free check, finds every task valid."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +29,7 @@ from verifiers.v1.trace import Trace, TraceTask
 import acpgen
 import acpgen.training.batch
 from acpgen.adapters.prompts import prompt
-from acpgen.adapters.verifiers import AcpTask, AcpTaskset, AcpTasksetConfig, level_of
+from acpgen.adapters.verifiers import AcpTask, AcpTaskConfig, AcpTaskset, AcpTasksetConfig, level_of
 
 
 def traced(task: vf.Task, replies: list[str]) -> Trace:
@@ -226,3 +228,19 @@ def test_vf_eval_warns_when_every_rollout_fails(env_id, rl_split, tmp_path):
     assert "failed to prepare uv script" in done.stderr and done.stderr.count("rollout(s) failed") == 1
     traces = [json.loads(line) for line in next(tmp_path.rglob("traces.jsonl")).read_text().splitlines()]
     assert len(traces) == 2 and not any(t["ok"] for t in traces)
+
+
+def test_an_adaptive_taskset_follows_a_learner_through_its_scores():
+    # A policy that answers a record right (its stored answer) iff its difficulty is at most 3: the tasks loaded
+    # after its scores are drawn around 3 (acpgen.adaptive, told each rollout's acp_score as it is scored).
+    config = AcpTasksetConfig(
+        adaptive=True, tasks=["plan"], domains=["ferry"], seed=0, workers=0, task=AcpTaskConfig(workers=1)
+    )
+    drawn = []
+    for task in itertools.islice(iter(AcpTaskset(config)), 150):
+        difficulty = task.data.record["difficulty"]
+        drawn.append(difficulty)
+        trace = traced(task, [task.data.answer if difficulty <= 3 else "I cannot tell."])
+        asyncio.run(task.score(trace))
+        assert rewards(trace)["acp_score"] == (1.0 if difficulty <= 3 else 0.0)
+    assert abs(statistics.median(drawn[-70:]) - 3) <= 1 and max(drawn) <= 4
