@@ -106,6 +106,9 @@ class QAConfig:
     formats: tuple[str, ...] = ("gen",)  # gen (ACPBench-Hard), bool and mcq (ACPBench; not for nexta)
     tasks: tuple[str, ...] | None = None  # the tasks to ask about (None: every registered task)
     sequence_lengths: tuple[int, ...] | None = None  # rac_*: action sequence lengths (None: all; set by a level)
+    # the plan tasks (plan, optplan, pver): records about problems no plan solves, this share of questions_per_task
+    # more (rounded up; 0: none), from ceil(share x problems) unsolvable problems per domain
+    unsolvable_share: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -325,8 +328,15 @@ def _domains(value: Any, where: str) -> dict[str, DomainConfig]:
     return {name: _value(entry, DomainConfig, f"{where}.{name}", f"{where}.*") for name, entry in value.items()}
 
 
+def _share(value: Any, where: str) -> float:
+    if _number(value) and 0 <= value <= 1:
+        return value
+    raise ConfigError(f"{where} must be a share from 0 to 1, not {_shown(value)}")
+
+
 #: the keys with a rule of their own, by key path (``*``: any domain): (value, key) -> the value to keep
 _RULES: dict[str, Callable[[Any, str], Any]] = {
+    "qa.unsolvable_share": _share,
     "qa.formats": check_formats,
     "qa.tasks": _tasks,
     "states.goal_distance": _goal_distance,

@@ -54,6 +54,7 @@ class GenFields(TypedDict, total=False):
     obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
     renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
     template: str  # a user's template (YAML) the record's English was written with; absent: acp's own for ``domain``
+    solvable: bool  # plan, optplan, pver: false for a state no plan reaches the goal from (absent otherwise)
 
 
 class GenRecord(ReferenceGenRecord, GenFields):
@@ -107,6 +108,7 @@ class ChoiceFields(TypedDict, total=False):
     obfuscation: str  # an obfuscated run's mode: mystery or random (acpgen.pddl.obfuscate)
     renaming: dict[str, Any]  # with obfuscation: original name -> the name in the record, per table (Renaming.to_dict)
     template: str  # a user's template (YAML) the record's English was written with; absent: acp's own for ``domain``
+    solvable: bool  # plan, optplan, pver: false for a state no plan reaches the goal from (absent otherwise)
 
 
 class QARecord(TypedDict, total=False):
@@ -141,6 +143,7 @@ class QARecord(TypedDict, total=False):
     obfuscation: str
     renaming: dict[str, Any]
     template: str
+    solvable: bool
 
 
 def keys(schema: type) -> tuple[str, ...]:

@@ -170,7 +170,9 @@ def generate(
         )
         for name, counts in runs:
             click.echo(
-                f"{name}: {counts['problems']} problems, {counts['plans']} plans, {counts['states']} states, "
+                f"{name}: {counts['problems']} problems"
+                + (f" and {counts['unsolvable']} no plan solves" if counts.get("unsolvable") else "")
+                + f", {counts['plans']} plans, {counts['states']} states, "
                 f"{counts['questions']} questions"
             )
     short = fell_short(reports, strict=strict)

@@ -108,7 +108,7 @@ def record_task(record: dict) -> str | None:
 # read directly: its records are OUT/D/<task>.<format>.jsonl). qa/ holds the qa stage's symbolic questions (no
 # context, no question text): the same questions before export, which read with them would count every record twice.
 _ARTEFACTS = ("export.json", "manifest.json", "states.jsonl")
-_ARTEFACT_DIRS = ("plans", "states", "problems", "qa", "lm_eval", "stamps", "planner-cache")
+_ARTEFACT_DIRS = ("plans", "states", "problems", "unsolvable", "qa", "lm_eval", "stamps", "planner-cache")
 
 
 def _is_artefact(relative: Path) -> bool:
@@ -117,8 +117,8 @@ def _is_artefact(relative: Path) -> bool:
 
 def dataset_files(path: Path) -> list[Path]:
     """The record files at ``path``: the file itself, or every record file under a folder, leaving out the
-    intermediate files of acp's output folders (qa/, plans/, states/, problems/, stamps/...): a folder of `acp
-    generate` output gives exactly its exported records. A folder passed itself is read, whatever its name."""
+    intermediate files of acp's output folders (qa/, plans/, states/, problems/, unsolvable/, stamps/...): a folder
+    of `acp generate` output gives exactly its exported records. A folder passed itself is read, whatever its name."""
     path = Path(path)
     if path.is_dir():
         files = sorted(

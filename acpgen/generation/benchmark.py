@@ -3,7 +3,8 @@
 For every configured domain all stages run (resuming), then each task's exported records are
 split: the first ``test_per_domain`` records of a domain go to the test split, the next ones to
 the dev split, which takes ``dev_per_task`` records per task spread over the domains (the
-first ``dev_per_task mod #domains`` domains, in config order, give one more). The splits are
+first ``dev_per_task mod #domains`` domains, in config order, give one more). The plan tasks' records
+about unsolvable problems are added to each split: ``qa.unsolvable_share`` of its count, rounded up. The splits are
 written to ``DATASET/<task>/<split>.<format>.jsonl`` (formats gen, bool, mcq as configured);
 then every record's stored answer is re-proven (`acp validate`) and scored as a model answer
 (`acp score` on `reference-answers`), and the counts, time and rates go to
@@ -14,6 +15,7 @@ the versions of Python, acp and the planner packages.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -85,8 +87,15 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
             path = export_file(out / domain, task, fmt)
             if not path.exists():
                 raise DataError(f"{path}: missing; the export stage of {domain} did not run")
-            records = [json.loads(line) for line in path.read_text().splitlines()]
+            every = [json.loads(line) for line in path.read_text().splitlines()]
+            records = [r for r in every if r.get("solvable", True)]
             parts = {"test": records[:test_n], "dev": records[test_n : test_n + quota[domain]]}
+            # the records about unsolvable problems (the plan tasks'): the share of each split's, after them
+            unsolvable = [r for r in every if not r.get("solvable", True)]
+            share = config.qa.unsolvable_share
+            test_u = math.ceil(share * test_n) if unsolvable else 0
+            parts["test"] += unsolvable[:test_u]
+            parts["dev"] += unsolvable[test_u : test_u + math.ceil(share * quota[domain])]
             for split, chosen in parts.items():
                 for record in chosen:
                     record["split"] = split

@@ -530,6 +530,9 @@ class Task(ABC):
     questions: ClassVar[dict[str, str]] = {}
     #: the boolean and multiple-choice formats (ACPBench), or None
     choice: ClassVar[ChoiceFormats | None] = None
+    #: the formats in which the task also asks about problems no plan solves (``generate_unsolvable``; the plan
+    #: tasks), beside its questions per task: ``qa.unsolvable_share`` of them more
+    unsolvable_formats: ClassVar[tuple[str, ...]] = ()
     #: what, besides the problem's size, makes a question of this task harder (the steps of a difficulty,
     #: ``acpgen.training.adaptive``): ``distance``, the remaining plan length of the state asked about;
     #: ``sequence``, the length of the action sequence asked about; ``none``, the problem's size alone
@@ -554,6 +557,14 @@ class Task(ABC):
         """The stored fields of an open-ended question about the record's state (``answer`` and the
         structured fields the question needs), or None to skip the state. ``settings`` is the qa
         section of the configuration."""
+
+    def generate_unsolvable(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
+        """The stored fields of a question about a state of a problem no plan solves (the record's ``solvable`` is
+        False; :meth:`validate` re-proves it), or None to skip the state; only for the formats of
+        :attr:`unsolvable_formats`."""
+        return None
 
     # ----- scoring and validation ---------------------------------------------------------------
     @abstractmethod

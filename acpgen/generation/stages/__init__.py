@@ -33,11 +33,20 @@ STAGES = {name: partial(run_stage, name) for name in PREPARE}
 
 
 def count_artefacts(ctx: StageContext) -> dict[str, int]:
-    """Problems, stored plans and states of a domain's output folder."""
+    """Problems (and, apart, those no plan solves), stored plans, states (theirs included) and questions of a domain's
+    output folder."""
     plan_count = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
-    states = ctx.states_file.read_text().count("\n") if ctx.states_file.exists() else 0
+    files = [ctx.states_file, ctx.unsolvable_dir / "states.jsonl"]
+    states = sum(path.read_text().count("\n") for path in files if path.exists())
     questions = sum(len(p.read_text().splitlines()) for p in sorted((ctx.root / "qa").glob("*.jsonl")))
-    return {"questions": questions, "problems": len(ctx.problem_files()), "plans": plan_count, "states": states}
+    unsolvable = len(list(ctx.unsolvable_dir.glob("u*.pddl")))
+    return {
+        "questions": questions,
+        "problems": len(ctx.problem_files()),
+        "unsolvable": unsolvable,
+        "plans": plan_count,
+        "states": states,
+    }
 
 
 __all__ = ["PREPARE", "STAGES", "StageContext", "StageReport", "StageWork", "call_unit", "count_artefacts"]

@@ -73,6 +73,12 @@ class StageContext:
         return self.root / "states.jsonl"
 
     @property
+    def unsolvable_dir(self) -> Path:
+        """The problems no plan solves (``uNNN.pddl``, each with its proof ``uNNN.proof.json``) and their states
+        (``states.jsonl``): apart from the solvable ones, which every task asks about."""
+        return self.root / "unsolvable"
+
+    @property
     def domain_text(self) -> str:
         return self.source.text
 

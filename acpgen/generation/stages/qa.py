@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import math
 import multiprocessing
 import random
 import time
@@ -71,11 +72,33 @@ class QASource:
 
     def task(self, problem: str) -> GroundTask:
         if problem not in self.tasks:
-            text = (self.ctx.problems_dir / f"{problem}.pddl").read_text()
+            unsolvable = problem in self.unsolvable
+            folder = self.ctx.unsolvable_dir if unsolvable else self.ctx.problems_dir
+            text = (folder / f"{problem}.pddl").read_text()
             self.tasks[problem] = GroundTask.from_strings(self.domain_text, text, problem)
-            plans = json.loads((self.ctx.plans_dir / f"{problem}.json").read_text())["plans"]
+            plans = [] if unsolvable else json.loads((self.ctx.plans_dir / f"{problem}.json").read_text())["plans"]
             self.plans[problem] = [p["actions"] for p in plans]
         return self.tasks[problem]
+
+    @cached_property
+    def unsolvable(self) -> dict[str, list[dict]]:
+        """The states of the unsolvable problems (``unsolvable/states.jsonl``), by problem."""
+        path = self.ctx.unsolvable_dir / "states.jsonl"
+        by_problem: dict[str, list[dict]] = {}
+        for line in path.read_text().splitlines() if path.is_file() else ():
+            state = json.loads(line)
+            by_problem.setdefault(state["problem"], []).append(state)
+        return by_problem
+
+    def unsolvable_candidates(self, task_name: str, fmt: str = "gen") -> list[dict]:
+        """The unsolvable problems' states in a seeded order, alternating between problems."""
+        rng = self.ctx.rng("qa-unsolvable-order", task_name, fmt)
+        shuffled = []
+        for problem in sorted(self.unsolvable):
+            states = list(self.unsolvable[problem])
+            rng.shuffle(states)
+            shuffled.append(states)
+        return [s for group in zip_longest(*shuffled) for s in group if s is not None]
 
     def candidates(self, task_name: str, fmt: str = "gen") -> list[dict]:
         """States in a seeded order, alternating between problems so questions spread over them."""
@@ -121,7 +144,8 @@ class QASource:
     def renaming(self, problem: str) -> dict[str, Any] | None:
         """The renaming of the problem in an obfuscated run (its ``pNNN.renaming.json``), else None."""
         if problem not in self.renamings:
-            path = self.ctx.renaming_file(self.ctx.problems_dir / f"{problem}.pddl")
+            folder = self.ctx.unsolvable_dir if problem in self.unsolvable else self.ctx.problems_dir
+            path = self.ctx.renaming_file(folder / f"{problem}.pddl")
             self.renamings[problem] = json.loads(path.read_text()) if self.ctx.source.obfuscation != "none" else None
         return self.renamings[problem]
 
@@ -181,6 +205,39 @@ def _budgets(ctx: StageContext):
 
 # propose(ctx, item, rng, records so far): the stored fields of a question about the item's state, or None
 Propose = Callable[[RecordContext, QAItem, random.Random, list[dict[str, Any]]], dict[str, Any] | None]
+
+
+def unsolvable_wanted(ctx: StageContext, task_name: str, fmt: str) -> int:
+    """How many records of ``task_name`` in ``fmt`` ask about unsolvable problems, beside the questions per task:
+    ``qa.unsolvable_share`` of them, rounded up, for a task that asks it in the format (none otherwise)."""
+    settings = qa_settings(ctx)
+    if fmt not in TASKS[task_name].unsolvable_formats or settings.unsolvable_share <= 0:
+        return 0
+    return math.ceil(settings.unsolvable_share * settings.questions_per_task)
+
+
+def _collect_unsolvable(ctx: StageContext, task_name: str, fmt: str, wanted: int) -> tuple[list[dict], dict]:
+    """Verified records about the unsolvable problems' states (the task's ``generate_unsolvable``, re-proven by its
+    ``validate``), up to ``wanted``, and counts (tried, candidates)."""
+    task, settings = TASKS[task_name], qa_settings(ctx)
+    attempt = _Attempt(
+        ctx,
+        task_name,
+        fmt,
+        lambda c, item, rng, records: task.generate_unsolvable(c, item, rng, settings),
+        task.validate,
+    )
+    candidates = attempt.source.unsolvable_candidates(task_name, fmt)
+    records: list[dict[str, Any]] = []
+    tried = 0
+    for state in candidates[: settings.candidates_per_task]:
+        if len(records) >= wanted:
+            break
+        tried += 1
+        _, record = attempt(state, records)
+        if record is not None:
+            records.append(record)
+    return records, {"tried": tried, "candidates": len(candidates)}
 
 
 def _collect(
@@ -517,7 +574,15 @@ def _generate(ctx: StageContext, task_name: str, fmt: str, spread: int = 1) -> t
     """A unit: the records of one task and format, and the counts of the search (``spread``: see
     :func:`generate_task`; boolean and multiple-choice questions balance their answers over the records
     so far, so their states are tried one after the other)."""
-    return generate_task(ctx, task_name, spread) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
+    records, counts = generate_task(ctx, task_name, spread) if fmt == "gen" else generate_choice(ctx, task_name, fmt)
+    wanted = unsolvable_wanted(ctx, task_name, fmt)
+    if wanted:  # after the solvable questions, which keep their records whatever the share
+        unsolvable, found = _collect_unsolvable(ctx, task_name, fmt, wanted)
+        records += unsolvable
+        counts.update(
+            unsolvable=len(unsolvable), unsolvable_tried=found["tried"], unsolvable_candidates=found["candidates"]
+        )
+    return records, counts
 
 
 def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
@@ -528,7 +593,7 @@ def stamps(ctx: StageContext, formats: set[str]) -> dict[str, dict]:
     where the search stops; :func:`_settled` compares them with the recorded counts. The input files
     are read once."""
     settings = dataclasses.asdict(ctx.config.qa)
-    for key in ("questions_per_task", "candidates_per_task", "formats"):
+    for key in ("questions_per_task", "candidates_per_task", "formats", "unsolvable_share"):
         del settings[key]
     planner = ctx.config.planner
     config = {
@@ -567,8 +632,20 @@ def _settled(entry: dict, settings) -> bool:
     got, tried, candidates = entry["got"], entry["tried"], entry["candidates"]
     limit = settings.candidates_per_task
     if got == settings.questions_per_task:
-        return tried <= limit
-    return got < settings.questions_per_task and tried == min(limit, candidates)
+        return tried <= limit and _settled_unsolvable(entry, settings)
+    searched = got < settings.questions_per_task and tried == min(limit, candidates)
+    return searched and _settled_unsolvable(entry, settings)
+
+
+def _settled_unsolvable(entry: dict, settings) -> bool:
+    """The same for the records about unsolvable problems (a file without them, made before the share: none)."""
+    wanted = math.ceil(settings.unsolvable_share * settings.questions_per_task) if "unsolvable" in entry else 0
+    if "unsolvable" not in entry:
+        return True
+    got, tried = entry["unsolvable"], entry.get("unsolvable_tried", 0)
+    if got == wanted:
+        return tried <= settings.candidates_per_task
+    return got < wanted and tried == min(settings.candidates_per_task, entry.get("unsolvable_candidates", 0))
 
 
 def shortfall(counts: dict, got: int, settings) -> str | None:
@@ -595,11 +672,12 @@ def prepare(ctx: StageContext) -> StageWork:
     settings = qa_settings(ctx)
     wanted = domain_qa_files(ctx.config, ctx.domain)
     book = work.keep(ctx.stamp_book("qa"))
-    made_from = stamps(ctx, {f for _, f in wanted})
+    made_from: dict[Any, dict] = dict(stamps(ctx, {f for _, f in wanted}))  # by format; by (task, format) too
 
     def commit(task_name: str, fmt: str, made: tuple[list[dict], dict]) -> None:
         records, counts = made
-        short = shortfall(counts, len(records), settings)
+        solvable = len(records) - counts.get("unsolvable", 0)
+        short = shortfall(counts, solvable, settings)
         if short:
             report.short.append(f"{task_name} {fmt}: {short}")
         target = qa_file(ctx, task_name, fmt)
@@ -610,19 +688,26 @@ def prepare(ctx: StageContext) -> StageWork:
         book.record(
             target.name,
             target,
-            made_from[fmt],
+            made_from.get((task_name, fmt), made_from[fmt]),
             wanted=settings.questions_per_task,
-            got=len(records),
+            got=solvable,
             tried=counts["tried"],
             candidates=counts["candidates"],
             shortfall=short,
+            **{k: counts[k] for k in ("unsolvable", "unsolvable_tried", "unsolvable_candidates") if k in counts},
         )
         report.done += 1
 
+    unsolvable = sorted(ctx.unsolvable_dir.glob("u*.pddl"))
+    asking = {(t, f) for t, f in wanted if unsolvable_wanted(ctx, t, f) and unsolvable}
+    if asking:  # the unsolvable problems and their states: inputs of the plan tasks' records only
+        inputs = digest_of(input_digests(ctx.root, [*unsolvable, ctx.unsolvable_dir / "states.jsonl"]))
+        made_from |= {(t, f): {**made_from[f], "unsolvable": inputs} for t, f in asking}
     stale = []
     for t, f in wanted:
         target, entry = qa_file(ctx, t, f), book.entry(qa_file(ctx, t, f).name)
-        if entry is not None and book.fresh(target.name, target, made_from[f]) and _settled(entry, settings):
+        stamp = made_from.get((t, f), made_from[f])
+        if entry is not None and book.fresh(target.name, target, stamp) and _settled(entry, settings):
             report.skipped += 1
             if entry["shortfall"]:
                 report.short.append(f"{t} {f}: {entry['shortfall']} (unchanged since the last run)")

@@ -1,4 +1,5 @@
-"""Stage 3, states: problems + plans -> OUT/D/states/<problem>.jsonl and OUT/D/states.jsonl.
+"""Stage 3, states: problems + plans -> OUT/D/states/<problem>.jsonl and OUT/D/states.jsonl; the unsolvable
+problems' states (their initial state and random rollouts) -> OUT/D/unsolvable/states.jsonl.
 
 The states along every stored plan, plus seeded random rollouts from each of them, de-duplicated
 per problem and capped at ``max_per_problem`` (a seeded, order-preserving sample). Each state is
@@ -80,6 +81,35 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
     ]
 
 
+def sample_unsolvable_states(ctx: StageContext, problem: str) -> list[dict]:
+    """The de-duplicated states of an unsolvable problem (``unsolvable/<problem>.pddl``): its initial state and the
+    states of seeded random rollouts from it (``8 x rollouts_per_state`` of ``rollout_length`` steps, at least 8);
+    every one of them is unsolvable too (a plan from one would make a plan from the initial state). Capped at
+    ``max_per_problem``, as a solvable problem's."""
+    settings = ctx.config.states
+    text = (ctx.unsolvable_dir / f"{problem}.pddl").read_text()
+    task = GroundTask.from_strings(ctx.domain_text, text, problem)
+    rng = ctx.rng("states", problem)
+    found: dict[int, dict] = {task.init: {"path": [], "source": "init"}}
+    for _ in range(max(8, 8 * settings.rollouts_per_state)):
+        state, path = task.init, list[str]()
+        for _ in range(max(1, settings.rollout_length)):
+            options = task.applicable(state)
+            if not options:
+                break
+            action = rng.choice(options)
+            state, path = action.apply(state), [*path, action.name]
+            found.setdefault(state, {"path": list(path), "source": "rollout"})
+    states = list(found.items())
+    if len(states) > settings.max_per_problem:
+        chosen = sorted(rng.sample(range(len(states)), settings.max_per_problem))
+        states = [states[i] for i in chosen]
+    return [
+        {"id": f"{problem}-s{k:04d}", "problem": problem, **origin, "unsolvable": True, **_describe(task, state)}
+        for k, (state, origin) in enumerate(states)
+    ]
+
+
 def _at_distance(origin: dict, distance: tuple[int, int | None] | None) -> bool:
     """Whether a state is kept under ``states.goal_distance``: a plan state whose remaining plan length
     lies in the range (every state when there is no range; rollout states have no known distance)."""
@@ -97,36 +127,51 @@ def stamp(ctx: StageContext, problem: str) -> dict:
     return {**ctx.base_stamp(), "config": digest_of(config), "inputs": inputs}
 
 
+def unsolvable_stamp(ctx: StageContext, problem: str) -> dict:
+    """What the states file of the unsolvable ``problem`` is made from."""
+    config = {"seed": ctx.config.seed, "states": dataclasses.asdict(ctx.config.states)}
+    inputs = input_digests(ctx.root, [ctx.unsolvable_dir / f"{problem}.pddl"])
+    return {**ctx.base_stamp(), "config": digest_of(config), "inputs": inputs}
+
+
 def prepare(ctx: StageContext) -> StageWork:
-    """One unit per problem whose states file is missing or stale; ``finish`` joins the files."""
+    """One unit per problem whose states file is missing or stale; ``finish`` joins the files (the unsolvable
+    problems' apart, in ``unsolvable/states.jsonl``)."""
     work = StageWork(StageReport("states", ctx.domain))
     report = work.report
     problems = sorted(p.stem for p in ctx.plans_dir.glob("*.json"))
+    unsolvable = sorted(p.stem for p in ctx.unsolvable_dir.glob("u*.pddl"))
     book = work.keep(ctx.stamp_book("states"))
-    made_from = {p: stamp(ctx, p) for p in problems}  # before any work
+    made_from = {p: stamp(ctx, p) for p in problems} | {p: unsolvable_stamp(ctx, p) for p in unsolvable}
     current: set[str] = set()  # problems whose states file is up to date (a failed unit's is not)
+    folders = {p: ctx.states_dir for p in problems} | {p: ctx.unsolvable_dir / "states" for p in unsolvable}
 
     def commit(problem: str, states: list[dict]) -> None:
-        target = ctx.states_dir / f"{problem}.jsonl"
+        target = folders[problem] / f"{problem}.jsonl"
         atomic_write_text(target, jsonl_text(states), durable=False)
         book.record(target.name, target, made_from[problem])
         current.add(problem)
         report.done += 1
 
-    for problem in problems:
-        if book.fresh(f"{problem}.jsonl", ctx.states_dir / f"{problem}.jsonl", made_from[problem]):
+    for problem in [*problems, *unsolvable]:
+        target = folders[problem] / f"{problem}.jsonl"
+        if book.fresh(target.name, target, made_from[problem]):
             current.add(problem)
             report.skipped += 1
         else:
-            target = ctx.states_dir / f"{problem}.jsonl"
+            sample = sample_states if problem in problems else sample_unsolvable_states
             work.units.append(
-                Unit(f"{ctx.domain}/states/{problem}", sample_states, (ctx, problem), partial(commit, problem), target)
+                Unit(f"{ctx.domain}/states/{problem}", sample, (ctx, problem), partial(commit, problem), target)
             )
 
     def finish() -> None:
         combined = "".join((ctx.states_dir / f"{p}.jsonl").read_text() for p in problems if p in current)
         atomic_write_text(ctx.states_file, combined, durable=False)  # made again by every run
         report.items = combined.count("\n")
+        if unsolvable:
+            apart = "".join((folders[p] / f"{p}.jsonl").read_text() for p in unsolvable if p in current)
+            atomic_write_text(ctx.unsolvable_dir / "states.jsonl", apart, durable=False)
+            report.items += apart.count("\n")
 
     work.finish = finish
     return work
