@@ -210,13 +210,17 @@ def config_of(part: Path, domain: str) -> dict[str, Any] | None:
 
 
 def result_files(root: Path, only: list[str], exclude: list[str]) -> list[tuple[Path, Path]]:
-    """(part folder, result file) of every ``<part>/results*/<domain>/.../*.json``, filtered by path."""
+    """(part folder, result file) of every ``<part>/results*/<domain>/.../*.json``, filtered by path; not the files
+    of the ``unsolvable_*`` configs, whose right answer is that no plan exists (benchmarks/bench_planbench_unsolvable.py
+    compares those)."""
     found = []
     for name in PARTS:
         part = root / name
         for results in RESULTS:
             for path in sorted((part / results).glob("*/**/*.json")):
                 text = str(path.relative_to(root))
+                if relative(part, path).parts[1].startswith("unsolvable"):
+                    continue
                 if (not only or any(s in text for s in only)) and not any(s in text for s in exclude):
                     found.append((part, path))
     return found

@@ -22,6 +22,18 @@ reads exactly) must score 0 with status ``scored``; the first candidate that doe
 for which none does are counted (column ``skip``) and get no twin. A false positive is a twin that scores 1
 in some style. Every missed correct answer and every false positive, with its response and the
 verdict's reason, goes to ``<cache>/failures.jsonl``; the cells to ``<cache>/summary.json``.
+
+**No plan exists.** The rows ``plan unsolvable`` and ``optplan unsolvable`` are records about a state from which
+no plan reaches the goal (``"solvable": false``, no plan). Until acp's generation makes such records, the benchmark
+makes them itself from its plan and optplan records: the goal gets one more atom that contradicts it (the first
+goal atom with its two arguments swapped, or its last argument replaced by another object of its type: a block
+on the block that stands on it, a car at two places), the first whose goal no plan reaches as
+:func:`acpgen.proofs.unsolvable.prove_unsolvable` proves by two procedures (acp's own, no planner); a record for
+which none is proven is left out. Their correct answer says that no plan exists, in each style's phrasing (an
+empty plan with the statement in ``markdown_steps`` and ``pddl_lines``); each has two wrong twins in the same
+style: a plan offered (applicable actions from the state, which cannot reach the goal), and the statement that
+no plan exists scored on the record it was made from, whose state has a plan. Records without a plan that the
+generation made are read as they are, with the first twin only.
 """
 
 from __future__ import annotations
@@ -40,15 +52,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from common import chosen_domains
-from prose_styles import STYLES, Answer, Words, bare, correct_answers, twin_candidates
+from prose_styles import NOPLAN, PLAN, STYLES, Answer, Words, bare, correct_answers, twin_candidates
 
 import acpgen
+from acpgen.api import ground_task
 from acpgen.config import load_config
+from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import canonical, split_canonical
+from acpgen.proofs.unsolvable import prove_unsolvable
 from acpgen.tasks import TASKS, task_formats
 
 READINGS = {"default": False, "strict": True}
 MAX_TWIN_TRIES = 6
-LABEL = 17  # characters of the task column
+LABEL = 19  # characters of the task column
 
 
 @dataclass
@@ -86,7 +102,8 @@ class Row:
 
 def row_name(record: dict) -> str:
     fmt = record.get("format", "gen")
-    return record["task"] if fmt == "gen" else f"{record['task']}.{fmt}"
+    name = record["task"] if fmt == "gen" else f"{record['task']}.{fmt}"
+    return f"{name} unsolvable" if record.get("solvable") is False else name
 
 
 # ----- records -----------------------------------------------------------------------------------------
@@ -150,6 +167,64 @@ def generated(args: argparse.Namespace, domain: str, task: str, fmt: str) -> lis
     return records
 
 
+# ----- records from whose state no plan exists ---------------------------------------------------------
+def with_goal(problem: str, atoms: list[str]) -> str:
+    """A PDDL problem text with its goal replaced by the conjunction of ``atoms``."""
+    start = problem.find("(:goal")
+    depth = 0
+    for end in range(start, len(problem)):
+        depth += {"(": 1, ")": -1}.get(problem[end], 0)
+        if depth == 0:
+            break
+    return f"{problem[:start]}(:goal (and {' '.join(atoms)})){problem[end + 1 :]}"
+
+
+def contradictions(task: GroundTask) -> list[str]:
+    """Atoms that contradict the goal's first atom of two or more arguments: its first two arguments swapped,
+    then its last argument replaced by another object of its type."""
+    for atom in task.atoms.atoms(task.goal_pos):
+        name, args = split_canonical(atom)
+        if len(args) < 2:
+            continue
+        candidates = [canonical(name, (args[1], args[0], *args[2:]))]
+        kinds = task.lifted.predicates.get(name, ())
+        others = sorted(set(task.lifted.objects_of(kinds[-1])) - {args[-1]}) if kinds else []
+        candidates += [canonical(name, (*args[:-1], other)) for other in others]
+        return [c for c in candidates if task.is_valid_atom(c) and c != atom]
+    return []
+
+
+def unsolvable_from(record: dict) -> dict | None:
+    """The record with one goal atom more that contradicts its goal, proven unsolvable (the benchmark's docstring);
+    None when no candidate is proven. Its stored fields are those of the contract: ``"solvable": false``, no plan,
+    no optimal cost; its uid marks it as proven (the benchmark proved it)."""
+    task = ground_task(record)
+    goal = task.atoms.atoms(task.goal_pos)
+    for extra in contradictions(task)[:6]:
+        problem = with_goal(record["PDDL_problem"], [*goal, extra])
+        if prove_unsolvable(GroundTask.from_strings(record["PDDL_domain"], problem)).proven:
+            made = {k: v for k, v in record.items() if k != "optimal_cost"}
+            return made | {
+                "PDDL_problem": problem,
+                "answer": None,
+                "solvable": False,
+                "uid": f"{record['uid']}-no-plan",
+            }
+    return None
+
+
+def unsolvable_records(records: list[dict]) -> list[tuple[dict, dict]]:
+    """(record without a plan, the record it was made from) for the benchmark's plan and optplan records (those of
+    solvable states: a generated record without a plan is read as it is)."""
+    made = []
+    for record in records:
+        if record["task"] in ("plan", "optplan") and record.get("format", "gen") == "gen" and record["answer"]:
+            unsolvable = unsolvable_from(record)
+            if unsolvable is not None:
+                made.append((unsolvable, record))
+    return made
+
+
 # ----- twins and scoring -------------------------------------------------------------------------------
 def proven_twin(record: dict, answer: Answer, words: Words) -> Answer | None:
     """The first wrong twin whose bare rendering scores 0 (status scored); None when none does."""
@@ -173,7 +248,9 @@ class Case:
     expected: str  # the correct answer's bare rendering
 
 
-def cases_of(record: dict, row: Row, styles: list[str], per_record: int) -> Iterator[Case]:
+def cases_of(record: dict, row: Row, styles: list[str], per_record: int, source: dict | None = None) -> Iterator[Case]:
+    """The correct answers of a record and their twins in every style; ``source``: for a record without a plan, the
+    record it was made from, on which "no plan exists" is a second twin (proven wrong: its bare form scores 0)."""
     words = Words(record)
     for answer in correct_answers(record)[:per_record]:
         twin = proven_twin(record, answer, words)
@@ -188,6 +265,21 @@ def cases_of(record: dict, row: Row, styles: list[str], per_record: int) -> Iter
                 text = STYLES[style](record, written, words)
                 if text is not None:
                     yield Case(record, style, text, correct, expected)
+        if answer.kind == NOPLAN and source is not None:
+            yield from _no_plan_twins(source, row, styles, expected)
+
+
+def _no_plan_twins(source: dict, row: Row, styles: list[str], expected: str) -> Iterator[Case]:
+    """ "No plan exists" on a record whose state has a plan, in every style (revised: its plan first)."""
+    words = Words(source)
+    said = Answer(NOPLAN, None, other=Answer(PLAN, list(source["answer"])))
+    if acpgen.score(source, bare(source, said, words)).score != 0:
+        return
+    row.twins += 1
+    for style in styles:
+        text = STYLES[style](source, said, words)
+        if text is not None:
+            yield Case(source, style, text, False, expected)
 
 
 def score_case(case: Case, row: Row, failures: list[dict]) -> None:
@@ -362,21 +454,25 @@ def main() -> None:
     tasks = chosen(args.tasks, list(TASKS), "tasks")
     styles = chosen(args.styles, list(STYLES), "styles")
     records = load_records(args, domains, tasks)
+    made = unsolvable_records(records)
     generated = time.perf_counter()
     rows: dict[str, Row] = {}
     failures: list[dict] = []
-    for record in sorted(records, key=lambda r: list(TASKS).index(r["task"])):
+    sources = {id(record): source for record, source in made}
+    every = records + [record for record, _ in made]
+    for record in sorted(every, key=lambda r: (list(TASKS).index(r["task"]), r.get("solvable") is False)):
         row = rows.setdefault(row_name(record), Row())
-        for case in cases_of(record, row, styles, args.answers):
+        for case in cases_of(record, row, styles, args.answers, sources.get(id(record))):
             score_case(case, row, failures)
-    differ = check_bare(records)
+    differ = check_bare(every)
     args.cache.mkdir(parents=True, exist_ok=True)
     with open(args.cache / "failures.jsonl", "w", encoding="utf-8") as out:
         out.writelines(json.dumps(f) + "\n" for f in failures)
     (args.cache / "summary.json").write_text(json.dumps(summary(rows), indent=1) + "\n", encoding="utf-8")
     print(
-        f"{len(records)} records ({', '.join(domains)}; level {args.level}, n={args.n}, seed {args.seed}); "
-        f"generation {generated - start:.1f} s, scoring {time.perf_counter() - generated:.1f} s"
+        f"{len(records)} records ({', '.join(domains)}; level {args.level}, n={args.n}, seed {args.seed}) and "
+        f"{len(made)} made from their plan records without a plan; generation {generated - start:.1f} s, scoring "
+        f"{time.perf_counter() - generated:.1f} s"
     )
     print(
         "cell: recall (share of correct answers scoring 1), then false positives/parse errors (proven-wrong twins "

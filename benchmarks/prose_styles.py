@@ -1,19 +1,22 @@
 """Answers written in the styles real models use, and their provably wrong twins (`make bench-read-prose`).
 
-An :class:`Answer` is one correct (or wrong) answer of a record in structured form: its ``kind`` (a plan, a
-set of actions, a set of literals, prog's effects, one atom or action, an index, pver's verdict, a
-count, a PDDL problem, yes/no, an option letter) and its ``value`` in PDDL syntax. :func:`correct_answers`
-reads them from a record's stored answer; :func:`twin_candidates` proposes wrong answers of the same
-kind (the benchmark keeps the first whose bare rendering scores 0). A style is a function
+An :class:`Answer` is one correct (or wrong) answer of a record in structured form: its ``kind`` (a plan, the
+statement that no plan exists, a set of actions, a set of literals, prog's effects, one atom or action, an
+index, pver's verdict, a count, a PDDL problem, yes/no, an option letter) and its ``value`` in PDDL syntax.
+:func:`correct_answers` reads them from a record's stored answer; :func:`twin_candidates` proposes wrong answers
+of the same kind (the benchmark keeps the first whose bare rendering scores 0). A style is a function
 ``(record, answer, words) -> text | None`` (None: the style is not natural for that answer); the English
 comes from :class:`Words`, acp's own describer of the record's domain template. The styles copy the
 shapes of published model answers (PlanBench's results: o1-preview's bold numbered steps with an
 explanation line under each, restatements under a heading, gpt-4o's and Claude's plain numbered lists),
-never their text.
+never their text. The statement that no plan exists (the correct answer of a plan or optplan record about a
+state without a plan, ``"solvable": false``) is written in several phrasings, one per style, some with an empty
+plan; its wrong twin there is a plan (a walk of applicable actions from the state, which cannot reach the goal).
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,6 +24,7 @@ from typing import Any
 
 from acpgen.api import ground_task
 from acpgen.nl.describe import capitalise
+from acpgen.nl.plan_steps import NO_PLAN_ANSWER
 from acpgen.nl.template import TemplateError, join_names
 from acpgen.proofs.change import questions as rq
 from acpgen.proofs.change.literals import literal_atom
@@ -28,7 +32,7 @@ from acpgen.tasks import TASKS
 from acpgen.tasks.sequences import describer_of
 
 # The kinds of answer (what a style writes and a twin changes).
-PLAN, ACTIONS, LITERALS, EFFECTS = "plan", "actions", "literals", "effects"
+PLAN, NOPLAN, ACTIONS, LITERALS, EFFECTS = "plan", "noplan", "actions", "literals", "effects"
 ATOM, ACTION, INDEX, VERDICT, NUMBER, PDDL, YESNO, CHOICE = (
     "atom",
     "action",
@@ -128,6 +132,22 @@ class Words:
         """The fluent atoms of the record's state (true now, so reachable and no landmark)."""
         return [a for a in self.task.state_atoms(self.task.init) if not self.task.is_static_atom(a)]
 
+    def goal_atoms(self) -> list[str]:
+        """The atoms the record's goal asks for."""
+        return self.task.atoms.atoms(self.task.goal_pos)
+
+    def walk(self, seed: int, length: int = 3) -> list[str]:
+        """Up to ``length`` actions applicable in turn from the record's state, drawn with ``seed``."""
+        rng, state, walk = random.Random(seed), self.task.init, []
+        for _ in range(length):
+            actions = self.task.applicable(state)
+            if not actions:
+                break
+            action = rng.choice(actions)
+            walk.append(action.name)
+            state = action.apply(state)
+        return walk
+
 
 # ----- correct answers and wrong twins ------------------------------------------------------------
 def _atom(text: str) -> str:
@@ -151,7 +171,7 @@ def correct_answers(record: dict) -> list[Answer]:
     if task == "just":
         return [Answer(PLAN, _ACTION_RE.findall(r)) for r in TASKS["just"].to_responses(record)]
     if task in ("plan", "optplan"):
-        return [Answer(PLAN, list(answer))]
+        return [Answer(NOPLAN, None)] if record.get("solvable") is False else [Answer(PLAN, list(answer))]
     simple = {"app": ACTIONS, "prog": EFFECTS, "val": INDEX, "pver": VERDICT, "t2p": PDDL}
     if task in simple:
         return [Answer(simple[task], answer)]
@@ -248,6 +268,8 @@ def twin_candidates(record: dict, answer: Answer, words: Words) -> Iterator[Answ
         values = iter([k for k in (value + 1, value - 1) if k >= 0])
     elif kind == PLAN:
         values = _plan_twins(record, value)
+    elif kind == NOPLAN:  # a plan offered for a goal no plan reaches
+        return iter([Answer(PLAN, words.walk(int(record["id"]) + k, 2 + k)) for k in range(3)])
     elif kind == PDDL:
         values = _pddl_twins(value)
     elif kind == YESNO:
@@ -285,9 +307,29 @@ def _plan_twins(record: dict, plan: list[str]) -> Iterator[list[str]]:
 
 
 # ----- the answer in PDDL syntax --------------------------------------------------------------------
+#: "no plan exists", as each style says it (bare: acp's reference answer)
+NO_PLAN = {
+    "core": "There is no valid plan: no sequence of actions reaches the goal from this state.",
+    "restated": "It is impossible to reach the goal from the current state.",
+    "markdown_steps": "**Plan:** (none)\n\nThe goal cannot be achieved from the current state: no sequence of "
+    "actions leads to it.",
+    "pddl_lines": "[]\nNo plan exists: the goal is unreachable.",
+    "sentences": (
+        "The goal is unreachable from the current state.",
+        "This problem is unsolvable: no sequence of actions reaches the goal.",
+        "It is not possible to reach the goal from here.",
+        "The goal cannot be accomplished, so there is no such plan.",
+        "Reaching the goal is infeasible from this state.",
+        "No plan exists.",
+    ),
+}
+
+
 def core(record: dict, answer: Answer) -> str:
     """The answer as written after a final-answer marker: PDDL syntax, "Yes", "B", a number."""
     kind, value = answer.kind, answer.value
+    if kind == NOPLAN:
+        return NO_PLAN["core"]
     if kind in (ATOM, ACTION):
         return value or "None"
     if kind in (ACTIONS, LITERALS):
@@ -311,6 +353,8 @@ def _after_marker(marker: str, text: str) -> str:
 # ----- the styles ----------------------------------------------------------------------------------
 def bare(record: dict, answer: Answer, words: Words) -> str | None:
     """The reference format (what `acpgen.reference_answer` writes for the stored answer)."""
+    if answer.kind == NOPLAN:
+        return NO_PLAN_ANSWER
     text = core(record, answer)
     if answer.kind in (YESNO, CHOICE):
         return f"**Final Answer**: {text}."
@@ -358,6 +402,9 @@ def revised(record: dict, answer: Answer, words: Words) -> str | None:
 def _worked(record: dict, answer: Answer, words: Words) -> str:
     """The answer worked through in English (the body of ``restated``)."""
     kind, value = answer.kind, answer.value
+    if kind == NOPLAN:
+        goal = words.facts(words.goal_atoms())
+        return f"{words.state()}\nThe goal asks that {goal}. No action makes all of these true together."
     if kind == PLAN:
         added = words.added_by_steps(value)
         return "\n".join(
@@ -412,6 +459,8 @@ def restated(record: dict, answer: Answer, words: Words) -> str | None:
     """The answer worked through, then restated under a heading (``**Action Sequence:**`` with the plan's
     steps in English for plans, ``Final plan:`` with PDDL lines for just, ``**Answer:**`` otherwise)."""
     body = _worked(record, answer, words)
+    if answer.kind == NOPLAN:
+        return f"{body}\n\n**Answer:** {NO_PLAN['restated']}"
     if answer.kind == PLAN and record["task"] != "just":
         steps = "\n".join(f"- {words.sentence(words.action(a))}" for a in answer.value)
         return f"{body}\n\n**Action Sequence:**\n\n{steps}"
@@ -430,7 +479,10 @@ _MARKDOWN_INTRO = {
 
 def markdown_steps(record: dict, answer: Answer, words: Words) -> str | None:
     """Numbered bold steps in the template's English, each with an explanation line, after an intro line
-    (plans: what the step makes true; sets of actions: the preconditions that hold)."""
+    (plans: what the step makes true; sets of actions: the preconditions that hold); no plan: an empty plan
+    under its heading and the statement."""
+    if answer.kind == NOPLAN:
+        return NO_PLAN["markdown_steps"]
     if answer.kind not in (PLAN, ACTIONS) or not answer.value or words.describer is None:
         return None
     if answer.kind == PLAN:
@@ -472,6 +524,9 @@ def _number_words(n: int) -> str:
 def sentences(record: dict, answer: Answer, words: Words) -> str | None:
     """The answer as prose sentences in the template's English."""
     kind, value = answer.kind, answer.value
+    if kind == NOPLAN:  # a phrasing for each record
+        phrasings = NO_PLAN["sentences"]
+        return phrasings[int(record["id"]) % len(phrasings)]
     if words.describer is None and kind not in (YESNO, CHOICE, NUMBER):
         return None
     if kind == PLAN:
@@ -517,6 +572,8 @@ def _short_sentences(record: dict, answer: Answer, words: Words) -> str | None:
 def pddl_lines(record: dict, answer: Answer, words: Words) -> str | None:
     """PDDL actions or atoms one per line, numbered (``1. (sail l0 l1)``)."""
     kind, value = answer.kind, answer.value
+    if kind == NOPLAN:  # an empty list, and the statement
+        return NO_PLAN["pddl_lines"]
     if kind == EFFECTS:
         sides = [(label, value[key]) for label, key in (("Positive effects:", "pos"), ("Negative effects:", "neg"))]
         return "\n".join(f"{label}\n" + (_numbered(items) or "None") for label, items in sides)

@@ -64,6 +64,7 @@ __all__ = [
     "parse_effects",
     "parse_index",
     "parse_plan",
+    "reply_text",
 ]
 
 
@@ -196,6 +197,12 @@ def answer_section(text: str) -> str:
     """The answer section of a response (reasoning, markdown and text before the final-answer marker
     removed), for readers of answers that the scanner does not cover (free English answers)."""
     return _prepare(text)
+
+
+def reply_text(text: str) -> str:
+    """The response without its reasoning (the text after the last ``</think>``) and markdown: the text
+    :func:`answer_section` chooses the answer section from, which ends it."""
+    return _strip_markdown(_after_reasoning(text), unescape=True)
 
 
 # --------------------------------------------------------------------------- candidates

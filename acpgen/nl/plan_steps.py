@@ -17,6 +17,29 @@ after the reasoning and after the last final-answer marker, markdown removed). T
 Case, blanks and commas between arguments do not matter. A step whose words are not PDDL names
 (a nested group, a truncated group, a stray ``)``, punctuation) is kept as an unreadable step: the
 scorer reports it and the plan is invalid. Reading is linear in the length of the text.
+
+**No plan exists** (:func:`read_plan`). An answer may say instead that no plan reaches the goal: "No plan
+exists.", "There is no valid plan / no such plan / no sequence of actions that ...", "The goal is impossible /
+unachievable / unreachable / infeasible", "The problem is unsolvable", "The goal cannot be achieved / reached /
+satisfied / accomplished", "It is not possible to reach the goal / to find a plan", "We cannot reach the goal",
+a verdict alone on its line or opening it ("Impossible.", "Unsolvable: ..."), also with an empty plan ("Plan:
+(none) - the goal cannot be reached", ``[]`` and such a statement). :func:`no_plan_statement` finds such a
+sentence, in any domain (its words are English, not the domain's). It is no statement when it is negated ("it
+is not impossible", "it is not true that no plan exists"), conditional or hedged ("if we stack a first, the goal
+cannot be reached", "there may be no plan"), qualified ("the goal cannot be reached without first unstacking
+b", "no plan exists that is shorter than this one", "no plan is needed"), a question, or about something else
+("this plan is not the only possible one", "I cannot find a plan", "it is impossible to stack two blocks at
+once"). A pronoun ("This is impossible.") is a statement only in a sentence that names the goal, the plan or the
+problem, or alone. Reading takes time in proportion to the length of the text: the words of a statement are
+matched only around the word that says it (its negation or its adjective).
+
+**The one reading rule** decides an answer that offers a plan and also says no plan exists: its final statement
+counts. Within the answer section (above), whichever comes last: the plan's steps, or the statement. A plan is
+offered after the statement when the text after the statement's sentence holds a step that names an action of
+the task (or, read without the task, any step whose first word is no common English word); text after it that
+names no action (a remark, an atom of the goal, an empty plan "(none)") leaves the statement last. A section
+that is only an empty plan (``(none)``, ``[]``, "Plan: none") after a heading is read with the statement before
+that heading.
 """
 
 from __future__ import annotations
@@ -24,7 +47,7 @@ from __future__ import annotations
 import re
 
 from acpgen.nl.answer_reader import ACTION, Reader
-from acpgen.nl.answers import ParseError, answer_section
+from acpgen.nl.answers import ParseError, answer_section, reply_text
 from acpgen.pddl.model import split_canonical
 from acpgen.proofs.plans import Step
 
@@ -189,3 +212,264 @@ def read_steps(response: str, reader: Reader | None = None) -> list[Step]:
     if not steps:
         raise ParseError("no plan found in the answer")
     return steps
+
+
+# ----- "no plan exists" --------------------------------------------------------------------------------
+#: what acp writes for "no plan reaches the goal" (reference answers; a PlanBench answer that says so, as read)
+NO_PLAN_ANSWER = "There is no plan: the goal cannot be reached from the current state."
+
+
+class NoPlan(list[Step]):
+    """The answer that no plan exists (:func:`read_plan`): an empty list of steps, as a reader of steps returns
+    it, with the ``statement`` that says so."""
+
+    def __init__(self, statement: str):
+        super().__init__()
+        self.statement = statement
+
+
+# the words of a statement (module docstring), matched on the answer section in lower case (:func:`_lowered`)
+_ADJ_WORDS = (
+    r"valid|possible|feasible|legal|executable|correct|such|viable|working|applicable|available|existing|single|"
+    r"complete|successful|suitable|finite"
+)
+_ADJ = rf"(?:(?:{_ADJ_WORDS})\s+)*"
+_PLAN_NOUN = (
+    r"(?:plans?|solutions?|sequences?(?:\s+of\s+(?:actions|moves|steps|operations))?|"
+    r"series\s+of\s+(?:actions|moves|steps)|action\s+sequences?|(?:set|combination)\s+of\s+actions)"
+)
+_GOAL_NOUN = r"(?:goals?|target|objective|problem|task|it|them|this|that|configuration|arrangement|state|conditions?)"
+_DETERMINERS = r"(?:(?:the|this|that|your|all|these|those|its|such|every|each|both|my|our|a|an|any|of)\s+)*"
+_GOAL_VERB = (
+    r"(?:achieve|reach|satisfy|attain|accomplish|fulfil|fulfill|meet|solve|realize|realise|obtain|get\s+to|"
+    r"arrive\s+at|produce|create|generate|build|form|make\s+true)"
+)
+_REACH_GOAL = rf"{_GOAL_VERB}\s+{_DETERMINERS}(?:[\w-]+\s+){{0,3}}?{_GOAL_NOUN}"
+_PLAN_VERB = (
+    r"(?:find|produce|generate|construct|create|give|provide|devise|write|come\s+up\s+with|formulate|make|build|"
+    r"compute|output|have)"
+)
+_STRONG = r"(?:impossible|unachievable|unattainable|unreachable|unsolvable|unsatisfiable|infeasible|insoluble)"
+_IMPOSSIBLE = (
+    rf"(?:{_STRONG}|not\s+(?:achievable|attainable|reachable|solvable|satisfiable|feasible|possible|realizable|"
+    r"realisable)|never\s+(?:achievable|attainable|reachable|possible))"
+)
+_CANNOT = (
+    r"(?:cannot|can\s*not|can't|can\u2019t|could\s+not|couldn't|couldn\u2019t|will\s+never|can\s+never|could\s+never|"
+    r"is\s+never\s+going\s+to)"
+)
+_DONE = (
+    r"(?:achieved|reached|satisfied|accomplished|attained|solved|met|fulfilled|fulfiled|realized|realised|obtained|"
+    r"made\s+true)"
+)
+_SUBJECT = (
+    r"(?:goals?(?:\s+(?:state|configuration|conditions?|literals?|facts?|atoms?))?|target(?:\s+(?:state|"
+    r"configuration))?|objective|(?:planning\s+)?problem|task|(?:desired|final|required|requested|specified)\s+"
+    r"(?:state|configuration|arrangement|outcome))"
+)
+_BETWEEN = r"(?:\s+[\w'\u2019-]+){0,8}?"  # the words between a subject and its verb ("the goal you've specified is")
+_COPULA = r"(?:is|are|remains|remain|seems|seem|appears|appear|becomes|would\s+be|will\s+be|was|were|'s|\u2019s)"
+_ADVERBS = (
+    r"(?:(?:therefore|thus|clearly|simply|logically|physically|fundamentally|hence|also|actually|inherently|"
+    r"entirely|completely|totally|truly|indeed|definitely|provably|so|then|in\s+fact|ultimately|unfortunately)\s+)*"
+)
+_NOT_TO = r"(?:\s+to\s+" + _GOAL_VERB + r"\b(?!\s+(?:a|an|the|any|this|that|it)\b))?(?!\s+(?:to|for)\b)"
+_PRONOUN = r"(?<![\w'\u2019-])(?:this|it)\s+"
+_PRONOUN_FIRST = re.compile(r"(?:this|it)\s")
+_STATEMENT = re.compile(
+    "|".join(
+        [
+            # no plan exists; there is no valid plan; no sequence of actions can ...; no such plan
+            rf"\bno\s+{_ADJ}{_PLAN_NOUN}\b",
+            r"\bno\s+(?:possible\s+|valid\s+)?actions?\s+(?:(?:are|is)\s+)?(?:possible|can|could|will|would|lead)\b",
+            rf"\bno\s+way\s+to\s+(?:ever\s+)?{_REACH_GOAL}\b",
+            # there is not a plan; such a plan does not exist
+            r"\bthere\s+(?:is\s+not|isn't|isn\u2019t|are\s+not|aren't|aren\u2019t|exists?\s+not)\s+(?:a|any|an)\s+"
+            + rf"{_ADJ}{_PLAN_NOUN}\b",
+            rf"\b(?:a|any|such\s+a|the)\s+{_ADJ}{_PLAN_NOUN}(?:\s+[\w'\u2019-]+){{0,6}}?\s+(?:does\s+not|doesn't|"
+            r"doesn\u2019t|cannot|can't|can\s+not|do\s+not|don't)\s+exist\b",
+            # the goal is impossible / unreachable / impossible to achieve; the goal cannot be reached
+            rf"\b{_SUBJECT}{_BETWEEN}\s+(?:{_COPULA}\s+)?{_ADVERBS}{_IMPOSSIBLE}\b{_NOT_TO}",
+            rf"\b{_SUBJECT}{_BETWEEN}\s+{_CANNOT}\s+(?:ever\s+|possibly\s+|all\s+|both\s+)*(?:be\s+)?{_DONE}\b",
+            rf"\b{_SUBJECT}{_BETWEEN}\s+{_CANNOT}\s+(?:ever\s+|possibly\s+)*(?:all\s+|both\s+)?(?:hold|be\s+true)\b",
+            # this is impossible; it cannot be achieved (in a sentence that names the goal, or alone: _states)
+            rf"{_PRONOUN}{_COPULA}\s+{_ADVERBS}{_IMPOSSIBLE}\b{_NOT_TO}",
+            rf"{_PRONOUN}{_CANNOT}\s+(?:ever\s+|possibly\s+)*be\s+{_DONE}\b",
+            # impossible to reach the goal; not possible to find a plan
+            r"\b(?:impossible|not\s+possible|not\s+feasible|infeasible|not\s+achievable)\s+to\s+(?:ever\s+)?"
+            + rf"(?:{_REACH_GOAL}|{_PLAN_VERB}\s+{_DETERMINERS}{_ADJ}{_PLAN_NOUN})\b",
+            # we cannot reach the goal (not "I cannot find a plan": a model's failure says nothing of the task)
+            rf"\b(?:we|you|one|i|the\s+agent|the\s+robot)\s+{_CANNOT}\s+(?:ever\s+|possibly\s+)*{_REACH_GOAL}\b",
+            # a verdict alone on its line, or opening it: "Impossible.", "Unsolvable", "Impossible: the goal ..."
+            r"(?:^|\n)[^\w\n]*(?:impossible|unsolvable|unachievable|unreachable|unsatisfiable|infeasible|"
+            r"not\s+possible|not\s+solvable)(?:[^\w\n]*(?=\n|$)|[^\S\n]*[.:!\u2014\u2013-](?=\s))",
+        ]
+    ),
+)
+# what makes a statement none: a negation of it in its clause, a condition before it in its clause, a hedge
+# before it in its phrase, a qualification right after it ("without first ...", "shorter", "is needed")
+_NEGATED = re.compile(
+    rf"\b(?:not|never|hardly|no\s+means|isn't|isn\u2019t|aren't|aren\u2019t|wasn't|wasn\u2019t)\s+(?:\w+\s+){{0,2}}?{_STRONG}|"
+    r"\b(?:not\s+(?:true|the\s+case|correct)|false|wrong|incorrect|untrue)\s+(?:to\s+say\s+)?that\b|\bnot\s+that\b",
+)
+_CONDITIONAL = re.compile(
+    r"\b(?<!even\s)(?:if|unless|whether|when|whenever|assuming|suppose|supposing|otherwise|without|until|before|"
+    r"once)\b",
+)
+_HEDGE = re.compile(r"\b(?:may|might|perhaps|possibly|maybe|probably|likely)\b")
+_QUALIFIER = (
+    r"(?:without|unless|until|before|except|other\s+than|apart\s+from|besides|if|shorter|longer|fewer|less|more|"
+    r"better|cheaper|faster|quicker|sooner|smaller|directly|immediately|yet|alone|by\s+itself|in\s+(?:one|a\s+single|"
+    r"just\s+one|only\s+one|\d+|two|three|four|five)\s+(?:steps?|moves?|actions?)|needed|required|necessary|"
+    r"at\s+this\s+point|at\s+the\s+moment|right\s+now|anymore|any\s+more)"
+)
+_QUALIFIED = re.compile(rf"(?:\s*,)?(?:\s+[\w'\u2019-]+){{0,5}}?\s+{_QUALIFIER}\b")
+_QUALIFIED_INSIDE = re.compile(rf"\b{_QUALIFIER}\b")  # "the goal directly is not possible"
+_SENTENCE_END = re.compile(r"[.!?](?=[\s)\]\"'_]|$)|\n")
+_CLOSING = ")]\"'_ \t"
+_CLAUSE_MARKS = ".!?;:\n"
+_PHRASE_MARKS = ".!?;:,\n"
+_NAMES_THE_GOAL = re.compile(r"\b(?:goals?|plans?|problem|task|solution|objective)\b")
+
+
+_SENTENCE = 400  # the most characters a sentence is looked at around a statement, before it and after it
+_CANDIDATES = 256  # the most matches of a statement's words looked at, the last ones (a text made of them)
+
+
+def _mark_before(text: str, at: int, marks: str) -> int:
+    """Where the clause (or phrase) that holds position ``at`` starts: after the last of ``marks`` before it, at
+    most ``_SENTENCE`` characters back."""
+    start = max(0, at - _SENTENCE)
+    return max(max(text.rfind(mark, start, at) for mark in marks) + 1, start)
+
+
+def _sentence_end(text: str, at: int) -> int:
+    """The end of the sentence from position ``at``: after its full stop (or line) and the brackets closing it, at
+    most ``_SENTENCE`` characters on."""
+    limit = min(len(text), at + _SENTENCE)
+    found = _SENTENCE_END.search(text, at, limit)
+    end = found.end() if found else limit
+    closing = min(len(text), end + 16)
+    while end < closing and text[end] in _CLOSING:
+        end += 1
+    return end
+
+
+def _states(text: str, match: re.Match[str], end: int) -> bool:
+    """Whether a match of the statement's words states that no plan exists (see the module docstring)."""
+    start = match.start()
+    clause = _mark_before(text, start, _CLAUSE_MARKS)
+    if _CONDITIONAL.search(text, clause, start) or _HEDGE.search(text, _mark_before(text, start, _PHRASE_MARKS), start):
+        return False
+    if _NEGATED.search(text, clause, match.end()):
+        return False
+    if _QUALIFIED.match(text, match.end(), end) or _QUALIFIED_INSIDE.search(match.group(0)):
+        return False
+    if text[match.end() : end].rstrip(_CLOSING + ".\n").endswith("?"):
+        return False
+    if _PRONOUN_FIRST.match(match.group(0)):  # "this"/"it": a sentence that names the goal, or the pronoun alone
+        sentence = _mark_before(text, start, ".!?\n")
+        alone = not text[sentence:start].strip(" \t([*-") and not text[match.end() : end].strip(_CLOSING + ".!\n")
+        return alone or _NAMES_THE_GOAL.search(text, sentence, end) is not None
+    return True
+
+
+# The word every statement holds (its negation or its adjective), without its first letter, which a character class
+# matches (so that the regular expression engine skips ahead to the next of those letters): the statement's words
+# are matched only around these, and a long answer without them costs one quick scan
+_ANCHOR_WORDS = (
+    rf"(?:o\s+(?:{_ADJ_WORDS}|plan|solution|sequence|series|action|set|combination|way)|"
+    r"ot\s+(?:achievable|attainable|reachable|solvable|satisfiable|feasible|possible|realizable|realisable)|ever\b|"
+    r"here\s+(?:is\s+not|isn|are\s+not|aren|exists?\s+not)|xist\b|mpossible|nfeasible|nsoluble|"
+    r"n(?:achievable|attainable|reachable|solvable|satisfiable)|an(?:not|\s+not|'t|\u2019t|\s+never)|"
+    r"ould(?:n't|n\u2019t|\s+not|\s+never))"
+)
+_ANCHOR = re.compile(rf"[nteiuc]{_ANCHOR_WORDS}")
+_REACH = 240  # characters before an anchor a statement may start (a subject, eight words, adverbs)
+
+
+def _lowered(text: str) -> str:
+    """``text`` in lower case, each character where it was (one whose lower case is longer kept as it is): the
+    statement's words are matched in lower case, which is quicker than ignoring case."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    return "".join(c if len(low := c.lower()) != 1 else low for c in text)
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` around its anchors, from ``_REACH`` characters before one to the end of the line
+    after it, overlapping ones joined."""
+    windows: list[tuple[int, int]] = []
+    for anchor in _ANCHOR.finditer(text):
+        start = max(0, anchor.start() - _REACH)
+        line_end = text.find("\n", anchor.end())
+        end = len(text) if line_end < 0 else line_end
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def no_plan_statement(text: str) -> tuple[int, int] | None:
+    """The span of the last sentence of ``text`` that states that no plan exists (up to its full stop or the end
+    of its line, and the brackets closing it), or None (see the module docstring). Reading takes time in proportion
+    to the length of the text: of the words that may make a statement, the last 256 are looked at (a text with more
+    is made of them)."""
+    text = _lowered(text)
+    candidates = [match for start, stop in _windows(text) for match in _STATEMENT.finditer(text, start, stop)]
+    for match in reversed(candidates[-_CANDIDATES:]):  # the last one that states it
+        end = _sentence_end(text, match.end())
+        if _states(text, match, end):
+            return _mark_before(text, match.start(), ".!?\n"), end
+    return None
+
+
+_NOT_STEPS = frozenset(
+    "none nil null nothing empty noop no-op no the a an and or but so thus therefore hence this that these those it "
+    "its there here since because as note i we you they if then which when where while given in on of to for with "
+    "by from all any each every plan".split()
+)
+_EMPTY_PLAN_LENGTH = 40  # the longest section read as an empty plan ("Plan: (none)")
+_EMPTY_PLAN = re.compile(
+    r"[\s\W]*(?:\(\s*\)|\[\s*\]|\[\s*none\s*\]|(?:plan\s*:?\s*)?(?:\(\s*)?(?:none|nil|null|nothing|"
+    r"no[- ]?op|no\s+actions?|(?:an?\s+|the\s+)?empty(?:\s+plan)?)(?:\s*\))?)[\s\W]*",
+    re.IGNORECASE,
+)
+
+
+def _offers_plan(text: str, reader: Reader | None) -> bool:
+    """Whether ``text`` holds a step of a plan: one that names an action of the task (or starts with an action's
+    verb), read with ``reader``; without it, a step whose first word is a name and no common English word."""
+    try:
+        steps = read_steps(text, reader)
+    except ParseError:
+        return False
+    for step in steps:
+        if reader is not None:
+            if step.name in reader.lifted.schemas or (
+                step.name is None and _first_word(step.text.strip("()")) in reader.verbs
+            ):
+                return True
+        elif step.name is not None and step.name not in _NOT_STEPS:
+            return True
+    return False
+
+
+def read_plan(response: str, reader: Reader | None = None) -> list[Step]:
+    """The answer of a response to "write a plan": its steps (:func:`read_steps`), or :class:`NoPlan` when its
+    final statement says that no plan exists (the one reading rule, module docstring): a statement in the answer
+    section with no step of a plan after it, or before an answer section that is only an empty plan.
+    ``ParseError`` when the answer holds neither."""
+    section = answer_section(response)
+    found = no_plan_statement(section)
+    text = section
+    if found is None and len(section) <= _EMPTY_PLAN_LENGTH and _EMPTY_PLAN.fullmatch(section):  # under a heading
+        full = reply_text(response)
+        before = full[: max(full.rfind(section), 0)]
+        text = before + section
+        found = no_plan_statement(before)
+    if found is not None and not _offers_plan(text[found[1] :], reader):
+        return NoPlan(" ".join(text[found[0] : found[1]].split()))
+    return read_steps(response, reader)

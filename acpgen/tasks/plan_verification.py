@@ -19,6 +19,11 @@ the domain. Score 1 for the same kind and, for ``step N``, the same step.
 Boolean and multiple-choice formats: "is this sequence a plan?" and "which of these four sequences is a
 plan?", with the near misses whose every step is an action of the problem as distractors (a step that
 names no action cannot be worded in English).
+
+A record about a state from which no plan reaches the goal has ``"solvable": false`` and the usual answer
+(``goal not reached`` or ``step N``: no sequence from such a state is a plan). An answer that says no plan
+exists (:func:`acpgen.nl.plan_steps.no_plan_statement`) is no verdict of this task: it is read as the verdict
+"invalid", as every answer that says the sequence fails without saying where, and scores 0.
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from acpgen.config import QAConfig
 from acpgen.errors import DataError
 from acpgen.nl.answers import ParseError, answer_section
+from acpgen.nl.plan_steps import no_plan_statement
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical, split_canonical
 from acpgen.proofs.claims import Claim, PlanClaim, expect
@@ -57,10 +63,12 @@ VALID, STEP, GOAL, INVALID = "valid", "step", "goal not reached", "invalid"
 @dataclass(frozen=True)
 class PlanCheck:
     """A verdict on a sequence: ``kind`` valid, step (with the 1-based ``step``), goal not reached; and,
-    as read from an answer only, invalid (the answer says the sequence fails but not where)."""
+    as read from an answer only, invalid (the answer says the sequence fails but not where; ``no_plan``: it
+    says that no plan exists from the state)."""
 
     kind: str
     step: int | None = None
+    no_plan: bool = field(default=False, compare=False)
 
     def text(self) -> str:
         """The verdict as the stored answer writes it: ``valid``, ``step 3``, ``goal not reached``."""
@@ -179,8 +187,9 @@ _BARE = re.compile(r"^[^\w-]*(-?\d+)\W*$")  # "3", "step: 3." and "-1", which na
 def parse_check(response: str) -> PlanCheck:
     """A verdict in a response. The answer's own forms first (``valid``, ``step 3``, ``goal not
     reached``; a bare number is a step); then prose: a step named with a word of failure, a goal said
-    to be missed, a step named alone, the plan said to be valid; "invalid" without a step or a goal
-    is kept as such (always wrong). ParseError when none of these is found."""
+    to be missed, a step named alone, the plan said to be valid; "invalid" without a step or a goal,
+    and "no plan exists" (the sequence is no plan, where it fails unsaid), are kept as such (always
+    wrong). ParseError when none of these is found."""
     text = " ".join(answer_section(response).lower().replace("*", " ").split())
     plain = text.strip(" .\"'`")
     if plain in (VALID, GOAL, "the plan is valid"):
@@ -195,6 +204,8 @@ def parse_check(response: str) -> PlanCheck:
         return PlanCheck(GOAL)
     if step:
         return _step(int(step[1] or step[2]))
+    if no_plan_statement(text) is not None:  # before "valid": "no valid plan exists"
+        return PlanCheck(INVALID, no_plan=True)
     if _NOT_VALID.search(text):
         return PlanCheck(INVALID)
     if _VALID.search(text):
@@ -232,6 +243,19 @@ class PlanVerificationChoice(ChoiceFormats):
         raise DataError("pver has no reference questions (it is acp's own task)")
 
 
+def _walk(task: GroundTask, rng: random.Random, length: int) -> list[str]:
+    """A random sequence of up to ``length`` applicable actions from the task's initial state."""
+    state, walk = task.init, []
+    for _ in range(length):
+        actions = task.applicable(state)
+        if not actions:
+            break
+        action = rng.choice(actions)
+        walk.append(action.name)
+        state = action.apply(state)
+    return walk
+
+
 def _readable(task: GroundTask, sequence: list[str]) -> bool:
     return all(task.action(step) is not None for step in sequence)
 
@@ -249,6 +273,7 @@ class PlanVerification(Task):
     )
     question_fields = ("plan",)
     choice = PlanVerificationChoice()
+    unsolvable_formats = ("gen",)  # "is it a plan?" has no true option there
 
     def required_fields(self, record: dict[str, Any]) -> tuple[str, ...]:
         return super().required_fields(record) + ("plan",)
@@ -263,12 +288,18 @@ class PlanVerification(Task):
         expected = check_of(ctx.task, ctx.record["plan"]) if ctx.recheck else PlanCheck.from_text(str(ctx.answer))
         if answer == expected:
             return Verdict.correct(expected.text())
+        if answer.kind == INVALID and answer.no_plan:
+            return Verdict.wrong(
+                f"says no plan exists from the state, not where the sequence fails; expected {expected.text()}"
+            )
         if answer.kind == INVALID:
             return Verdict.wrong(f"says the sequence fails without saying where; expected {expected.text()}")
         return Verdict.wrong(f"expected {expected.text()}, got {answer.text()}")
 
     def validate(self, ctx: RecordContext) -> Check:
         stored = PlanCheck.from_text(str(ctx.answer))
+        if ctx.record.get("solvable") is False and stored.kind == VALID:
+            return Check(WRONG, "no sequence from a state without a plan is valid")
         lifted = lifted_check(ctx, ctx.record["plan"])
         if lifted != stored:
             return Check(WRONG, f"the lifted interpreter gives {lifted.text()}, stored {stored.text()}")
@@ -293,6 +324,26 @@ class PlanVerification(Task):
         near = [c for c in pool if c[0] != "plan"]
         kind, sequence, check = rng.choice(near) if near and (want != VALID or rng.random() < 0.5) else pool[0]
         return {"plan": sequence, "answer": check.text(), "perturbation": kind}
+
+    def generate_unsolvable(
+        self, ctx: RecordContext, item: QAItem, rng: random.Random, settings: QAConfig
+    ) -> dict[str, Any] | None:
+        """A question about a state from which no plan reaches the goal (the qa stage asks it for such states, once
+        they are proven so): the sequence is ``item.suffix`` (a sequence the stage gives: a plan of the problem
+        before its goal was changed) or a near miss of it, drawn evenly between a failing step and the goal not
+        reached; without one, a random walk of two to six steps from the state (perturbation ``walk``) or its near
+        misses. None when neither has two steps."""
+        given, walked = lowered(item.suffix or []), False
+        if len(given) < 2:
+            given, walked = _walk(ctx.task, rng, rng.randint(2, 6)), True
+        if len(given) < 2:
+            return None
+        judged = [(kind, seq, check_of(ctx.task, seq)) for kind, seq in near_misses(ctx.task, given, rng) if seq]
+        want = rng.choice((STEP, GOAL))
+        pool = [c for c in judged if c[2].kind == want] or judged
+        kind, sequence, check = rng.choice(pool)
+        kind = "walk" if walked and kind == "plan" else kind
+        return {"plan": sequence, "answer": check.text(), "perturbation": kind, "solvable": False}
 
     def question_values(self, record: dict[str, Any], words: Words, pddl_actions: bool) -> dict[str, str]:
         return {"plan": " ".join(f"{i}. {step}" for i, step in enumerate(record["plan"], start=1))}

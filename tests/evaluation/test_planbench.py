@@ -29,6 +29,7 @@ randomized blocksworld, logistics and obfuscated randomized logistics, each read
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -49,11 +50,14 @@ from acpgen.evaluation.planbench import (
     wording_of,
 )
 from acpgen.evaluation.scoring import score_predictions
+from acpgen.nl.plan_steps import NO_PLAN_ANSWER
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.lmcut import lmcut
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.proofs.plans import lifted_verdict
-from acpgen.tasks import PARSE_ERROR, SCORED
+from acpgen.proofs.unsolvable import Unsolvable
+from acpgen.tasks import PARSE_ERROR, SCORED, UNDECIDED
+from acpgen.tasks import plan as plan_task
 
 PLANBENCH = FIXTURES / "planbench"
 DOMAIN = PLANBENCH / "generated_domain.pddl"
@@ -575,7 +579,8 @@ REAL: dict[str, dict[int, tuple[list[str], str, bool | None]]] = {
     "obfuscated_randomized_blocksworld/o1-mini_chat/task_1_plan_generation_zero_shot.json": {
         # "**Perform `wio5amhq7814n006` on `object_0` and `object_1`.**"
         133: (["unstack a b", "stack a d", "pick-up c", "stack c b"], "plan", True),
-        # "no sequence of available actions can achieve the goal", with actions inside sentences
+        # "no sequence of available actions can achieve the goal", with actions inside sentences: the answer says no
+        # plan exists (its final statement), of a solvable instance
         1: ([], "no plan", False),
     },
     "obfuscated_randomized_blocksworld/o1-preview_chat/task_1_plan_generation_zero_shot.json": {
@@ -644,19 +649,22 @@ def real_scores():
 def test_real_answers_are_read_and_scored_as_derived_by_hand(real_scores, name, number):
     plan, verdict, planbench = {**REAL, **FROM_PROMPTS}[name][number]
     item = real_scores[(name, number)]
+    assert item.prediction.line.get("planbench_correct") == planbench
+    if verdict == "no plan":  # the answer says no plan exists: acp's words for it, wrong on a solvable instance
+        assert item.prediction.response == NO_PLAN_ANSWER and replay(item.prediction, plan) == "no plan"
+        assert (item.verdict.score, item.verdict.status) == (0.0, SCORED) and item.verdict.details["says_no_plan"]
+        assert item.verdict.reason.startswith("a plan exists: the record's stored plan has")
+        return
     steps = item.prediction.response.splitlines()
     # the plan read is the one read by hand, a step that cannot be read in a nested group
     assert len(steps) == len(plan), steps
     assert all(step.startswith("((") if want == U else step == f"({want})" for want, step in zip(plan, steps)), steps
     # the verdict stated above is that of replaying the hand-read plan, and acp's
     assert replay(item.prediction, plan) == verdict
-    if verdict == "no plan":
-        assert item.verdict.status == PARSE_ERROR
-    else:
-        assert item.verdict.score == (1.0 if verdict == "plan" else 0.0), item.verdict.reason
-        if verdict.startswith("step"):
-            assert item.verdict.details["prefix"] == int(verdict.split()[1]) - 1
-    assert item.prediction.line.get("planbench_correct") == planbench
+    assert item.verdict.score == (1.0 if verdict == "plan" else 0.0), item.verdict.reason
+    assert item.verdict.details["says_no_plan"] is False
+    if verdict.startswith("step"):
+        assert item.verdict.details["prefix"] == int(verdict.split()[1]) - 1
 
 
 def test_a_few_wrong_ground_truths_are_noted_and_the_answers_scored():
@@ -669,7 +677,6 @@ def test_a_few_wrong_ground_truths_are_noted_and_the_answers_scored():
 def test_files_acp_does_not_score_are_reported_and_the_others_scored():
     names = [
         "blocksworld_3/gpt-4_chat/task_3_plan_verification.json",
-        "unsolvable_blocksworld/o1-preview_chat/task_1_plan_generation_zero_shot_pddl.json",
         "blocksworld/gpt-4o_chat/task_1_plan_generation.json",
     ]
     paths = [REAL_DIR / "results" / name for name in names]
@@ -677,12 +684,146 @@ def test_files_acp_does_not_score_are_reported_and_the_others_scored():
     items, skipped = planbench_files(paths, domain, folder)
     assert sorted(p.line["instance_id"] for p in items) == [72, 74]
     assert "task 3 (plan verification) asks whether a given plan is valid" in skipped[paths[0]]
-    assert "unsolvable_blocksworld config have no plan" in skipped[paths[1]]
     with pytest.raises(DataError, match="task 3"):
         score_planbench(paths, domain, folder)
     skipped.clear()
     scored = score_planbench(paths, domain, folder, skipped=skipped)
-    assert len(scored) == 2 and set(skipped) == set(paths[:2])
+    assert len(scored) == 1 + 1 and set(skipped) == set(paths[:1])
+
+
+# ----- PlanBench's unsolvable configs ---------------------------------------------------------------------
+UNSOLVABLE = REAL_DIR / "results" / "unsolvable_blocksworld"
+UNSOLVABLE_FILES = (
+    UNSOLVABLE / "o1-preview_chat" / "task_1_plan_generation_zero_shot_pddl.json",
+    UNSOLVABLE / "o1-preview_chat" / "task_1_plan_generation_zero_shot.json",
+    UNSOLVABLE / "gpt-4o-mini-2024-07-18_chat" / "task_1_plan_generation_zero_shot.json",
+)
+UNSOLVABLE_DOMAIN = REAL_INSTANCES / "unsolvable_blocksworld" / "generated_domain.pddl"
+UNSOLVABLE_INSTANCES = REAL_INSTANCES / "unsolvable_blocksworld" / "generated_basic"
+OBFUSCATED_UNSOLVABLE = (
+    REAL_DIR / "results" / "unsolvable_obfuscated_randomized_blocksworld" / "o1-preview_chat"
+    / "task_1_plan_generation_zero_shot_pddl.json"
+)  # fmt: skip
+#: (engine, task, instance) -> (acp's score or status, what the answer says, PlanBench's hand label "correct"; every
+#: llm_correct is false: PlanBench's scorer credits only an extracted plan holding "no plan possible"). Each
+#: instance's goal has no plan: a cycle of "on" (instance 3: e on d and b on a, d on b, a on b: a on b on a;
+#: 13, 15, 54, 70 cycles of three to five blocks) or two blocks on one (instance 4: a on b and c on b...), as
+#: read off the instance files; acp proves each with two procedures before it scores an answer.
+UNSOLVABLE_ANSWERS = {
+    # "# Short Answer", nothing else
+    ("o1-preview_chat", "pddl", 1): (PARSE_ERROR, "nothing", -2),
+    # twelve PDDL steps: a plan offered for a goal no plan reaches
+    ("o1-preview_chat", "pddl", 4): (0.0, "plan", 0),
+    # "**No plan exists that satisfies the goal with the given initial state and domain.**"
+    ("o1-preview_chat", "pddl", 11): (1.0, "no plan", 1),
+    # bracketed reasoning ("the specified goal is impossible to achieve ..."), then "(No plan exists)"
+    ("o1-preview_chat", "pddl", 13): (1.0, "no plan", 1),
+    # the goal's cycle explained, then "**Answer:**" and "No plan exists that can achieve the specified goal ..."
+    ("o1-preview_chat", "pddl", 15): (1.0, "no plan", 1),
+    # "()": an empty plan, with no statement
+    ("o1-preview_chat", "pddl", 16): (PARSE_ERROR, "nothing", -1),
+    # "No plan is needed since the goal is already satisfied in the initial state.": no statement that none exists
+    ("o1-preview_chat", "pddl", 19): (PARSE_ERROR, "nothing", 0),
+    # "(none)": an empty plan, with no statement
+    ("o1-preview_chat", "pddl", 39): (PARSE_ERROR, "nothing", -1),
+    # "[... the goal state is impossible due to a cyclical 'on' relationship, the correct response is an empty
+    # plan.]" then "[PLAN]" with nothing after it
+    ("o1-preview_chat", "pddl", 54): (1.0, "no plan", 1),
+    # "No answer could be given since the provided goal conditions ... cannot be satisfied ...": PlanBench's hand
+    # label says 0; the sentence says the goal cannot be satisfied
+    ("o1-preview_chat", "pddl", 70): (1.0, "no plan", 0),
+    # "the goal you've specified is not achievable as it contains a contradiction", then a plan for another goal
+    # ("If the desired final stack is red on blue on orange ...") and its simplification, last: the plan counts
+    ("o1-preview_chat", "zero_shot", 3): (0.0, "both: plan last", None),
+    # six steps, then "... the red block cannot be on top of the blue block and vice versa at the same time, you
+    # may need to clarify your goal": no statement that no plan exists
+    ("gpt-4o-mini-2024-07-18_chat", "zero_shot", 3): (0.0, "plan", None),
+    # four steps, then "[Note: ... the stacking of the blue block on itself; it cannot be achieved.]": the statement
+    # is last
+    ("gpt-4o-mini-2024-07-18_chat", "zero_shot", 33): (1.0, "both: statement last", None),
+}
+
+
+@pytest.fixture(scope="module")
+def unsolvable_scores():
+    scored = score_planbench(UNSOLVABLE_FILES, UNSOLVABLE_DOMAIN, UNSOLVABLE_INSTANCES)
+    return {
+        (item.prediction.line["engine"], "pddl" if "pddl" in item.prediction.line["planbench_task"] else "zero_shot",
+         item.prediction.line["instance_id"]): item
+        for item in scored
+    }  # fmt: skip
+
+
+def test_an_unsolvable_config_s_instances_are_records_that_say_no_plan_exists():
+    items = planbench_predictions(UNSOLVABLE_FILES[0], UNSOLVABLE_DOMAIN, UNSOLVABLE_INSTANCES)
+    for item in items:
+        record = item.record
+        assert record["solvable"] is False and record["answer"] is None and "optimal_cost" not in record
+        assert "ground_truth_unsolved" not in item.line and "uid" not in record  # proven by the scorer, not trusted
+    # the answer that says no plan exists goes to the scorer in acp's words, its sentence kept
+    eleven = next(item for item in items if item.line["instance_id"] == 11)
+    assert eleven.response == NO_PLAN_ANSWER
+    assert (
+        eleven.line["no_plan_statement"]
+        == "No plan exists that satisfies the goal with the given initial state and domain."
+    )
+
+
+@pytest.mark.parametrize("key", list(UNSOLVABLE_ANSWERS), ids=["-".join(map(str, k)) for k in UNSOLVABLE_ANSWERS])
+def test_unsolvable_answers_score_as_derived_by_hand(unsolvable_scores, key):
+    expected, said, label = UNSOLVABLE_ANSWERS[key]
+    item = unsolvable_scores[key]
+    verdict = item.verdict
+    if expected == PARSE_ERROR:
+        assert verdict.status == PARSE_ERROR, verdict.reason
+    else:
+        assert (verdict.score, verdict.status) == (expected, SCORED), verdict.reason
+    says_no_plan = said in ("no plan", "both: statement last")
+    assert verdict.details.get("says_no_plan", False) is says_no_plan
+    if says_no_plan:
+        assert verdict.reason.startswith("correct: no plan exists from the state (proven: ")
+    elif verdict.status == SCORED:  # a plan, its first failure named, and no partial credit
+        assert verdict.details["prefix"] == 0 and verdict.details["goal_fraction"] == 0.0
+        assert "; no plan exists from the state (proven: " in verdict.reason
+    instance = item.prediction.line
+    assert instance["planbench_correct"] is False
+    raw = json.loads(Path(instance["planbench_file"]).read_text())
+    assert next(i for i in raw["instances"] if i["instance_id"] == key[2]).get("correct") == label
+
+
+def test_an_instance_not_proven_unsolvable_makes_its_answers_undecided(monkeypatch):
+    # the procedures settle nothing (a space beyond their bounds, planners out of time): a plan (instance 4) and
+    # "no plan exists" (instance 13) are undecided, never scored as if the instance were proven unsolvable
+    unproven = Unsolvable(False, False, reasons=("not proven: no complete search ended",))
+    monkeypatch.setattr(plan_task, "prove_unsolvable", lambda *args, **kwargs: unproven)
+    items = [p for p in planbench_predictions(UNSOLVABLE_FILES[0], UNSOLVABLE_DOMAIN, UNSOLVABLE_INSTANCES)
+             if p.line["instance_id"] in (4, 13)]  # fmt: skip
+    for item in score_predictions(items, progress=False):
+        assert item.verdict.status == UNDECIDED, item.verdict.reason
+        assert "whether a plan exists is undecided: not proven: no complete search ended" in item.verdict.reason
+
+
+def test_the_obfuscated_unsolvable_config_is_scored_on_its_prompts_pddl():
+    # PlanBench ships no instance files of unsolvable_obfuscated_randomized_blocksworld: its PDDL prompts' problems;
+    # instance 2's domain is named "6dpbhs" (no PDDL name: acp names it "d-6dpbhs")
+    items = {item.prediction.line["instance_id"]: item for item in score_planbench([OBFUSCATED_UNSOLVABLE])}
+    assert "(define (domain d-6dpbhs)" in items[2].prediction.record["PDDL_domain"]
+    assert items[2].verdict.score == 0.0 and not items[2].verdict.details["says_no_plan"]  # eight steps
+    # "No answer is needed since the problem cannot be solved ...", and a long analysis ending "**no plan exists**"
+    for number in (22, 37):
+        assert (items[number].verdict.score, items[number].verdict.details["says_no_plan"]) == (1.0, True)
+    # "Unable to generate a plan that meets the goal conditions ...": the model's failure, no statement that none
+    # exists (PlanBench's hand label says 1)
+    assert items[46].verdict.status == PARSE_ERROR
+
+
+def test_failure_rates_count_the_answers_that_say_no_plan_exists(unsolvable_scores):
+    table = failure_rates(list(unsolvable_scores.values())).splitlines()
+    assert table[0].split()[-1] == "says_no_plan"
+    rows = {tuple(line.split()[:2]): line.split()[2:] for line in table[1:]}
+    assert rows[("plan", "unsolvable_blocksworld")][0] == str(len(UNSOLVABLE_ANSWERS))
+    says = sum(said in ("no plan", "both: statement last") for _, said, _ in UNSOLVABLE_ANSWERS.values())
+    assert float(rows[("plan", "unsolvable_blocksworld")][-1]) == round(says / len(UNSOLVABLE_ANSWERS), 2)
 
 
 def test_a_prompt_s_pddl_is_the_instance_when_no_files_are_given():

@@ -117,3 +117,27 @@ def test_styles_that_do_not_fit_a_yes_no_answer_write_nothing():
     assert markdown_steps(record, answer, words) is None and pddl_lines(record, answer, words) is None
     assert sentences(record, answer, words).startswith("No, ")
     assert next(twin_candidates(record, answer, words)).value == "yes"
+
+
+def test_no_plan_exists_is_written_in_every_style_and_its_twin_is_a_plan():
+    # the goal c0 at l1 and at l0: no plan reaches it (a car is at one place at a time)
+    record = ferry_record(
+        "plan",
+        None,
+        group="plan_generation_gen",
+        solvable=False,
+        PDDL_problem=PROBLEM.replace("(at c0 l1))", "(at c0 l1) (at c0 l0))"),
+    )
+    words = Words(record)
+    (answer,) = correct_answers(record)
+    assert answer == Answer("noplan", None)
+    assert bare(record, answer, words) == acpgen.reference_answer(record)
+    twin = next(twin_candidates(record, answer, words))
+    assert twin.kind == "plan" and len(twin.value) == 2  # actions applicable in turn from the state
+    answer = Answer("noplan", None, other=twin)
+    texts = {name: style(record, answer, words) for name, style in STYLES.items()}
+    assert all(texts.values()), texts  # every style says it
+    assert "(none)" in texts["markdown_steps"] and texts["pddl_lines"].startswith("[]\n")  # an empty plan with it
+    assert texts["revised"].index(twin.value[0]) < texts["revised"].index("Final Answer")  # the plan first
+    for name, text in texts.items():
+        assert acpgen.score(record, text).score == 1.0, (name, text)

@@ -12,13 +12,16 @@ import hand_ferry
 import pytest
 
 from acpgen.config import QAConfig
+from acpgen.evaluation.scoring import score_one
 from acpgen.nl.answers import ParseError
 from acpgen.nl.plan_steps import read_steps
 from acpgen.pddl.lmcut import lmcut
 from acpgen.planners import Limits, PlannerResult, Status
 from acpgen.proofs.plans import lifted_verdict, unified_planning_verdict
+from acpgen.proofs.unsolvable import Unsolvable
 from acpgen.tasks import PARSE_ERROR, SCORED, TASKS, UNDECIDED, RecordContext, ScoreOptions
-from acpgen.tasks.base import OK, WRONG, QAItem
+from acpgen.tasks import plan as plan_task
+from acpgen.tasks.base import OK, UNPROVEN, WRONG, QAItem
 
 PLAN = hand_ferry.OPTIMAL_PLAN
 
@@ -261,3 +264,150 @@ def test_twenty_thousand_steps_are_read_and_judged_as_text():
     assert reason == "the goal already held after step 6 of 20000"
     result, _, details = score("optplan", "\n".join(PLAN + padding))
     assert result == 0.0 and details["cost"] == 20000 and details["optimal_cost"] == 6
+
+
+# ----- records about a state from which no plan reaches the goal ------------------------------------------
+# The ferry of hand_ferry with the goal "c0 at l1 and c0 at l0": a car is at one place at a time (every action that
+# puts it somewhere removes it from where it was, or it is aboard), so no state holds both, and no plan exists.
+CONTRADICTION = hand_ferry.PROBLEM.replace("(:goal (and (at c0 l1) (at c1 l0)))", "(:goal (and (at c0 l1) (at c0 l0)))")
+NO_PLAN_SAID = "There is no plan: the goal cannot be reached from the current state."
+FOUND = "a plan exists: acp's exploration of the reachable states found one"  # the 16 states of the ferry
+
+
+def unsolvable_record(task: str = "plan", proven: bool = True, **fields) -> dict:
+    """A record as the contract writes it: "solvable": false, no plan, no optimal cost; with ``proven``, the fields
+    that mark a record acp proved (its uid and task), so that its stored verdict is trusted."""
+    assert CONTRADICTION != hand_ferry.PROBLEM
+    record = hand_ferry.record(None, CONTRADICTION, solvable=False, **fields)
+    return {**record, "uid": f"ferry/p001-s0000/{task}", "task": task} if proven else record
+
+
+def scored(record: dict, task: str, response: str, **options):
+    return score_one(RecordContext(record, ScoreOptions(**options)), task, response)
+
+
+@pytest.mark.parametrize("task", ["plan", "optplan"])
+@pytest.mark.parametrize("recheck", [False, True])
+def test_no_plan_exists_scores_1_on_an_unsolvable_record(task, recheck):
+    for response in (NO_PLAN_SAID, "Impossible: the goal needs c0 at two places at once.", "[]\nNo plan exists."):
+        verdict = scored(unsolvable_record(task), task, response, recheck=recheck)
+        assert (verdict.score, verdict.status) == (1.0, SCORED), verdict.reason
+        assert verdict.details == {"says_no_plan": True}
+        # trusted: the record says so; re-proven (--recheck): two procedures prove it (h2 sees the goal's two
+        # atoms apart, the exploration of the 16 reachable states finds no goal state)
+        assert verdict.reason == "correct: no plan exists from the state" + (
+            " (proven: h2: (at c0 l0) and (at c0 l1) hold together in no reachable state (h²); explored: no goal "
+            "state among the 16 states reachable (acp's grounding))"
+            if recheck
+            else ""
+        )
+
+
+@pytest.mark.parametrize("task", ["plan", "optplan"])
+def test_a_plan_on_an_unsolvable_record_scores_0_without_partial_credit(task):
+    # the optimal plan of the original goal executes: c0 ends at l1 and (at c0 l0) is false
+    verdict = scored(unsolvable_record(task), task, "\n".join(PLAN))
+    assert (verdict.score, verdict.status) == (0.0, SCORED)
+    assert verdict.reason == (
+        "the goal does not hold after the last step: (at c0 l0) is false; no plan exists from the state"
+    )
+    details = verdict.details
+    assert (details["valid"], details["reaches_goal"], details["optimal"], details["says_no_plan"]) == (
+        True, False, False, False,
+    )  # fmt: skip
+    # executable prefix and goal share would be 6 and 1/2: partial credit earns nothing for an impossible goal
+    assert (details["steps"], details["prefix"], details["goal_fraction"]) == (6, 0, 0.0)
+    # a step that fails is named, as on any record
+    verdict = scored(unsolvable_record(task), task, "(sail l1 l0)")
+    assert verdict.reason.startswith("step 1 (sail l1 l0): precondition (at-ferry l1) is false; no plan exists")
+    assert (verdict.details["prefix"], verdict.details["goal_fraction"]) == (0, 0.0)
+
+
+def test_a_plan_and_a_later_statement_is_read_as_the_statement_and_the_reverse_as_the_plan():
+    record = unsolvable_record()
+    both = "\n".join(PLAN) + "\n\nWait: c0 cannot be at two places, so no plan exists."
+    assert scored(record, "plan", both).score == 1.0
+    reverse = "No plan exists, or does it? Let me try.\n\n**Final Answer**:\n" + "\n".join(PLAN)
+    verdict = scored(record, "plan", reverse)
+    assert verdict.score == 0.0 and verdict.details["says_no_plan"] is False
+
+
+@pytest.mark.parametrize("task", ["plan", "optplan"])
+@pytest.mark.parametrize("recheck", [False, True])
+def test_no_plan_exists_scores_0_on_a_solvable_record(task, recheck):
+    record = {**hand_ferry.record(PLAN, optimal_cost=6), "uid": f"ferry/p/{task}", "task": task}
+    verdict = scored(record, task, "No plan exists: the cars cannot swap.", recheck=recheck)
+    assert (verdict.score, verdict.status, verdict.details) == (0.0, SCORED, {"says_no_plan": True})
+    assert verdict.reason == "a plan exists: the record's stored plan has 6 steps"
+    # a record without a stored plan: the oracle finds one (the 16 states of the ferry, explored)
+    bare = hand_ferry.record([])
+    verdict = scored(bare, task, "No plan exists.")
+    assert (verdict.score, verdict.reason) == (0.0, "a plan exists: the goal is reachable from the state (explored)")
+
+
+def test_a_plan_row_says_whether_the_answer_says_no_plan_exists():
+    record = {**hand_ferry.record(PLAN, optimal_cost=6), "uid": "ferry/p/plan", "task": "plan"}
+    assert scored(record, "plan", "\n".join(PLAN)).details["says_no_plan"] is False
+    refusal = scored(record, "plan", "I cannot find a plan.")  # no statement: read in words, it names nothing
+    assert refusal.status == PARSE_ERROR and "says_no_plan" not in refusal.details
+
+
+def test_the_reference_answer_of_an_unsolvable_record_says_no_plan_exists_and_scores_1():
+    for task in ("plan", "optplan"):
+        record = unsolvable_record(task)
+        (response,) = TASKS[task].to_responses(record)
+        assert response == NO_PLAN_SAID
+        assert scored(record, task, response).score == 1.0
+        assert TASKS[task].export_answer(record["answer"], str) is None
+
+
+def test_recheck_proves_unsolvability_and_an_unproven_record_is_undecided(monkeypatch):
+    # a record acp did not prove is re-proven before an answer is scored (and --recheck re-proves acp's own)
+    record = unsolvable_record(proven=False)
+    assert scored(record, "plan", NO_PLAN_SAID).reason.startswith("correct: no plan exists from the state (proven: ")
+    # nothing settles it: undecided, never a silent 0, for the statement and for a plan that fails
+    unproven = Unsolvable(False, False, reasons=("not proven: no complete search ended",))
+    monkeypatch.setattr(plan_task, "prove_unsolvable", lambda *args, **kwargs: unproven)
+    for response in (NO_PLAN_SAID, "\n".join(PLAN[:2])):
+        verdict = scored(record, "plan", response)
+        assert verdict.status == UNDECIDED and verdict.reason.endswith(
+            "whether a plan exists is undecided: not proven: no complete search ended"
+        ), verdict.reason
+    # a plan that reaches the goal proves the record wrong whatever the proofs say: scored as a plan
+    solvable = hand_ferry.record(None, solvable=False)
+    assert scored(solvable, "plan", "\n".join(PLAN)).score == 1.0
+
+
+def test_a_record_that_is_solvable_after_all_scores_as_one(monkeypatch):
+    # the record says no plan exists; re-proving finds one: "no plan exists" is wrong, a failing plan 0 as usual
+    record = hand_ferry.record(None, solvable=False)
+    verdict = scored(record, "plan", NO_PLAN_SAID)
+    assert (verdict.score, verdict.status, verdict.reason) == (0.0, SCORED, FOUND)
+    verdict = scored(record, "plan", "\n".join(PLAN[:5]))
+    assert verdict.details["prefix"] == 5 and verdict.details["goal_fraction"] == 0.5  # partial credit as usual
+
+
+def test_validation_re_proves_an_unsolvable_record():
+    assert TASKS["plan"].validate(RecordContext(unsolvable_record())).verdict == OK
+    assert TASKS["optplan"].validate(RecordContext(unsolvable_record("optplan"))).verdict == OK
+    # the original goal: a plan exists, the record is wrong
+    wrong = TASKS["plan"].validate(RecordContext(hand_ferry.record(None, solvable=False)))
+    assert wrong.verdict == WRONG and wrong.reason == FOUND
+    # an unsolvable record stores no plan
+    stored = TASKS["plan"].validate(RecordContext({**unsolvable_record(), "answer": PLAN}))
+    assert stored.verdict == WRONG and "stores no plan" in stored.reason
+
+
+def test_validation_of_an_unsolvable_record_that_cannot_be_proven_is_unproven(monkeypatch):
+    unproven = Unsolvable(
+        False, False, ("explored",), ("no goal state among ...", "not proven: no second procedure agreed")
+    )
+    monkeypatch.setattr(plan_task, "prove_unsolvable", lambda *args, **kwargs: unproven)
+    check = TASKS["plan"].validate(RecordContext(unsolvable_record()))
+    assert check.verdict == UNPROVEN and "no second procedure agreed" in check.reason
+
+
+def test_generation_hook_of_an_unsolvable_state():
+    ctx = RecordContext(unsolvable_record())
+    fields = TASKS["plan"].generate_unsolvable(ctx, QAItem({}, None), random.Random(0), QAConfig())
+    assert fields == {"answer": None, "solvable": False}

@@ -157,6 +157,54 @@ def test_an_unspecific_invalid_scores_0_with_a_reason():
     assert verdict.score == 0.0 and "without saying where" in verdict.reason
 
 
+# ----- a state from which no plan exists ----------------------------------------------------------------------
+# The ferry with the goal "c0 at l1 and at l0": no state holds both (a car is at one place at a time), so no plan
+# exists, and every sequence fails at a step or ends with the goal not reached.
+CONTRADICTION = hand_ferry.PROBLEM.replace("(:goal (and (at c0 l1) (at c1 l0)))", "(:goal (and (at c0 l1) (at c0 l0)))")
+
+
+def unsolvable_ctx(sequence: list[str], answer: str) -> RecordContext:
+    return RecordContext(hand_ferry.record(answer, CONTRADICTION, plan=sequence, solvable=False))
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["No plan exists.", "There is no valid plan from this state.", "The goal cannot be reached from this state."],
+)
+def test_no_plan_exists_is_read_as_the_verdict_invalid(response):
+    # no verdict of the task: the sequence is no plan, where it fails unsaid ("No valid plan" is no "valid")
+    check = parse_check(response)
+    assert check == PlanCheck(INVALID) and check.no_plan
+
+
+def test_no_plan_exists_scores_0_on_an_unsolvable_record_with_a_reason():
+    # the original optimal plan executes; c0 ends at l1, (at c0 l0) false: goal not reached
+    ctx = unsolvable_ctx(PLAN, "goal not reached")
+    assert TASK.validate(ctx).verdict == OK
+    verdict = TASK.score(ctx, parse_check("No plan exists from this state."))
+    assert verdict.score == 0.0
+    assert (
+        verdict.reason == "says no plan exists from the state, not where the sequence fails; expected goal not reached"
+    )
+    assert TASK.score(ctx, parse_check("goal not reached")).score == 1.0
+
+
+def test_an_unsolvable_record_never_stores_valid():
+    check = TASK.validate(unsolvable_ctx(PLAN, "valid"))
+    assert check.verdict == WRONG and "no sequence from a state without a plan is valid" in check.reason
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("suffix", [None, PLAN])
+def test_questions_about_an_unsolvable_state_carry_a_proven_verdict(seed, suffix):
+    ctx = unsolvable_ctx(PLAN, "goal not reached")
+    fields = TASK.generate_unsolvable(ctx, QAItem({}, suffix), random.Random(seed), QAConfig())
+    assert fields is not None and fields["solvable"] is False and fields["answer"] != "valid"
+    assert fields["perturbation"] != ("plan" if suffix is None else "walk")
+    record = hand_ferry.record(fields["answer"], CONTRADICTION, plan=fields["plan"], solvable=False)
+    assert TASK.validate(RecordContext(record)).verdict == OK  # the lifted interpreter agrees
+
+
 def test_a_stored_answer_reads_back():
     for text in ("valid", "goal not reached", "step 12"):
         assert PlanCheck.from_text(text).text() == text

@@ -28,7 +28,10 @@ right answer there is to say so, which acp's plan task cannot score: such files 
    numbered list written on one line split; PlanBench's markers: the text before the first
    ``[STATEMENT]`` after a plan marker (a problem the model made up), and of that the last ``[PLAN]``
    ... ``[PLAN END]`` (the text before the last ``[PLAN END]``, after the ``[PLAN]`` or ``[PLAN END]``
-   before it);
+   before it); an answer whose final statement says that no plan exists (acp's one reading rule,
+   :func:`no_plan_said`: a sentence of :func:`acpgen.nl.plan_steps.no_plan_statement` in the answer,
+   before a problem the model made up, with no step stated after it) is that answer, whatever plan it
+   states before;
 2. each line: its indentation, bullet (``-``, ``*``), numbering (``1.``, ``Step 2:``) and markdown
    set apart, then its words are read (:meth:`Wording.read`) as a **step** (it starts, after a label
    such as ``Action:`` and words such as ``Next,``, ``Finally, we``, ``Perform``, with one or more
@@ -58,7 +61,7 @@ The answer goes to acp's plan reader one step a line: each step as its PDDL acti
 named action that cannot be read as its text in a group inside a group, ``((pick up the block))``,
 which that reader never reads as an action (nor in words): every step that names an action is a step
 of the plan, and one that cannot be read makes it invalid (content is never guessed). No step read: ""
-(a ``parse_error``).
+(a ``parse_error``). An answer that says no plan exists goes as :data:`acpgen.nl.plan_steps.NO_PLAN_ANSWER`.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ from acpgen.evaluation.planbench.files import (
     FAILURE_COLUMNS,
     OTHER_TASKS,
     PLAN_TASKS,
+    SAYS_NO_PLAN,
     TaskFile,
     failure_rates,
     planbench_files,
@@ -78,12 +82,20 @@ from acpgen.evaluation.planbench.files import (
     score_planbench,
     task_kind,
 )
-from acpgen.evaluation.planbench.reading import answer_text, plan_block, plan_lines, plan_section, translate
+from acpgen.evaluation.planbench.reading import (
+    answer_text,
+    no_plan_said,
+    plan_block,
+    plan_lines,
+    plan_section,
+    translate,
+)
 from acpgen.evaluation.planbench.wording import (
     ACTION_GROUP,
     NAMED,
     OBFUSCATED_BLOCKSWORLD,
     PROSE,
+    UNSOLVABLE,
     WORDINGS,
     Reading,
     Wording,
@@ -103,6 +115,8 @@ __all__ = [
     "OTHER_TASKS",
     "PLAN_TASKS",
     "PROSE",
+    "SAYS_NO_PLAN",
+    "UNSOLVABLE",
     "WORDINGS",
     "Reading",
     "TaskFile",
@@ -112,6 +126,7 @@ __all__ = [
     "config_name",
     "failure_rates",
     "fits_domain",
+    "no_plan_said",
     "pddl_wording",
     "plan_block",
     "plan_lines",

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.errors import DataError, PddlError
-from acpgen.evaluation.planbench.reading import translate
+from acpgen.evaluation.planbench.reading import no_plan_said, translate
 from acpgen.evaluation.planbench.wording import (
+    UNSOLVABLE,
     Wording,
     check_wording,
     config_name,
@@ -24,7 +25,7 @@ from acpgen.evaluation.planbench.wording import (
 from acpgen.evaluation.records import Prediction
 from acpgen.evaluation.scoring import Scored, score_predictions
 from acpgen.nl.answers import ParseError
-from acpgen.nl.plan_steps import read_steps
+from acpgen.nl.plan_steps import NO_PLAN_ANSWER, read_steps
 from acpgen.pddl.model import LiftedTask
 from acpgen.pddl.tarski_io import read_domain, read_strings
 from acpgen.planners import PlannerSetup
@@ -65,7 +66,8 @@ def task_kind(task: str) -> str:
 @dataclass(frozen=True)
 class TaskFile:
     """A PlanBench task file: PlanBench's name of the task, acp's task for it (``plan``,
-    ``optplan``), the config's domain name, the engine (result files) and the instances."""
+    ``optplan``), the config's domain name, the engine (result files) and the instances; ``unsolvable``:
+    the file is of one of PlanBench's ``unsolvable_*`` configs, whose instances have no plan."""
 
     path: Path
     task: str
@@ -73,6 +75,7 @@ class TaskFile:
     domain: str
     engine: str | None
     instances: list[dict[str, Any]] = field(repr=False)
+    unsolvable: bool = False
 
 
 def read_task_file(path: Path) -> TaskFile:
@@ -109,12 +112,8 @@ def read_task_file(path: Path) -> TaskFile:
             raise DataError(f"{path}: instance {number} of the list has no 'instance_id'")
     engine = data.get("engine")
     domain = str(data.get("domain") or "planbench")
-    if config_name(domain).startswith("unsolvable"):
-        raise DataError(
-            f"{path}: the instances of PlanBench's {config_name(domain)} config have no plan: the right answer is "
-            "that none exists, which acp's plan task cannot score (it scores plans)"
-        )
-    return TaskFile(path, task, kind, domain, None if engine is None else str(engine), instances)
+    unsolvable = config_name(domain).startswith(UNSOLVABLE)
+    return TaskFile(path, task, kind, domain, None if engine is None else str(engine), instances, unsolvable)
 
 
 def response_of(instance: dict[str, Any]) -> str | None:
@@ -161,11 +160,27 @@ def _definition(text: str, after: str) -> str | None:
     return None
 
 
+_DOMAIN_NAME = re.compile(r"\(\s*(:?domain)\s+([^\s()]+)\s*\)", re.IGNORECASE)
+
+
+def _named(text: str) -> str:
+    """A PDDL text whose domain name (in ``(domain ...)`` and ``(:domain ...)``) starts with a letter, as PDDL
+    wants: PlanBench's obfuscated prompts name some domains with a digit first (``6dpbhs``), made ``d-6dpbhs``;
+    the name means nothing."""
+
+    def fixed(match: re.Match[str]) -> str:
+        name = match.group(2)
+        return match.group(0) if name[:1].isalpha() else f"({match.group(1)} d-{name})"
+
+    return _DOMAIN_NAME.sub(fixed, text)
+
+
 def prompt_pddl(instance: dict[str, Any]) -> tuple[str, str] | None:
-    """The domain and problem a PDDL prompt shows (``[DOMAIN]``, ``[QUERY PROBLEM]``), or None."""
+    """The domain and problem a PDDL prompt shows (``[DOMAIN]``, ``[QUERY PROBLEM]``), or None; a domain name that
+    starts with a digit is made to start with a letter (``d-6dpbhs``)."""
     prompt = prompt_of(instance)
     domain, problem = _definition(prompt, "[DOMAIN]"), _definition(prompt, "[QUERY PROBLEM]")
-    return (domain, problem) if domain and problem else None
+    return (_named(domain), _named(problem)) if domain and problem else None
 
 
 def _read_text(path: Path, what: str) -> str:
@@ -240,8 +255,13 @@ def planbench_predictions(
     ``parse_error`` when scored). Each prediction's line, written by ``acp score -o``, holds the record
     id, ``instance_id``, ``planbench_task``, ``planbench_file``, ``engine``, the raw response, the
     ``response`` acp read (:func:`translate`) and PlanBench's ``llm_correct`` as ``planbench_correct``
-    when the file has it. ``records``: the records made so far, by their content; an instance's answers in
-    several files share one record, which the scorer grounds once for all of them."""
+    when the file has it; an answer whose final statement says that no plan exists (:func:`no_plan_said`) is read
+    as acp's words for that (``response``: :data:`acpgen.nl.plan_steps.NO_PLAN_ANSWER`), its sentence in
+    ``no_plan_statement``. The instances of an ``unsolvable_*`` config (and an instance whose ground truth is
+    "unsolvable") become records that say no plan exists (``"solvable": false``, no plan), which the scorer
+    proves before it scores an answer (it did not make them). ``records``: the records made so far, by their
+    content; an instance's answers in several files share one record, which the scorer grounds once for all
+    of them."""
     if (domain is None) != (instances is None):
         raise DataError("a PlanBench domain file and instance folder go together (or neither: PDDL from the prompts)")
     file = read_task_file(path)
@@ -298,17 +318,20 @@ def _prediction(
         if configured:
             check_wording(wording, lifted, where)
         wording = None  # a built-in wording of another variant of the domain: its own names
-    truth, wrong = _ground_truth(instance, lifted, wording)
+    unsolvable = file.unsolvable or str(instance.get("ground_truth_plan") or "").strip().lower() == "unsolvable"
+    truth, wrong = ([], "") if unsolvable else _ground_truth(instance, lifted, wording)
     record: dict[str, Any] = {
         "id": f"{file.domain}/{number}",
         "task": file.kind,
         "domain": file.domain,
         "PDDL_domain": domain_text,
         "PDDL_problem": problem_text,
-        "answer": [] if wrong else truth,
+        "answer": None if unsolvable else [] if wrong else truth,
     }
+    if unsolvable:  # no plan exists, which the scorer proves before it scores an answer (the record is not acp's)
+        record["solvable"] = False
     if records is not None:  # the same record for an instance's answers in several files
-        shared = (record["id"], file.kind, domain_text, problem_text, tuple(record["answer"]))
+        shared = (record["id"], file.kind, domain_text, problem_text, tuple(record["answer"] or ()), unsolvable)
         record = records.setdefault(shared, record)
     line: dict[str, Any] = {
         "id": record["id"],
@@ -318,7 +341,10 @@ def _prediction(
     }
     if file.engine is not None:
         line["engine"] = file.engine
-    line |= {"llm_raw_response": raw, "response": translate(raw, wording, lifted=lifted)}
+    said = no_plan_said(raw, wording, lifted=lifted)
+    line |= {"llm_raw_response": raw, "response": NO_PLAN_ANSWER if said else translate(raw, wording, lifted=lifted)}
+    if said:
+        line["no_plan_statement"] = said
     for key in ("llm_correct", "correct", "act_correct"):
         if key in instance:
             line["planbench_correct"] = instance[key]
@@ -370,29 +396,36 @@ def score_planbench(
 
 #: the columns of :func:`failure_rates`: no plan read at all, then the plan scorer's failure classes
 FAILURE_COLUMNS = ("no_plan", *(failure.value for failure in Failure))
+#: the column of :func:`failure_rates` for answers that say no plan exists (shown when some answer does)
+SAYS_NO_PLAN = "says_no_plan"
 
 
 def failure_rates(scored: Iterable[Scored]) -> str:
     """The share of plan answers by their first failure, per task and domain: ``no_plan`` (no step
     could be read: a parse error), then the plan scorer's classes (``extra_steps`` is a plan with
-    steps after the goal held); a plan without extra steps is in no column. Empty without plan answers."""
+    steps after the goal held), then, when some answer says that no plan exists, ``says_no_plan``; a plan
+    without extra steps is in no column. Empty without plan answers."""
     groups: dict[tuple[str, str], Counter[str | None]] = defaultdict(Counter)
     for item in scored:
         task = item.prediction.task
         if task not in ("plan", "optplan"):
             continue
         failure = "no_plan" if item.verdict.status == PARSE_ERROR else item.verdict.details.get("failure_class")
+        if item.verdict.details.get(SAYS_NO_PLAN):
+            failure = SAYS_NO_PLAN
         groups[(task, item.domain)][failure] += 1
     if not groups:
         return ""
+    columns = FAILURE_COLUMNS + ((SAYS_NO_PLAN,) if any(c[SAYS_NO_PLAN] for c in groups.values()) else ())
     for task in {task for task, _ in groups}:
         domains = [counts for (t, _), counts in groups.items() if t == task]
         if len(domains) > 1:
             groups[(task, "all")] = sum(domains, Counter())
     width = max(len(name) for name in FAILURE_COLUMNS) + 2
-    lines = [f"{'task':8}{'domain':22}{'n':>5}" + "".join(f"{name:>{width}}" for name in FAILURE_COLUMNS)]
+    named = max(22, *(len(domain) + 2 for _, domain in groups))  # the domain column, as wide as its longest name
+    lines = [f"{'task':8}{'domain':{named}}{'n':>5}" + "".join(f"{name:>{width}}" for name in columns)]
     for (task, domain), counts in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0][1])):
         total = sum(counts.values())
-        cells = "".join(f"{counts[name] / total:{width}.2f}" for name in FAILURE_COLUMNS)
-        lines.append(f"{task:8}{domain:22}{total:5d}" + cells)
+        cells = "".join(f"{counts[name] / total:{width}.2f}" for name in columns)
+        lines.append(f"{task:8}{domain:{named}}{total:5d}" + cells)
     return "\n".join(lines)

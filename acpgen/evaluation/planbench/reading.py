@@ -17,6 +17,7 @@ from acpgen.evaluation.planbench.wording import (
     _parse_line,
     pddl_wording,
 )
+from acpgen.nl.plan_steps import no_plan_statement
 from acpgen.pddl.model import LiftedTask
 
 _THINK_END = re.compile(r"</think>", re.IGNORECASE)
@@ -25,6 +26,7 @@ _INLINE_BULLET = re.compile(r"(?<=\S)\s+\u2022\s+")  # "Feast b from c  then  \u
 # items of a numbered list on one line, apart by wide blanks: "1. Feast object b from a\u2003\u20032. Succumb object b"
 _INLINE_NUMBER = re.compile(r"(?<=\S)(?:[ \t]*[\u2002\u2003][ \t\u2002\u2003]*|[ \t]{2,})(?=\d{1,2}\.\s)")
 _LATEX = re.compile(r"\\[()\[\]]")  # LaTeX's math delimiters, "Feast \(d\) from \(a\)"
+_EMPHASIS = re.compile(r"[*`]")  # markdown emphasis and code, out of a sentence quoted
 _STATEMENT = "[statement]"
 _PLAN_START = "[plan]"
 _PLAN_END = "[plan end]"
@@ -38,16 +40,21 @@ def answer_text(response: str) -> str:
     return _INLINE_NUMBER.sub("\n", _INLINE_BULLET.sub("\n\u2022 ", text))
 
 
+def before_new_problem(text: str) -> str:
+    """The text before the first ``[STATEMENT]`` after a ``[PLAN]`` or ``[PLAN END]`` (a problem the model made up)."""
+    lower = text.lower()
+    first = min((i for i in (lower.find(_PLAN_END), lower.find(_PLAN_START)) if i >= 0), default=-1)
+    statement = lower.find(_STATEMENT, first if first >= 0 else 1)
+    return text[:statement] if statement >= 0 else text
+
+
 def plan_section(text: str) -> str:
     """PlanBench's markers: the text before the first ``[STATEMENT]`` after a ``[PLAN END]`` or
     ``[PLAN]`` (the model went on to a problem of its own), then the last ``[PLAN]`` ... ``[PLAN END]``:
     the text before the last ``[PLAN END]``, after the last ``[PLAN]`` or ``[PLAN END]`` before it; without
     ``[PLAN END]``, the text after the last ``[PLAN]``."""
+    text = before_new_problem(text)
     lower = text.lower()
-    first = min((i for i in (lower.find(_PLAN_END), lower.find(_PLAN_START)) if i >= 0), default=-1)
-    statement = lower.find(_STATEMENT, first if first >= 0 else 1)
-    if statement >= 0:
-        text, lower = text[:statement], lower[:statement]
     end = lower.rfind(_PLAN_END)
     if end < 0:
         start = lower.rfind(_PLAN_START)
@@ -231,3 +238,17 @@ def translate(
         blocks += [(_steps(lines, b), b is chosen) for b in found]
         return "\n".join([] if chosen is None else _once(_steps(lines, chosen)))
     return "\n".join(plan_lines(text, reader))
+
+
+def no_plan_said(
+    response: str, wording: Wording | None, objects: Collection[str] = (), lifted: LiftedTask | None = None
+) -> str | None:
+    """The sentence of an answer that says no plan exists when that is its final statement, else None: acp's one
+    reading rule (:func:`acpgen.nl.plan_steps.read_plan`) on PlanBench's answers. The statement is looked for in
+    the answer (:func:`answer_text`, before a problem the model made up) and counts when no line after it states a
+    step (:func:`translate` reads none there)."""
+    text = before_new_problem(answer_text(response))
+    found = no_plan_statement(text)
+    if found is None or translate(text[found[1] :], wording, objects, lifted):
+        return None
+    return " ".join(_EMPHASIS.sub("", text[found[0] : found[1]]).split())

@@ -589,6 +589,8 @@ WORDINGS = {
         {"p": "package_{}", "t": "truck_{}", "a": "airplane_{}", "l": "location_{}_{}", "c": "city_{}"},
     ),
 }
+#: the start of the names of PlanBench's configs whose instances have no plan (``unsolvable_blocksworld``)
+UNSOLVABLE = "unsolvable_"
 # the names PlanBench's files give these domains: zero-shot variants, folder names, hard instances
 _DOMAIN_NAMES = {
     "blocksworld_hard": "blocksworld",
@@ -608,8 +610,11 @@ def config_name(domain: str) -> str:
 
 def wording_of(domain: str) -> Wording | None:
     """The built-in wording of PlanBench's config ``domain`` (None: answers are read in the domain's own names);
-    its zero-shot result files name the domain ``blocksworld_zero_shot``, ``mystery_blocksworld_zero_shot_3``."""
-    return WORDINGS.get(config_name(domain))
+    its zero-shot result files name the domain ``blocksworld_zero_shot``, ``mystery_blocksworld_zero_shot_3``. The
+    ``unsolvable_*`` configs word their domains as the configs they are made from (``unsolvable_blocksworld``:
+    blocksworld's)."""
+    name = config_name(domain)
+    return WORDINGS.get(name) or WORDINGS.get(name.removeprefix(UNSOLVABLE))
 
 
 def read_config(path: Path) -> Wording:
