@@ -8,6 +8,8 @@ Every measure is computed over the answer lines of the score files:
 * when some answers are to obfuscated records (the ``obfuscation`` field `acp score` writes:
   ``mystery`` or ``random``; ``none``, or no field, for a plain record), the same accuracy per
   task x obfuscation x model, plain and obfuscated side by side;
+* when some answers are to records no plan solves (``solvable: false`` in the score line: the plan tasks'
+  impossible questions), the accuracy per task x model on solvable and unsolvable records apart;
 * answer categories from ``status`` and ``reason`` (correct, wrong answer, parse error, unknown
   atom, unknown action, static atom, undecided);
 * with the records (``dataset``): for the open-ended app and prog tasks, the Jaccard similarity
@@ -79,6 +81,7 @@ class Answer:
     status: str
     reason: str
     line: dict[str, Any]
+    solvable: bool = True  # False: an answer to a record no plan solves (the plan tasks' impossible questions)
 
     @property
     def category(self) -> str:
@@ -144,6 +147,7 @@ def load_answers(paths: Iterable[Path]) -> list[Answer]:
                     status=str(item["status"]),
                     reason=str(item.get("reason") or ""),
                     line=item,
+                    solvable=item.get("solvable") is not False,
                 )
             )
     if not answers:
@@ -288,6 +292,8 @@ class Report:
     categories: dict[tuple[str, str], Counter[str]]  # (model, kind); kind may be "all"
     #: (model, kind, obfuscation); kind may be "all"
     obfuscation_cells: dict[tuple[str, str, str], Cell] = field(default_factory=dict)
+    #: (model, kind, solvable); kind may be "all"
+    solvable_cells: dict[tuple[str, str, bool], Cell] = field(default_factory=dict)
     dataset: str | None = None
     set_measures: dict[tuple[str, str], SetMeasure] = field(default_factory=dict)
     difficulty: list[Difficulty] = field(default_factory=list)
@@ -307,6 +313,11 @@ class Report:
         """The obfuscations of the answers: none, mystery, random in that order, then any other."""
         present = {a.obfuscation for a in self.answers}
         return [o for o in OBFUSCATIONS if o in present] + sorted(present - set(OBFUSCATIONS))
+
+    @property
+    def impossible(self) -> bool:
+        """Whether some answer is to a record no plan solves."""
+        return any(not a.solvable for a in self.answers)
 
     @property
     def obfuscated(self) -> bool:
@@ -332,6 +343,11 @@ def build_report(paths: Iterable[Path], dataset: Path | None = None) -> Report:
                 answer.score, answer.status
             )
     report = Report([str(p) for p in paths], models, answers, cells, categories, obfuscation_cells)
+    for answer in answers:
+        for kind in (answer.kind, ALL):
+            report.solvable_cells.setdefault((answer.model, kind, answer.solvable), Cell()).add(
+                answer.score, answer.status
+            )
     if dataset is not None:
         _add_record_measures(report, Dataset.load(dataset, complete=False))
         report.dataset = str(dataset)
@@ -436,6 +452,19 @@ def obfuscation_table(report: Report) -> Table:
             if any(t is not None for t in tallies):
                 rows.append([model, kind] + [_cell_text(t) for t in tallies])
     return Table(["model", "task"] + modes, rows)
+
+
+def solvable_table(report: Report) -> Table:
+    """Accuracy per model and task (rows) on records a plan solves and on records none does (columns), for the
+    tasks with answers to records no plan solves."""
+    asked = {a.kind for a in report.answers if not a.solvable}
+    rows = []
+    for model in report.models:
+        for kind in [k for k in report.kinds if k in asked] + [ALL]:
+            tallies = [report.solvable_cells.get((model, kind, solvable)) for solvable in (True, False)]
+            if any(t is not None for t in tallies):
+                rows.append([model, kind] + [_cell_text(t) for t in tallies])
+    return Table(["model", "task", "solvable", "no plan exists"], rows)
 
 
 def set_table(report: Report) -> Table:
@@ -673,6 +702,16 @@ def _sections(report: Report) -> list[tuple[str, str, Table | None]]:
                 "(mystery: names replaced by unrelated words; random: by random strings), side by side. The "
                 "other tables pool them: an obfuscated record counts under its original domain.",
                 obfuscation_table(report),
+            )
+        )
+    if report.impossible:
+        sections.append(
+            (
+                "Accuracy on problems no plan solves",
+                "accuracy ± standard error (n = decided answers) on records a plan solves and on records none does "
+                "(the plan tasks' impossible questions, whose right answer is that no plan exists), apart; the "
+                "tasks with such records only, and all answers.",
+                solvable_table(report),
             )
         )
     for model in report.models:

@@ -65,6 +65,7 @@ class Scored:
             task=self.prediction.task,
             domain=self.domain,
             obfuscation=self.prediction.record.get("obfuscation") or "none",
+            **({"solvable": False} if self.prediction.record.get("solvable") is False else {}),
             score=self.verdict.score,
             status=self.verdict.status,
             reason=self.verdict.reason,

@@ -99,7 +99,8 @@ def splits(difficulty: int, sizes: int, steps: str) -> list[tuple[int, int]]:
 def cell_config(config: PipelineConfig, domain: str, position: int, steps: int, kind: str) -> PipelineConfig:
     """The configuration that makes records of ``domain`` from its size at ``position`` with ``steps`` steps of
     the kind ``kind`` (a task's ``difficulty_steps``); the plans stage of the largest fifth of the sizes takes one
-    satisficing plan per problem, as level 5 does."""
+    satisficing plan per problem, as level 5 does; no problem no plan solves (their states are no distance from a
+    goal: the plan tasks' impossible questions come from `acpgen.generate` and `acp generate`)."""
     entry = config.domain(domain)
     sizes = {**config.domains, domain: replace(entry, sizes=(entry.sizes[position],))}
     states = replace(config.states, goal_distance=(steps, steps) if kind == "distance" else None)
@@ -107,6 +108,7 @@ def cell_config(config: PipelineConfig, domain: str, position: int, steps: int, 
     plans = config.plans
     if position >= math.ceil(0.8 * len(entry.sizes)) and len(entry.sizes) >= 5:
         plans = replace(plans, search="satisficing")
+    qa = replace(qa, unsolvable_share=0.0)  # a difficulty is a plan's length: problems no plan solves have none
     return replace(config, domains=sizes, states=states, qa=qa, plans=plans)
 
 

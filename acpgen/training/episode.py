@@ -18,6 +18,13 @@ optimal plan; when the optimal cost is unknown, 1.0 for any plan), minus ``inval
 invalid step (one that names no action of the task, cannot be applied, or a turn with no action),
 and never below 0; an episode that does not reach the goal scores 0. A reward cannot be raised by
 noise: text that is not an action is an invalid step, and long texts are read in linear time.
+
+No plan. A turn whose text states that no plan reaches the goal ("No plan exists: the goal cannot be
+reached", read as a plan answer is read: :func:`acpgen.nl.plan_steps.read_plan`) ends the episode. The answer is
+exact: the record's state is proven unsolvable when the record says so (``solvable`` false, a problem acp made and
+proved unsolvable), and then the declaration earns 1 (minus the penalty of the invalid steps before it); from a
+solvable record's state a plan exists (its stored one, or the oracle's), and the declaration earns 0, the feedback
+saying how many steps the plan from the start has.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from acpgen.errors import ConfigError, DataError
 from acpgen.evaluation.scoring import shared_planners
 from acpgen.nl.answers import ParseError
 from acpgen.nl.describe import PDDL_INTRO, Describer
-from acpgen.nl.plan_steps import read_steps
+from acpgen.nl.plan_steps import NoPlan, read_plan
 from acpgen.nl.template import TEMPLATES_ENV
 from acpgen.pddl.model import split_canonical
 from acpgen.pddl.tarski_io import read_strings
@@ -51,7 +58,7 @@ INSTRUCTION = (
     "actions, one per line, to apply them in order. You are told the new state after your actions, or "
     "why an action cannot be applied (the state is then unchanged and the actions after it are not "
     "applied). You have {budget} actions in all; invalid ones count. The goal must hold after your last "
-    "action; shorter plans score higher."
+    "action; shorter plans score higher. If no plan can reach the goal, say so (No plan exists.) to end the episode."
 )
 
 
@@ -95,6 +102,7 @@ class _Progress:
     invalid: int = 0
     failures: list[str] = field(default_factory=list)
     trajectory: list[str] = field(default_factory=list)
+    declared: bool = False  # the model said that no plan reaches the goal (the episode is over)
 
 
 class Episode:
@@ -148,9 +156,11 @@ class Episode:
             return Feedback("The episode is over.", True, self.reward)
         progress = self._progress
         try:
-            steps = read_steps(str(text or ""))
+            steps: list[Step] = read_plan(str(text or ""))
         except ParseError:
             steps = []
+        if isinstance(steps, NoPlan):
+            return self._declared(steps.statement)
         lines: list[str] = []
         applied: list[str] = []
         failure = None
@@ -169,6 +179,16 @@ class Episode:
                     lines.append(f"The {len(steps) - index - 1} action(s) after it were not applied.")
                 break
         return Feedback(self._answer(applied, failure, lines), self.done, self.reward, tuple(applied), failure)
+
+    def _declared(self, statement: str) -> Feedback:
+        """The model said that no plan reaches the goal: the episode ends with the exact answer."""
+        self._progress.declared = True
+        if self.unsolvable:
+            text = f"Right: no plan reaches the goal from the first state (proven). Reward: {self.reward:.2f}."
+        else:
+            steps = f" of {self.optimal_cost} step(s)" if self.optimal_cost is not None else ""
+            text = f"Wrong: a plan{steps} reaches the goal from the first state. Reward: 0.00."
+        return Feedback(f"You said: {statement[:200]}\n{text}", True, self.reward, (), None)
 
     def play(self, turns: Iterable[str | None]) -> list[Feedback]:
         """Apply the turns in order until the episode is over; the feedback of each turn applied."""
@@ -222,14 +242,22 @@ class Episode:
         return max(0, self.max_steps - self._progress.steps)
 
     @property
+    def unsolvable(self) -> bool:
+        """Whether no plan reaches the goal from the first state (the record's ``solvable`` is false: acp proved it)."""
+        return self.record.get("solvable") is False
+
+    @property
     def done(self) -> bool:
-        return self.goal_reached or self.steps_left == 0
+        return self.goal_reached or self.steps_left == 0 or self._progress.declared
 
     @property
     def reward(self) -> float:
         """``optimal_cost / cost`` once the goal holds (1.0 without a known optimal cost) minus
-        ``invalid_penalty`` per invalid step, at least 0; 0 until the goal holds."""
+        ``invalid_penalty`` per invalid step, at least 0; 0 until the goal holds. Saying that no plan exists: 1
+        minus the penalty when none does from the first state, else 0."""
         progress = self._progress
+        if progress.declared:
+            return max(0.0, 1.0 - self.settings.invalid_penalty * progress.invalid) if self.unsolvable else 0.0
         if not self.goal_reached:
             return 0.0
         efficiency = 1.0 if not self.optimal_cost or not progress.cost else min(1.0, self.optimal_cost / progress.cost)
@@ -243,6 +271,7 @@ class Episode:
             "domain": self.record.get("domain"),
             "done": self.done,
             "goal_reached": self.goal_reached,
+            "declared_no_plan": self._progress.declared,
             "reward": self.reward,
             "steps": progress.steps,
             "max_steps": self.max_steps,
@@ -256,6 +285,8 @@ class Episode:
 
     # ----- optimal costs and plans --------------------------------------------------------------
     def _optimal_cost(self) -> int | None:
+        if self.unsolvable:
+            return None
         stored = self.record.get("optimal_cost")
         if stored not in (None, ""):
             return int(stored)
@@ -268,6 +299,8 @@ class Episode:
     def optimal_plan(self) -> list[str] | None:
         """An optimal plan from the episode's first state: the record's stored plan (plan and
         optplan records), else one found by the oracle; None when there is none or none was found."""
+        if self.unsolvable:
+            return None
         if self.record.get("group") in PLAN_GROUPS:
             return [str(a).lower() for a in self.record["answer"]]
         with shared_planners() as planners:

@@ -20,7 +20,9 @@ Signals (:data:`SIGNALS`), each in [0, 1]: ``score`` (acp's exact score), ``prec
 true after the plan's executable prefix (literals already true earn nothing; `acpgen.proofs.plans.goal_progress`),
 and ``plan_prefix``, the share of the plan's written steps that execute before the first that does not. An answer
 with no plan (a parse error) earns 0 on every signal. A record without a signal gives its exact score for it,
-so that weighting a signal never lowers the reward of a correct answer to a task without partial credit.
+so that weighting a signal never lowers the reward of a correct answer to a task without partial credit. On a record
+no plan solves (``solvable`` false), every signal is the exact score: saying that no plan exists earns 1 on each, a
+plan offered earns 0 on each (no credit for steps that execute or goal literals reached).
 """
 
 from __future__ import annotations
@@ -101,6 +103,8 @@ def plan_progress(record: dict, text: str, prefix: int) -> float | None:
 
 def _signals(record: dict, text: str | None, value: float, details: dict[str, Any]) -> dict[str, float]:
     signals = {name: value for name in SIGNALS}
+    if record.get("solvable") is False:  # no plan reaches the goal: a plan offered earns nothing on any signal
+        return signals
     for name in ("precision", "recall", "f1"):
         if isinstance(details.get(name), (int, float)):
             signals[name] = float(details[name])
