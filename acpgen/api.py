@@ -384,7 +384,9 @@ def generate(
     ``template`` (its English; without one, only ``representation="pddl"``), with ``domain`` its name
     (None: the PDDL's) and no ``level``. The records are those `acp
     generate` writes to ``<task>.<format>.jsonl`` with the same config, seed and
-    ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more). ``cache_dir``:
+    ``qa.questions_per_task = n`` (the first ``n`` of a run that asks for more), and for the plan tasks (plan,
+    optplan, pver) after them ``ceil(qa.unsolvable_share x n)`` about problems no plan solves (``"solvable":
+    false``; the configuration's share, 0.2 in acp's default, 0 for none). ``cache_dir``:
     the output folder the stages write to and resume from (default: a temporary folder removed
     when the generator is closed); planner results are cached under ``<cache_dir>/planner-cache``.
     Run one `generate` at a time per cache folder (calls with their own folders may run at once).
