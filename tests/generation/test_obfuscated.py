@@ -91,7 +91,7 @@ def test_a_plan_in_the_original_names_is_read_as_unknown_actions(run):
 def test_stored_plans_renamed_back_are_plans_of_the_original_ferry(run):
     _, folder = run
     plain_domain = (DOMAINS_DIR / "ferry" / "domain.pddl").read_text()
-    plans = [r for r in records(folder) if r["task"] == "plan"]
+    plans = [r for r in records(folder) if r["task"] == "plan" and r.get("solvable", True)]
     assert plans
     for record in plans:
         renaming = Renaming.from_dict(record["renaming"])

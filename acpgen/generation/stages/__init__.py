@@ -36,8 +36,10 @@ def count_artefacts(ctx: StageContext) -> dict[str, int]:
     """Problems (and, apart, those no plan solves), stored plans, states (theirs included) and questions of a domain's
     output folder."""
     plan_count = sum(len(json.loads(p.read_text())["plans"]) for p in sorted(ctx.plans_dir.glob("*.json")))
-    files = [ctx.states_file, ctx.unsolvable_dir / "states.jsonl"]
-    states = sum(path.read_text().count("\n") for path in files if path.exists())
+    states, apart = (
+        path.read_text().count("\n") if path.exists() else 0
+        for path in (ctx.states_file, ctx.unsolvable_dir / "states.jsonl")
+    )
     questions = sum(len(p.read_text().splitlines()) for p in sorted((ctx.root / "qa").glob("*.jsonl")))
     unsolvable = len(list(ctx.unsolvable_dir.glob("u*.pddl")))
     return {
@@ -45,7 +47,8 @@ def count_artefacts(ctx: StageContext) -> dict[str, int]:
         "problems": len(ctx.problem_files()),
         "unsolvable": unsolvable,
         "plans": plan_count,
-        "states": states,
+        "states": states + apart,
+        "unsolvable_states": apart,
     }
 
 
