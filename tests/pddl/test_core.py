@@ -335,3 +335,26 @@ def test_a_replayed_grounding_of_a_ramification_variant_is_the_grounding_from_sc
     replays.clear()
     assert [_grounding(GroundTask(one)) for one in lifted[1:]] == scratch[1:]
     assert len(replays) == len(lifted) - 1
+
+
+_KEYS = """(define (domain keys) (:requirements :strips :typing) (:types room)
+  (:predicates (at ?r - room) (door ?a ?b - room) (lit ?r - room))
+  (:action walk :parameters (?a ?b - room) :precondition (and (at ?a) (door ?a ?b))
+   :effect (and (not (at ?a)) (at ?b))))"""
+
+
+def test_a_rendered_state_keeps_the_static_goal_literal_its_initial_state_contradicts():
+    """A goal that asks for a static fact the problem does not hold (a door that no action opens) is unsolvable;
+    the state rendered as a problem keeps that literal, so its grounding is unsolvable too, while a satisfied
+    static literal is left out as before."""
+    problem = """(define (problem p) (:domain keys) (:objects r1 r2 r3 - room)
+      (:init (at r1) (door r1 r2) (door r2 r1) (lit r2))
+      (:goal (and (at r2) (door r2 r3) (lit r2))))"""
+    task = GroundTask.from_strings(_KEYS, problem)
+    assert not task.goal_satisfiable
+    moved = task.applicable(task.init)[0].apply(task.init)
+    text = render_problem(task, moved)
+    goal = text[text.index(":goal") :]
+    assert "(door r2 r3)" in goal and "(lit r2)" not in goal
+    again = GroundTask.from_strings(_KEYS, text)
+    assert not again.goal_satisfiable and not explore(again, again.init, 100).goal_reachable()
