@@ -84,7 +84,8 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
 def sample_unsolvable_states(ctx: StageContext, problem: str) -> list[dict]:
     """The de-duplicated states of an unsolvable problem (``unsolvable/<problem>.pddl``): its initial state and the
     states of seeded random rollouts from it (``8 x rollouts_per_state`` of ``rollout_length`` steps, at least 8);
-    every one of them is unsolvable too (a plan from one would make a plan from the initial state). Capped at
+    every one of them is unsolvable too (a plan from one would make a plan from the initial state), those where no
+    action applies left out (a walk ends there). Capped at
     ``max_per_problem``, as a solvable problem's."""
     settings = ctx.config.states
     text = (ctx.unsolvable_dir / f"{problem}.pddl").read_text()
@@ -99,6 +100,8 @@ def sample_unsolvable_states(ctx: StageContext, problem: str) -> list[dict]:
                 break
             action = rng.choice(options)
             state, path = action.apply(state), [*path, action.name]
+            if not task.applicable(state):
+                break  # a dead end (alfworld after a validation): no question worth asking about it
             found.setdefault(state, {"path": list(path), "source": "rollout"})
     states = list(found.items())
     if len(states) > settings.max_per_problem:
