@@ -1,8 +1,8 @@
 """Proofs that no plan exists: a complete search that ends without a plan, and a second, different procedure.
 
 A task's goal is unreachable from its initial state when two procedures of :data:`PROCEDURES` say so, one of
-them a search of the whole reachable space (:data:`SEARCHES`) and the other either a certificate that needs no
-search (:data:`CERTIFICATES`) or a search of another kind:
+them a complete search (:data:`SEARCHES`: of the whole reachable space, or of a projection of it) and the other
+either a certificate that needs no search (:data:`CERTIFICATES`) or a search of another kind:
 
 * ``static``: a goal literal contradicts a fact no action changes (the goal names a static fact false in the
   state, or a fluent atom of impossible types);
@@ -14,6 +14,10 @@ search (:data:`CERTIFICATES`) or a search of another kind:
   predicate with one object in one place (every place of robot1), one of which every reachable state holds, none of
   them together with the goal (h²): a dead-end argument about the whole state ("robot1 always stands on a tile, and
   never on one the goal paints");
+* ``projected``: a breadth-first search of every state of a projection of the task onto a pattern of atoms
+  (:mod:`acpgen.pddl.projection`; at most :data:`PROJECTED_STATES`), grown from the goal atoms a certificate named,
+  none a goal state: every plan of the task is a plan of the projection, so none exists (asked after a
+  certificate: the few hundred states of robot1's places and the tiles it paints, where the task has millions);
 * ``explored``: acp's grounded breadth-first exploration of every state reachable (at most ``max_states``), none
   a goal state;
 * ``lifted``: the separate lifted interpreter's exploration (:mod:`acpgen.proofs.lifted_space`: its own reading
@@ -25,7 +29,8 @@ search (:data:`CERTIFICATES`) or a search of another kind:
   configuration, ``acpgen.planners.suite.CHECK_SEARCHES``): a search of another kind, for a space too large
   to explore whose relaxations all reach the goal.
 
-The certificates are tried first (a fixpoint over the actions: milliseconds), then the searches, smallest first.
+The certificates are tried first (a fixpoint over the actions: milliseconds), then the searches, smallest first
+(a projection cannot find a plan: one that reaches its goal leaves the next search to answer).
 Fast Downward's translator settles a goal whose atoms its invariants keep apart, or one the relaxation never
 reaches, before any search (it writes a task with no solution): on a large problem with such a goal the
 ``planner`` procedure is as quick as a certificate, while a goal that only a search refutes (a cycle of blocks)
@@ -45,6 +50,7 @@ from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import bits, split_canonical
 from acpgen.pddl.mutexes import Mutexes, mutexes
+from acpgen.pddl.projection import grow_patterns, projected_goal_reachable
 from acpgen.pddl.render import render_problem
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, Planners, Status
@@ -54,7 +60,9 @@ CERTIFICATES = ("static", "relaxed", "h2", "invariant")
 #: the certificates that refute a goal on its own atoms (static facts, the relaxation, pairs): a goal no one of them
 #: refutes is *deep*, its contradiction shown only by an invariant of the whole state or a search
 SHALLOW = ("static", "relaxed", "h2")
-SEARCHES = ("explored", "lifted", "planner", "astar")
+SEARCHES = ("projected", "explored", "lifted", "planner", "astar")
+#: the most states a projection's search visits (:mod:`acpgen.pddl.projection`)
+PROJECTED_STATES = 20_000
 PROCEDURES = CERTIFICATES + SEARCHES
 
 
@@ -88,6 +96,7 @@ class _Attempt:
     found: list[tuple[str, str]]
     literal: str | None = None
     explored_size: int | None = None  # the states of the space, when the grounded exploration covered it
+    named: tuple[str, ...] = ()  # the goal atoms a certificate names as never holding (together)
 
     def certificate(self, name: str) -> bool | None:
         """True when the certificate proves the goal unreachable, else None (a certificate cannot prove a plan)."""
@@ -102,7 +111,7 @@ class _Attempt:
             if not missing:
                 return None
             atom = _name(task, next(iter(bits(missing))))
-            self.literal = self.literal or atom
+            self.literal, self.named = self.literal or atom, self.named or (atom,)
             self.found.append((name, f"{atom} is never true, even with the delete effects ignored"))
             return True
         found = self.mutexes
@@ -147,18 +156,21 @@ class _Attempt:
         for atom in goal:
             if not found.together(1 << atom, 0):
                 self.literal = self.literal or _name(task, atom)
+                self.named = self.named or (_name(task, atom),)
                 return f"{_name(task, atom)} holds in no reachable state (h²)"
         for i, one in enumerate(goal):
             for other in goal[i + 1 :]:
                 if not found.together((1 << one) | (1 << other), 0):
                     pair = (_name(task, one), _name(task, other))
-                    self.literal = self.literal or pair[0]
+                    self.literal, self.named = self.literal or pair[0], self.named or pair
                     return f"{pair[0]} and {pair[1]} hold together in no reachable state (h²)"
         return "the goal's literals hold together in no reachable state (h²)"
 
     def search(self, name: str) -> bool | None:
         """True when the search ends without a plan, False when it finds one, None when it cannot tell."""
         task = self.task
+        if name == "projected":
+            return self._projected()
         if name == "explored":
             space = explore(task, task.init, self.max_states)
             if not space.complete:
@@ -196,6 +208,28 @@ class _Attempt:
         kind = "eager greedy search with FF" if name == "planner" else "A* with the Cartesian abstractions"
         self.found.append((name, f"Fast Downward's {kind}: {result.message or 'no plan exists'}"))
         return True
+
+    def _projected(self) -> bool | None:
+        """True when a projection onto a pattern grown from the goal atoms a certificate named reaches no goal
+        state (:mod:`acpgen.pddl.projection`: the focused growth, then the whole one, each until a projection is
+        too large); None when none settles it (a projection cannot find a plan: one that reaches its goal proves
+        nothing about the task)."""
+        for focused in (True, False):
+            for pattern in grow_patterns(self.task, list(self.named), focused) if self.named else ():
+                verdict = projected_goal_reachable(self.task, pattern, PROJECTED_STATES)
+                if verdict is None:
+                    break
+                if verdict is False:
+                    predicates = sorted({split_canonical(a)[0] for a in self.task.atoms.atoms(pattern)})
+                    self.found.append(
+                        (
+                            "projected",
+                            f"no goal state in the projection onto {pattern.bit_count()} atoms of "
+                            f"{', '.join(predicates)}",
+                        )
+                    )
+                    return True
+        return None
 
 
 def _name(task: GroundTask, atom: int) -> str:
