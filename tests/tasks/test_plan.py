@@ -294,10 +294,11 @@ def test_no_plan_exists_scores_1_on_an_unsolvable_record(task, recheck):
         assert (verdict.score, verdict.status) == (1.0, SCORED), verdict.reason
         assert verdict.details == {"says_no_plan": True}
         # trusted: the record says so; re-proven (--recheck): two procedures prove it (h2 sees the goal's two
-        # atoms apart, the exploration of the 16 reachable states finds no goal state)
+        # atoms apart; the projection onto c0's three atoms, at l0, at l1 and on the ferry, every action of which
+        # moves c0 from one to another, never holds two of them)
         assert verdict.reason == "correct: no plan exists from the state" + (
-            " (proven: h2: (at c0 l0) and (at c0 l1) hold together in no reachable state (h²); explored: no goal "
-            "state among the 16 states reachable (acp's grounding))"
+            " (proven: h2: (at c0 l0) and (at c0 l1) hold together in no reachable state (h²); projected: no goal "
+            "state in the projection onto 3 atoms of at, on)"
             if recheck
             else ""
         )
