@@ -30,7 +30,8 @@ either a certificate that needs no search (:data:`CERTIFICATES`) or a search of 
   to explore whose relaxations all reach the goal.
 
 The certificates are tried first (a fixpoint over the actions: milliseconds), then the searches, smallest first
-(a projection cannot find a plan: one that reaches its goal leaves the next search to answer).
+(a projection cannot find a plan: one that reaches its goal leaves the next search to answer); after the static
+facts refuted the goal, Fast Downward first, whose translator sees the contradiction before any search.
 Fast Downward's translator settles a goal whose atoms its invariants keep apart, or one the relaxation never
 reaches, before any search (it writes a task with no solution): on a large problem with such a goal the
 ``planner`` procedure is as quick as a certificate, while a goal that only a search refutes (a cycle of blocks)
@@ -251,7 +252,7 @@ def prove_unsolvable(
     for name in CERTIFICATES:
         if attempt.certificate(name):
             break  # one certificate is enough: each next one is asked only where the ones before found nothing
-    for name in SEARCHES:
+    for name in _order(attempt):
         if len(attempt.found) >= 2 and attempt.found[-1][0] in SEARCHES:
             break
         answer = attempt.search(name)
@@ -264,6 +265,14 @@ def prove_unsolvable(
         missing = "no complete search ended" if not searches else "no second procedure agreed"
         reasons = (*reasons, f"not proven: {missing} (the space is larger than the bounds, the planner undecided)")
     return Unsolvable(proven, False, by, reasons, attempt.literal)
+
+
+def _order(attempt: _Attempt) -> tuple[str, ...]:
+    """The searches in the order asked: :data:`SEARCHES`, but Fast Downward first after the static facts refuted the
+    goal (its translator sees a static contradiction before any search, where an exploration visits every state)."""
+    if attempt.planners is None or not attempt.found or attempt.found[0][0] != "static":
+        return SEARCHES
+    return ("planner", *(name for name in SEARCHES if name != "planner"))
 
 
 def _listed(found: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -19,7 +19,7 @@ from tarski.syntax.transform.action_grounding import ground_schema_into_plain_op
 from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.generators import DOMAINS, get_generator
-from acpgen.generators.unsolvable import DEEP_GOALS, deep_goal, shallow_goal
+from acpgen.generators.unsolvable import DEEP_GOALS, deep_goal, shallow_goal, static_goal
 from acpgen.pddl.grounding import GroundTask
 from acpgen.planners import PlannerSetup
 from acpgen.proofs.unsolvable import SEARCHES, SHALLOW, prove_unsolvable
@@ -123,6 +123,22 @@ def test_solvable_problems_are_answered_solvable_and_a_pair_is_named():
     proof = prove_unsolvable(task, planners)
     assert proof.proven and proof.by[0] == "h2" and proof.literal is not None
     assert "hold together in no reachable state" in proof.reasons[0]
+
+
+def test_a_static_contradiction_asks_fast_downward_before_an_exploration():
+    """The static facts refute the goal; the second procedure is the planner (its translator sees the contradiction),
+    or without planners the exploration of the ferry's 16 states."""
+    generator = get_generator("ferry")
+    rng = random.Random(5)
+    spec = generator.generate({"locations": 2, "cars": 2}, rng)
+    candidate = static_goal(spec, GroundTask.from_strings(generator._domain_text, generator.render(spec)), rng)
+    assert candidate is not None
+    task = GroundTask.from_strings(generator._domain_text, generator.render(candidate))
+    assert not task.goal_satisfiable
+    with_planner = prove_unsolvable(task, PlannerSetup().build())
+    assert with_planner.proven and with_planner.by == ("static", "planner"), with_planner.reasons
+    alone = prove_unsolvable(task)
+    assert alone.proven and alone.by == ("static", "explored"), alone.reasons
 
 
 @pytest.mark.slow
