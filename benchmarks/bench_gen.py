@@ -11,6 +11,11 @@ The package is imported before the first cell (``acpgen.generate`` imports the A
 per process, not a cost per record); everything else a cell needs is timed, the translator's server started
 by its first translation included.
 
+Unsolvable mode (``--unsolvable``): per level and domain, the plan tasks (plan, optplan, pver) from scratch with
+``qa.unsolvable_share`` 0 (the solvable records' rate), then with share 1 resuming in the same cache folder (the
+extra time is the unsolvable problems, their proofs, states and records: their rate); issue 61's target is the
+second at least the first.
+
 Split mode (``--split N``): records of every task, the domains and levels 1-3 in turn, streamed to one
 JSONL file (``--out``/split.jsonl, written as they come, never held in memory) until N records are
 written (the tasks of a level and domain share one cache folder, as one `acp generate --tasks all` run
@@ -21,6 +26,7 @@ and, at the end, the rate and the peak resident memory of this process and of it
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import resource
@@ -68,6 +74,28 @@ def table(args, config, domains: list[str], tasks: list[str]) -> None:
                 cells.append(f"{len(records) / seconds:6.1f} ({len(records):2})")
             print(f"{level:>5} {domain:12} " + " ".join(f"{c:>11}" for c in cells), flush=True)
         print(f"{level:>5} {'all':12} {made / spent:.1f} records/s ({made} records in {spent:.0f} s)", flush=True)
+
+
+def unsolvable(args, config, domains: list[str]) -> None:
+    print(f"records per second of the plan tasks from scratch (n={args.n} per task, {args.jobs} processes)")
+    print(f"{'level':>5} {'domain':12} {'solvable':>16} {'unsolvable':>16} {'ratio':>6}")
+    for level in args.levels:
+        for domain in domains:
+            rates = []
+            for share in (0.0, 1.0):
+                shared = config.with_overrides(qa=dataclasses.replace(config.qa, unsolvable_share=share))
+                start, records = time.perf_counter(), []
+                for task in ("plan", "optplan", "pver"):
+                    records += generate(domain, task, args.n, level, args.seed, args.jobs, args.cache, shared, False)
+                made = sum(r.get("solvable", True) is (share == 0.0) for r in records)
+                rates.append((made / (time.perf_counter() - start), made))
+            shutil.rmtree(args.cache, ignore_errors=True)
+            (solvable, n_solvable), (impossible, n_impossible) = rates
+            print(
+                f"{level:>5} {domain:12} {solvable:9.2f} ({n_solvable:3}) {impossible:9.2f} ({n_impossible:3}) "
+                f"{impossible / solvable if solvable else float('nan'):6.2f}",
+                flush=True,
+            )
 
 
 def peak_mb() -> tuple[float, float]:
@@ -123,6 +151,11 @@ def main() -> None:
         action="store_true",
         help="table mode: time only the questions (a first call with n=1 makes the problems, plans and states)",
     )
+    parser.add_argument(
+        "--unsolvable",
+        action="store_true",
+        help="records/s of the plan tasks' unsolvable records against solvable ones",
+    )
     parser.add_argument("--split", type=int, default=0, help="build a training split of this many records")
     parser.add_argument("--every", type=int, default=1000, help="split mode: report the rate every so many records")
     parser.add_argument("--out", type=Path, default=Path("out/bench-gen"), help="split mode: output folder")
@@ -132,7 +165,11 @@ def main() -> None:
     config = load_config(args.config)
     domains = chosen_domains(config, args.domains)
     tasks = list(TASKS) if args.tasks == "all" else [t.strip() for t in args.tasks.split(",")]
-    (split if args.split else table)(args, config, domains, tasks)
+    if args.unsolvable:
+        shutil.rmtree(args.cache, ignore_errors=True)
+        unsolvable(args, config, domains)
+    else:
+        (split if args.split else table)(args, config, domains, tasks)
 
 
 if __name__ == "__main__":
