@@ -125,7 +125,7 @@ bench-batch: $(STAMP)  ## answers/s of acpgen.score_many on 1 and 2 processes, 1
 	$(BIN)/python benchmarks/bench_batch.py --cache $(OUT)/bench-batch $(ARGS)
 
 .PHONY: bench-gen
-bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS="--split 100000": a training split, its rate and memory)
+bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS="--split 100000": a training split, its rate and memory; "--unsolvable": the plan tasks' unsolvable records beside their solvable ones)
 	$(BIN)/python benchmarks/bench_gen.py --out $(OUT)/bench-gen --cache $(OUT)/bench-gen/cache $(ARGS)
 
 .PHONY: bench-read
