@@ -213,17 +213,19 @@ class Reader:
         states facts in the template's words."""
         body = _STEP_LEAD.sub("", " ".join(text.split()), count=1)
         body = _STEP_REMARK.sub("", body).strip(_STEP_END).strip("\"'")
-        words = _WORD.findall(body.lower())
-        if not words:
+        lower = body.lower()
+        lead = _WORD.search(lower)
+        if lead is None:
             return PROSE, None
-        candidates = self.verbs.get(words[0])  # every action's text starts with one of its verbs
-        objects = [w for w in words[1:] if w in self.lifted.objects]
+        candidates = self.verbs.get(lead.group(0))  # every action's text starts with one of its verbs
         if candidates:
             action = self.one(body, atoms=False)
             if action is not None:
                 return ACTION, action
             if self._states_facts(body):  # "Now driver bob is driving van v2." under a step: an explanation
                 return PROSE, None
+            # the objects named after the verb, as many as an action of the verb takes at most (more: none is it)
+            objects = self._objects(lower, lead.end(), max(len(order) for _, order in candidates))
             found = []
             for name, order in candidates:
                 if len(order) != len(objects):
@@ -234,9 +236,22 @@ class Reader:
                 if self._action_ok(action):
                     found.append(action)
             return (ACTION, found[0]) if len(set(found)) == 1 else (UNREADABLE, None)
+        words = _WORD.findall(lower)
+        objects = [w for w in words[1:] if w in self.lifted.objects]
         if objects and len(objects) == len(words) - 1 and _ALL_NAMES.fullmatch(" ".join(words)):
             return UNREADABLE, None  # a name and the task's objects: PDDL syntax without parentheses
         return PROSE, None
+
+    def _objects(self, lower: str, start: int, most: int) -> list[str]:
+        """The task's objects among the words of ``lower`` from ``start`` on, in order; the first ``most + 1`` of
+        them when there are more (the words after them are not read)."""
+        objects = []
+        for match in _WORD.finditer(lower, start):
+            if match.group(0) in self.lifted.objects:
+                objects.append(match.group(0))
+                if len(objects) > most:
+                    break
+        return objects
 
     def _states_facts(self, text: str) -> bool:
         """Whether ``text`` reads, all of it, as facts in the template's words: a line that explains a step
@@ -244,7 +259,7 @@ class Reader:
         the words of its facts (the subject first: "driver {d} boards van {v}")."""
         if self.template is None or not self.may_name(text, atoms=True):
             return False
-        reading = self.read_section(text, atoms=True)
+        reading = self.read_section(text, atoms=True, wholly=True)
         return bool(reading.items) and not reading.unread and not reading.none
 
     def may_name(self, section: str, atoms: bool) -> bool:
@@ -370,6 +385,7 @@ class Reader:
         parts = text.split(", ")
         # best[j]: the actions of parts[:j], each stretch of consecutive parts one action (None: no reading);
         # an action's text spans at most self._action_span parts
+        # (every reading of more parts has a boundary among the last _action_span ends: none read, none reads on)
         best: list[list[str] | None] = [[]] + [None] * len(parts)
         for j in range(1, len(parts) + 1):
             for i in range(j - 1, max(-1, j - 1 - self._action_span), -1):
@@ -380,13 +396,17 @@ class Reader:
                 if action is not None:
                     best[j] = before + [action]
                     break
+            if all(read is None for read in best[max(0, j - self._action_span + 1) : j + 1]):
+                return None
         return best[-1]
 
     def _read(self, response: str, atoms: bool) -> Reading:
         return self.read_section(answer_section(response), atoms)
 
-    def read_section(self, section: str, atoms: bool) -> Reading:
-        """The literals (``atoms``) or actions of an answer section (:func:`acpgen.nl.answers.answer_section`)."""
+    def read_section(self, section: str, atoms: bool, wholly: bool = False) -> Reading:
+        """The literals (``atoms``) or actions of an answer section (:func:`acpgen.nl.answers.answer_section`).
+        ``wholly``: only whether all of it reads matters: the reading stops at the first piece proven unread
+        (its items and unread pieces are then partial, with one unread piece at least)."""
         text = section.lower()
         reading = Reading()
         pddl = list(_PDDL.finditer(text))
@@ -418,13 +438,15 @@ class Reader:
             if part.isdigit():  # the number of a numbered item ("1. ...")
                 continue
             unread = len(reading.unread)
-            self._read_part(_LEADING_AND.sub("", _LEADING_NUMBER.sub("", part, count=1), count=1), atoms, reading)
             lead_in = cut is not None and cut.group().startswith(":")  # "The actions ... are:" names nothing
+            read = _LEADING_AND.sub("", _LEADING_NUMBER.sub("", part, count=1), count=1)
+            if not self._read_part(read, atoms, reading, wholly and not lead_in):
+                return reading  # wholly: a piece no reading reads
             if lead_in and len(reading.unread) == unread + 1 and reading.unread[-1] == part:
                 reading.unread.pop()
         return reading
 
-    def _read_part(self, part: str, atoms: bool, reading: Reading) -> None:
+    def _read_part(self, part: str, atoms: bool, reading: Reading, wholly: bool = False) -> bool:
         """Split a part into pieces at commas and "and"; join runs of pieces that read as one item.
 
         Of all ways to cut the pieces into runs, the one with the fewest unread pieces is kept (the
@@ -433,23 +455,27 @@ class Reader:
         commas), and its inner pieces are single names (or empty) unless the template's text has
         commas of its own, so each piece is joined with a bounded number of earlier ones: reading
         takes time in proportion to the number of pieces. (A list that names an object more often than
-        the task has objects, or an object named "and", is not read as one fact.)"""
+        the task has objects, or an object named "and", is not read as one fact.)
+
+        ``wholly``: stop, adding the part to the unread pieces and returning False, as soon as a piece is proven
+        unread in every way of cutting: when every way of cutting the pieces so far leaves one unread in each of
+        the last ``span`` ends (every cutting of the whole part has a run boundary among them). True otherwise."""
+        # the pieces are cut as the reading comes to them (a reading that stops early cuts no more)
+        cuts = _SPLIT.finditer(part)
         starts, ends = [0], []
-        for m in _SPLIT.finditer(part):
-            ends.append(m.start())
-            starts.append(m.end())
-        ends.append(len(part))
-        n = len(starts)
         # worded[k]: how many of the first k pieces are not a single name (nor empty)
-        worded = [0] * (n + 1)
-        for k in range(n):
-            worded[k + 1] = worded[k] + (_BLANK.search(part[starts[k] : ends[k]].strip()) is not None)
+        worded = [0]
         span = self._fact_span if atoms else self._action_span
         limit = self._worded_pieces
         # best[j] = (unread pieces of parts[:j], start i of the last run, its items (empty: unread))
         none: list[str] = []
-        best: list[tuple[int, int, list[str]]] = [(0, 0, none)] + [(n + 1, 0, none)] * n
-        for j in range(1, n + 1):
+        best: list[tuple[int, int, list[str]]] = [(0, 0, none)]
+        j = 0
+        while True:
+            cut = next(cuts, None)
+            ends.append(len(part) if cut is None else cut.start())
+            j += 1
+            worded.append(worded[-1] + (_BLANK.search(part[starts[j - 1] : ends[j - 1]].strip()) is not None))
             here = (best[j - 1][0] + 1, j - 1, none)
             # the earliest start of a run ending at piece j - 1: at most `span` pieces, and (beyond one
             # piece) at most `limit` pieces that are not single names
@@ -464,7 +490,14 @@ class Reader:
                 found = self._items(part[starts[i] : end].strip(), atoms)
                 if found:
                     here = (unread, i, found)
-            best[j] = here
+            best.append(here)
+            if wholly and min(unread for unread, _, _ in best[max(0, j - span + 1) : j + 1]) > 0:
+                reading.unread.append(part)
+                return False
+            if cut is None:
+                break
+            starts.append(cut.end())
+        n = j
         runs: list[tuple[int, int, list[str]]] = []
         j = n
         while j > 0:
@@ -481,6 +514,7 @@ class Reader:
                     reading.none = True
                 elif piece:
                     reading.unread.append(piece)
+        return True
 
     def _items(self, text: str, atoms: bool) -> list[str]:
         """The items one stretch of text reads as (a plural fact gives several), or []."""
