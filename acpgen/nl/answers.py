@@ -105,8 +105,28 @@ _HEADING_LINE = 80  # the longest heading line
 _CONTENT = re.compile(r"[a-z0-9()\[\]]", re.IGNORECASE)
 
 
+#: words every match of a marker holds (lower case): an ASCII text without one of them holds no match, which a
+#: substring search tells faster than the case-insensitive pattern (outside ASCII, the long s U+017F matches "s"
+#: in such a pattern, so the pattern is asked)
+_CUES: dict[re.Pattern[str], tuple[str, ...]] = {
+    _FINAL_MARKER: ("final", "\\boxed"),
+    _ANSWER_MARKER: ("answer",),
+    _PLAN_HEADING: ("plan",),
+}
+
+
+def _may_hold(text: str, marker: re.Pattern[str]) -> bool:
+    """False when ``text`` surely holds no match of ``marker`` (:data:`_CUES`)."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(cue in lower for cue in _CUES[marker])
+
+
 def _after_marker(text: str, marker: re.Pattern[str]) -> str:
     """Text after the last marker that is followed by content (see the module docstring)."""
+    if not _may_hold(text, marker):
+        return text
     matches = list(marker.finditer(text))
     if not matches:
         return text
@@ -173,7 +193,7 @@ def _section(text: str) -> str:
     if last[0] is text:
         return last[1]
     section = _strip_markdown(_after_reasoning(text), unescape=True)
-    marker = _FINAL_MARKER if _FINAL_MARKER.search(section) else _ANSWER_MARKER
+    marker = _FINAL_MARKER if _may_hold(section, _FINAL_MARKER) and _FINAL_MARKER.search(section) else _ANSWER_MARKER
     section = _after_heading(_after_marker(section, marker)).strip()
     _last = (text, section)
     return section
@@ -478,8 +498,8 @@ def _action(token: str) -> _Atom | _Mark | None:
 
 
 def _truncated(token: str) -> _Mark | None:
-    names = _names(token)
-    return None if names and names[0] in _PROSE_WORDS else _Mark.TRUNCATED
+    first = _NAME.search(token)  # the first name only: a token cut off by the end may run to 200,000 characters
+    return None if first is not None and first.group(1).lower() in _PROSE_WORDS else _Mark.TRUNCATED
 
 
 def _ordinal(token: str) -> int | None:
@@ -520,7 +540,11 @@ _PROG_KINDS = frozenset([*_PROG_MEMBER, *_PROG_LABELS, "LSQB", "RSQB"])
 
 def _candidates(text: str) -> Iterator[Any]:
     """The candidates of an answer that is a sequence of items (app, just, reach, areach, land, nexta),
-    in order, as they are read (a reader of one answer stops at the first)."""
+    in order, as they are read (a reader of one answer stops at the first). Every candidate is an action in
+    parentheses (or cut off after one), a list's bracket or the word None: a text with none of "(", "[" and
+    "none" has none, without a scan."""
+    if "(" not in text and "[" not in text and "none" not in text.lower():
+        return
     for kind, token in _tokens(text, _MEMBER_KINDS):
         item = _MEMBER[kind](token)
         if item is not None:
