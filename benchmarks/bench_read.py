@@ -11,7 +11,9 @@ Shapes: the stored answer repeated; prose with an action now and then; unbalance
 parentheses; an action whose closing parenthesis never comes (a long run of names); a name and
 then blanks; nested brackets; final-answer markers without content; unknown names in parentheses;
 English fact sentences separated by commas and "and" (what the reasoning-about-actions reader cuts
-into pieces). ``--strict``: with the strict reading of rewards (`acpgen.score(..., strict=True)`).
+into pieces); the record's own ground actions and fluent atoms in PDDL, one after another; the same in the
+domain's English (its template's words): answers made of names every reader knows, the costliest to read.
+``--strict``: with the strict reading of rewards (`acpgen.score(..., strict=True)`).
 """
 
 from __future__ import annotations
@@ -24,14 +26,28 @@ from pathlib import Path
 from common import percentile
 
 import acpgen
+from acpgen.nl.describe import Describer
+from acpgen.nl.ramified import template_for
+from acpgen.nl.template import load_template
+from acpgen.pddl.grounding import GroundTask
 from acpgen.tasks import TASKS
 
 TARGET_MS = 50.0
 
 
+def own_words(record: dict) -> tuple[str, str]:
+    """The record's ground actions and fluent atoms, in PDDL and in its domain's English."""
+    task = GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"])
+    actions, atoms = list(task.action_names), task.fluent_atoms()
+    describe = Describer(template_for(load_template(record["domain"]), task.lifted), task.lifted)
+    english = [describe.action(a) for a in actions] + [describe.atom(a) for a in atoms]
+    return " ".join(actions + atoms) + " ", ", ".join(english) + ", "
+
+
 def shapes(record: dict) -> dict[str, str]:
     """One seed text per shape; each is repeated (or padded) up to the length asked for."""
     answer = acpgen.reference_answer(record)
+    pddl, english = own_words(record)
     return {
         "repeated answer": answer + "\n",
         "prose": "The ferry should go from one place to another (see above) because it is empty, and then ",
@@ -42,6 +58,8 @@ def shapes(record: dict) -> dict[str, str]:
         "markers": "Final answer: ",
         "unknown names": "(frobnicate x y) ",
         "english facts": "car c0 is at location l1, the ferry is empty and car c1 is on the ferry, ",
+        "own pddl": pddl,
+        "own english": english,
     }
 
 
@@ -71,12 +89,13 @@ def main() -> None:
     print(f"slowest shape's median ms per answer, by response length (characters); {args.domain}, 1 process")
     print(header)
     for record in records:
-        for text in shapes(record).values():  # warm: the record is grounded and its oracle made once
+        seeds = shapes(record)
+        for text in seeds.values():  # warm: the record is grounded and its oracle made once
             acpgen.score(record, text[:100])
         row, worst = [], ("", 0.0)
         for length in lengths:
             slowest = 0.0
-            for shape, seed in shapes(record).items():
+            for shape, seed in seeds.items():
                 text = stretched(seed, length)
                 times = []
                 for _ in range(args.repeat):
