@@ -411,8 +411,12 @@ class _Steps:
     def exceeds(self, task: GroundTask, root: int, bound: int) -> bool:
         """Whether ``root``, a state of ``task``, is proven to reach more than ``bound`` states: acp's greedy search
         finds, within :data:`_PROOF_STATES` states, a path from it to the first state noted (:meth:`beyond`) to
-        reach more than that; all those states are then reachable from ``root`` too. False proves nothing."""
+        reach more than that; all those states are then reachable from ``root`` too. A state noted itself needs no
+        search. False proves nothing."""
+        own = self.translated(task, root)
         with _STEPS_LOCK:
+            if own is not None and self._beyond.get(own, 0) >= bound:
+                return True  # the state itself was noted: a search from it stopped at the bound before
             known = next((state for state, over in self._beyond.items() if over >= bound), None)
         target = None if known is None else task.atoms.known_mask(self.task.atoms.atoms(known))
         if target is None:
@@ -572,7 +576,7 @@ _STEPS: OrderedDict[_Key, _Steps] = OrderedDict()
 _STEPS_LOCK = threading.Lock()
 _STEPS_STATES = 100_000
 _SEARCHES_KEPT = 8  # per problem
-_BEYOND_KEPT = 64  # per problem: states noted to reach more states than a bound
+_BEYOND_KEPT = 4096  # per problem: states noted to reach more states than a bound (an int each)
 _PROOF_STATES = 2000  # states the greedy search may generate to prove that a state reaches more than a bound
 _FACTS_KEPT = 24  # per problem: its graph's facts kept (each goal's distances one)
 
