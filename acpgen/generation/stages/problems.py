@@ -37,7 +37,8 @@ from acpgen.proofs.unsolvable import SHALLOW as SHALLOW_CERTIFICATES
 from acpgen.proofs.unsolvable import prove_unsolvable
 
 #: attempts at a deep unsolvable goal before a shallow one is taken (a deep one a search must refute may not be
-#: proven within the bounds: a cycle of blocks among 8 or more)
+#: proven within the bounds: a cycle of blocks among 8 or more); one that no search settles ends them (another
+#: candidate of the same size has a space as large)
 DEEP_ATTEMPTS = 2
 
 
@@ -99,11 +100,13 @@ def make_unsolvable(ctx: StageContext, index: int) -> tuple[str, dict]:
     size = settings.sizes[(index - 1) % len(settings.sizes)]
     planner = ctx.config.planner
     limits = Limits(planner.time_limit, planner.memory_mb, planner.work)
-    tried = []
+    tried: list[str] = []
+    deep = index % 2 == 1
     for attempt in range(settings.max_attempts):
         rng = ctx.rng("unsolvable", index, attempt)
         spec = generator.generate(size, rng)
-        candidate = deep_goal(ctx.domain, spec, rng) if index % 2 == 1 and attempt < DEEP_ATTEMPTS else None
+        candidate = deep_goal(ctx.domain, spec, rng) if deep and attempt < DEEP_ATTEMPTS else None
+        is_deep = candidate is not None
         if candidate is None:  # the goal's atoms are the generator's names: the task before any renaming
             solvable = GroundTask.from_strings(ctx.source.plain_text, generator.render(spec))
             candidate = shallow_goal(spec, solvable, rng) or static_goal(spec, solvable, rng)
@@ -117,6 +120,8 @@ def make_unsolvable(ctx: StageContext, index: int) -> tuple[str, dict]:
             kind = SHALLOW if any(name in SHALLOW_CERTIFICATES for name in proof.by) else DEEP
             return text, {"kind": kind, "proven_by": list(proof.by), "reasons": list(proof.reasons)}
         tried.append("a plan exists" if proof.solvable else "not proven")
+        if is_deep and not proof.solvable:
+            deep = False  # no search ended: another deep one of the size fares the same
     raise AcpError(
         f"{ctx.domain}: no unsolvable problem proven for size {size} in {settings.max_attempts} attempts "
         f"({'; '.join(tried[-3:])})"
