@@ -30,8 +30,9 @@ either a certificate that needs no search (:data:`CERTIFICATES`) or a search of 
   to explore whose relaxations all reach the goal.
 
 The certificates are tried first (a fixpoint over the actions: milliseconds), then the searches, smallest first
-(a projection cannot find a plan: one that reaches its goal leaves the next search to answer); after the static
-facts refuted the goal, Fast Downward first, whose translator sees the contradiction before any search.
+(a projection cannot find a plan: one that reaches its goal leaves the next search to answer); acp's exploration
+visits at most :data:`FIRST_STATES` states before Fast Downward is asked, and the whole bound after it; after the
+static facts refuted the goal, Fast Downward first, whose translator sees the contradiction before any search.
 Fast Downward's translator settles a goal whose atoms its invariants keep apart, or one the relaxation never
 reaches, before any search (it writes a task with no solution): on a large problem with such a goal the
 ``planner`` procedure is as quick as a certificate, while a goal that only a search refutes (a cycle of blocks)
@@ -64,6 +65,9 @@ SHALLOW = ("static", "relaxed", "h2")
 SEARCHES = ("projected", "explored", "lifted", "planner", "astar")
 #: the most states a projection's search visits (:mod:`acpgen.pddl.projection`)
 PROJECTED_STATES = 20_000
+#: the states acp's first exploration visits (at least the lifted interpreter's bound); a larger space is explored
+#: to ``max_states`` after Fast Downward has been asked
+FIRST_STATES = 20_000
 PROCEDURES = CERTIFICATES + SEARCHES
 
 
@@ -97,6 +101,7 @@ class _Attempt:
     found: list[tuple[str, str]]
     literal: str | None = None
     explored_size: int | None = None  # the states of the space, when the grounded exploration covered it
+    explored_bound: int = 0  # the bound of the grounded exploration so far (0: none yet)
     named: tuple[str, ...] = ()  # the goal atoms a certificate names as never holding (together)
 
     def certificate(self, name: str) -> bool | None:
@@ -173,7 +178,12 @@ class _Attempt:
         if name == "projected":
             return self._projected()
         if name == "explored":
-            space = explore(task, task.init, self.max_states)
+            first = max(FIRST_STATES, self.lifted_states)
+            bound = min(self.max_states, first) if not self.explored_bound else self.max_states
+            if self.explored_size is not None or bound <= self.explored_bound:
+                return None  # explored whole already, or as far as this bound
+            self.explored_bound = bound
+            space = explore(task, task.init, bound)
             if not space.complete:
                 return None
             self.explored_size = len(space.states)
@@ -268,11 +278,14 @@ def prove_unsolvable(
 
 
 def _order(attempt: _Attempt) -> tuple[str, ...]:
-    """The searches in the order asked: :data:`SEARCHES`, but Fast Downward first after the static facts refuted the
-    goal (its translator sees a static contradiction before any search, where an exploration visits every state)."""
+    """The searches in the order asked: :data:`SEARCHES`, acp's exploration first to :data:`FIRST_STATES` and, when
+    the space is larger, again to its whole bound after Fast Downward (whose search prunes the dead ends its
+    heuristic sees: a large space it settles in a fraction of a second); Fast Downward first after the static facts
+    refuted the goal (its translator sees a static contradiction before any search)."""
+    order = ("projected", "explored", "lifted", "planner", "explored", "astar")
     if attempt.planners is None or not attempt.found or attempt.found[0][0] != "static":
-        return SEARCHES
-    return ("planner", *(name for name in SEARCHES if name != "planner"))
+        return order
+    return ("planner", *(name for name in order if name != "planner"))
 
 
 def _listed(found: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
