@@ -59,3 +59,20 @@ def test_a_list_answer_shortcut_reads_as_the_scan():
         found += bool(scanned)
         skipped += "(" not in text and "[" not in text and "none" not in text.lower()
     assert found > 200 and skipped > 200
+
+
+def test_the_prose_terminal_guards_every_word_it_excludes_by_its_first_letter():
+    """PROSE looks for the words of other terminals only after a first letter of theirs: the letters must cover them
+    (a word added to the list without its letter would be read as prose)."""
+    prose = next(pattern for _, group in answers._TERMINALS for name, pattern in group if name == "PROSE")
+    found = re.search(r"\(\?=\[([a-z]+)\]\)\(\?:([a-z|]+)\)", prose)
+    assert found is not None, prose
+    letters, words = set(found.group(1)), found.group(2).split("|")
+    assert {word[0] for word in words} == letters, (letters, words)
+    unguarded = re.compile(answers._SCANNER.pattern.replace(found.group(0), f"(?:{found.group(2)})"), re.IGNORECASE)
+    rng = random.Random(3)
+    pieces = [*words, *(w.upper() for w in words), "sail", "l0", "(", "x", "none(", "index 3", "first action", "  "]
+    for _ in range(300):
+        text = " ".join(rng.choice(pieces) + rng.choice(["", "x", "-1", "("]) for _ in range(rng.randint(1, 12)))
+        spans = [(m.lastgroup, m.span()) for m in answers._SCANNER.finditer(text)]
+        assert spans == [(m.lastgroup, m.span()) for m in unguarded.finditer(text)], text
