@@ -26,6 +26,7 @@ from acpgen.api import ground_task
 from acpgen.nl.describe import capitalise
 from acpgen.nl.plan_steps import NO_PLAN_ANSWER
 from acpgen.nl.template import TemplateError, join_names
+from acpgen.pddl.explore import random_walk
 from acpgen.proofs.change import questions as rq
 from acpgen.proofs.change.literals import literal_atom
 from acpgen.tasks import TASKS
@@ -138,15 +139,7 @@ class Words:
 
     def walk(self, seed: int, length: int = 3) -> list[str]:
         """Up to ``length`` actions applicable in turn from the record's state, drawn with ``seed``."""
-        rng, state, walk = random.Random(seed), self.task.init, []
-        for _ in range(length):
-            actions = self.task.applicable(state)
-            if not actions:
-                break
-            action = rng.choice(actions)
-            walk.append(action.name)
-            state = action.apply(state)
-        return walk
+        return [action.name for action, _ in random_walk(self.task, self.task.init, random.Random(seed), length)]
 
 
 # ----- correct answers and wrong twins ------------------------------------------------------------

@@ -667,6 +667,25 @@ def reachable_within(task: GroundTask, root: int, bound: int) -> bool:
     return explore(task, root, bound).complete
 
 
+def random_walk(
+    task: GroundTask, state: int, rng: random.Random, length: int, look_ahead: bool = False
+) -> list[tuple[GroundAction, int]]:
+    """Up to ``length`` actions applicable in turn from ``state``, each drawn with ``rng`` among the applicable
+    ones, with the state it leads to; the walk ends early in a state where no action applies. ``look_ahead``:
+    before the last step, only actions after which some action applies are drawn among."""
+    walked: list[tuple[GroundAction, int]] = []
+    for step in range(length):
+        options = task.applicable(state)
+        if look_ahead and step < length - 1:
+            options = [a for a in options if task.applicable(a.apply(state))]
+        if not options:
+            break
+        action = rng.choice(options)
+        state = action.apply(state)
+        walked.append((action, state))
+    return walked
+
+
 def random_walks(task: GroundTask, root: int, walks: int, length: int, seed: int = 0) -> tuple[int, set[int]]:
     """Positive reachability evidence from seeded random walks: (atoms seen, action indices applied).
 

@@ -38,6 +38,7 @@ from acpgen.config import QAConfig
 from acpgen.errors import DataError
 from acpgen.nl.answers import ParseError, answer_section
 from acpgen.nl.plan_steps import no_plan_statement
+from acpgen.pddl.explore import random_walk
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import canonical, split_canonical
 from acpgen.proofs.claims import Claim, PlanClaim, expect
@@ -245,15 +246,7 @@ class PlanVerificationChoice(ChoiceFormats):
 
 def _walk(task: GroundTask, rng: random.Random, length: int) -> list[str]:
     """A random sequence of up to ``length`` applicable actions from the task's initial state."""
-    state, walk = task.init, []
-    for _ in range(length):
-        actions = task.applicable(state)
-        if not actions:
-            break
-        action = rng.choice(actions)
-        walk.append(action.name)
-        state = action.apply(state)
-    return walk
+    return [action.name for action, _ in random_walk(task, task.init, rng, length)]
 
 
 def _readable(task: GroundTask, sequence: list[str]) -> bool:

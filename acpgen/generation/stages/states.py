@@ -20,6 +20,7 @@ from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.errors import PddlError
 from acpgen.generation.stages.base import StageContext, StageReport, StageWork, Unit
 from acpgen.generation.stamps import digest_of, input_digests
+from acpgen.pddl.explore import random_walk
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import relaxed_goal_reachable
 
@@ -63,13 +64,9 @@ def sample_states(ctx: StageContext, problem: str) -> list[dict]:
                 state, path = action.apply(state), path + [action.name]
     for state0, path0 in anchors:
         for _ in range(settings.rollouts_per_state):
-            state, path = state0, list(path0)
-            for _ in range(settings.rollout_length):
-                options = task.applicable(state)
-                if not options:
-                    break
-                action = rng.choice(options)
-                state, path = action.apply(state), path + [action.name]
+            path = list(path0)
+            for action, state in random_walk(task, state0, rng, settings.rollout_length):
+                path = path + [action.name]
                 keep(state, path, {"source": "rollout"})
     states = [(state, origin) for state, origin in found.items() if _at_distance(origin, settings.goal_distance)]
     if len(states) > settings.max_per_problem:
@@ -93,15 +90,11 @@ def sample_unsolvable_states(ctx: StageContext, problem: str) -> list[dict]:
     rng = ctx.rng("states", problem)
     found: dict[int, dict] = {task.init: {"path": [], "source": "init"}}
     for _ in range(max(8, 8 * settings.rollouts_per_state)):
-        state, path = task.init, list[str]()
-        for _ in range(max(1, settings.rollout_length)):
-            options = task.applicable(state)
-            if not options:
-                break
-            action = rng.choice(options)
-            state, path = action.apply(state), [*path, action.name]
+        path: list[str] = []
+        for action, state in random_walk(task, task.init, rng, max(1, settings.rollout_length)):
             if not task.applicable(state):
                 break  # a dead end (alfworld after a validation): no question worth asking about it
+            path = [*path, action.name]
             found.setdefault(state, {"path": list(path), "source": "rollout"})
     states = list(found.items())
     if len(states) > settings.max_per_problem:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from acpgen.pddl.explore import random_walk
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.semantics import execute
 
@@ -21,17 +22,8 @@ def walk(task: GroundTask, state: int, rng: random.Random, length: int) -> list[
 
 
 def _walk(task: GroundTask, state: int, rng: random.Random, length: int, look_ahead: bool) -> list[str] | None:
-    names: list[str] = []
-    for step in range(length):
-        options = task.applicable(state)
-        if look_ahead and step < length - 1:
-            options = [a for a in options if task.applicable(a.apply(state))]
-        if not options:
-            return None
-        action = rng.choice(options)
-        names.append(action.name)
-        state = action.apply(state)
-    return names
+    walked = random_walk(task, state, rng, length, look_ahead)
+    return [action.name for action, _ in walked] if len(walked) == length else None
 
 
 def executable_sequence(task: GroundTask, plan: list[str] | None, rng: random.Random, length: int) -> list[str] | None:
