@@ -25,6 +25,7 @@ from acpgen.data import DEFAULT_CONFIG, load_yaml
 from acpgen.errors import ConfigError
 from acpgen.executors import EXECUTORS, ExecutorConfig
 from acpgen.pddl.obfuscate import MODES
+from acpgen.planners import DEFAULT_WORK
 from acpgen.planners.setup import PlannerSetup
 
 
@@ -38,7 +39,7 @@ class PlannerConfig:
     image: str | None = None
     time_limit: float = 60.0
     memory_mb: int = 4096
-    work: int | None = 5_000_000
+    work: int | None = DEFAULT_WORK
     #: planner results kept on disk, relative to ``out`` (shared by the stages, the self-check and
     #: later runs); null: in memory only (``ACP_CACHE_DIR`` then still applies)
     cache: str | None = "planner-cache"
@@ -68,7 +69,7 @@ class PlansConfig:
     number_of_plans: int = 10
     explicit_states: int = 5000  # read the plans off the explored state space up to this many states (0: always K*)
     time_limit: float = 120.0
-    work: int | None = 5_000_000
+    work: int | None = DEFAULT_WORK
     diverse_plans: int = 5
     diverse_time_limit: float = 60.0
 

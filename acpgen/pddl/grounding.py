@@ -241,7 +241,9 @@ class GroundTask:
             self.atoms.id(canonical(pred, args))
         self.init = self.atoms.mask(canonical(p, a) for p, a in lifted.init)
         self.static_mask = self.atoms.mask(canonical(p, a) for p, a in lifted.init if p in self.static_predicates)
-        self.goal_pos, self.goal_neg, self.goal_satisfiable = self._goal(lifted.goal)
+        #: the goal's literals of static predicates (and equalities) the initial state makes false: none when the
+        #: goal is satisfiable; the masks leave static literals out
+        self.goal_pos, self.goal_neg, self.goal_contradicted = self._goal(lifted.goal)
         self._actions: dict[str, GroundAction] = {}
         self._compiled_schemas: dict[str, tuple[_Body, list[tuple[str, _Pick]], list[tuple[str, _Pick]]]] = {}
         self.axioms: AxiomEvaluator | None = None  # the ground rules; None without derived predicates
@@ -293,28 +295,35 @@ class GroundTask:
         atoms of the new goal that the task has not numbered yet get the next bit positions."""
         twin = self._fresh_copy()
         twin.lifted = dataclasses.replace(self.lifted, goal=goal)
-        twin.goal_pos, twin.goal_neg, twin.goal_satisfiable = twin._goal(goal)
+        twin.goal_pos, twin.goal_neg, twin.goal_contradicted = twin._goal(goal)
         return twin
 
     @classmethod
     def from_files(cls, domain: Path, problem: Path) -> GroundTask:
         return cls(read_files(domain, problem))
 
-    def _goal(self, goal: tuple[Literal, ...]) -> tuple[int, int, bool]:
+    @property
+    def goal_satisfiable(self) -> bool:
+        """Whether no goal literal contradicts a static fact (or an equality) of the initial state."""
+        return not self.goal_contradicted
+
+    def _goal(self, goal: tuple[Literal, ...]) -> tuple[int, int, tuple[Literal, ...]]:
         pos = neg = 0
-        satisfiable = True
+        contradicted: list[Literal] = []
         for lit in goal:
             if lit.is_equality:
-                satisfiable &= (lit.args[0] == lit.args[1]) == lit.positive
+                if (lit.args[0] == lit.args[1]) != lit.positive:
+                    contradicted.append(lit)
                 continue
             bit = 1 << self.atoms.id(canonical(lit.predicate, lit.args))
             if lit.predicate in self.static_predicates:
-                satisfiable &= bool(self.init & bit) == lit.positive
+                if bool(self.init & bit) != lit.positive:
+                    contradicted.append(lit)
             elif lit.positive:
                 pos |= bit
             else:
                 neg |= bit
-        return pos, neg, satisfiable
+        return pos, neg, tuple(contradicted)
 
     def _relaxed_grounding(self) -> list[GroundAction]:
         """Ground actions reachable in the delete relaxation from the initial state. The joins are answered from

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from acpgen.pddl.grounding import GroundTask
-from acpgen.pddl.model import LiftedTask, Literal, canonical, derived_rules_text
+from acpgen.pddl.model import LiftedTask, Literal, derived_rules_text
 
 
 def problem_text(
@@ -57,9 +57,8 @@ def render_problem(
     """
     lifted = task.lifted
     pos, neg = goal if goal is not None else (task.goal_pos, task.goal_neg)
-    if goal is None and not task.goal_satisfiable:
-        # the masks leave out the static goal literals; one the initial state contradicts stays in the text
-        extra_goal = (*_contradicted_static(task), *extra_goal)
+    if goal is None:  # the masks leave out the static goal literals; one the initial state contradicts stays
+        extra_goal = (*(_literal(lit) for lit in task.goal_contradicted), *extra_goal)
     return problem_text(
         name or lifted.problem_name,
         lifted.domain_name,
@@ -69,21 +68,6 @@ def render_problem(
         requirements,
         typed=set(lifted.supertypes) != {"object"},
     )
-
-
-def _contradicted_static(task: GroundTask) -> list[str]:
-    """The goal's literals of static predicates (or equalities) that the initial state makes false, as written."""
-    lifted, found = task.lifted, []
-    for lit in lifted.goal:
-        if lit.is_equality:
-            holds = lit.args[0] == lit.args[1]
-        elif lit.predicate in task.static_predicates:
-            holds = bool(task.init & (1 << task.atoms.id(canonical(lit.predicate, lit.args))))
-        else:
-            continue
-        if holds != lit.positive:
-            found.append(_literal(lit))
-    return found
 
 
 def _literal(lit: Literal) -> str:

@@ -18,9 +18,10 @@ from acpgen.planners.outcomes import EXIT_CODES, Status
 from acpgen.planners.parse import Landmark
 from acpgen.planners.run import ToolRun, run_tool
 from acpgen.planners.setup import PlannerSetup
-from acpgen.planners.suite import LandmarkResult, Limits, PlannerResult, Planners
+from acpgen.planners.suite import DEFAULT_WORK, LandmarkResult, Limits, PlannerResult, Planners
 
 __all__ = [
+    "DEFAULT_WORK",
     "EXIT_CODES",
     "ApptainerBackend",
     "Backend",

@@ -135,6 +135,10 @@ CHECK_SEARCHES = ("astar(cegar(subtasks=[goals()],max_transitions=100000))", "as
 LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_rhw(verbosity=debug))],bound=0)"
 
 
+#: the default work budget of a search whose outcome shapes what acp writes (``planner.work``, ``plans.work``)
+DEFAULT_WORK = 5_000_000
+
+
 @dataclass(frozen=True)
 class Limits:
     """Budget of one planner call: seconds and memory, and the search's work (see the module docstring)."""

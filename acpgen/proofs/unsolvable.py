@@ -55,7 +55,7 @@ from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.projection import grow_patterns, projected_goal_reachable
 from acpgen.pddl.render import render_problem
 from acpgen.pddl.semantics import relaxed_reachable
-from acpgen.planners import Limits, Planners, Status
+from acpgen.planners import DEFAULT_WORK, Limits, Planners, Status
 from acpgen.proofs.lifted_space import lifted_goal_reachable
 
 CERTIFICATES = ("static", "relaxed", "h2", "invariant")
@@ -99,7 +99,6 @@ class _Attempt:
     lifted_states: int
     limits: Limits
     found: list[tuple[str, str]]
-    literal: str | None = None
     explored_size: int | None = None  # the states of the space, when the grounded exploration covered it
     explored_bound: int = 0  # the bound of the grounded exploration so far (0: none yet)
     named: tuple[str, ...] = ()  # the goal atoms a certificate names as never holding (together)
@@ -117,7 +116,7 @@ class _Attempt:
             if not missing:
                 return None
             atom = _name(task, next(iter(bits(missing))))
-            self.literal, self.named = self.literal or atom, self.named or (atom,)
+            self.named = self.named or (atom,)
             self.found.append((name, f"{atom} is never true, even with the delete effects ignored"))
             return True
         found = self.mutexes
@@ -161,14 +160,13 @@ class _Attempt:
         task, goal = self.task, list(bits(self.task.goal_pos))
         for atom in goal:
             if not found.together(1 << atom, 0):
-                self.literal = self.literal or _name(task, atom)
                 self.named = self.named or (_name(task, atom),)
                 return f"{_name(task, atom)} holds in no reachable state (h²)"
         for i, one in enumerate(goal):
             for other in goal[i + 1 :]:
                 if not found.together((1 << one) | (1 << other), 0):
                     pair = (_name(task, one), _name(task, other))
-                    self.literal, self.named = self.literal or pair[0], self.named or pair
+                    self.named = self.named or pair
                     return f"{pair[0]} and {pair[1]} hold together in no reachable state (h²)"
         return "the goal's literals hold together in no reachable state (h²)"
 
@@ -187,6 +185,10 @@ class _Attempt:
             if not space.complete:
                 return None
             self.explored_size = len(space.states)
+            if not task.goal_satisfiable:
+                return (
+                    None  # "no goal state" would be the static facts' certificate again: the lifted one reads the goal
+                )
             if space.goal_reachable():
                 return False
             self.found.append((name, f"no goal state among the {len(space.states)} states reachable (acp's grounding)"))
@@ -203,10 +205,7 @@ class _Attempt:
             return True
         if self.planners is None:
             return None
-        # the goal as the problem states it: the ground masks leave out the static literals the state contradicts
-        goal = tuple(f"({' '.join([lit.predicate, *lit.args])})" if lit.positive else
-                     f"(not ({' '.join([lit.predicate, *lit.args])}))" for lit in task.lifted.goal)  # fmt: skip
-        problem = render_problem(task, task.init, "acp-goal", goal=(0, 0), extra_goal=goal)
+        problem = render_problem(task, task.init, "acp-goal")  # a static literal the state contradicts included
         query = Encoding(task.lifted.domain_text, problem)
         if name == "planner":
             result = self.planners.solve(query.domain, query.problem, self.limits)
@@ -225,8 +224,10 @@ class _Attempt:
         state (:mod:`acpgen.pddl.projection`: the focused growth, then the whole one, each until a projection is
         too large); None when none settles it (a projection cannot find a plan: one that reaches its goal proves
         nothing about the task)."""
+        if not self.named:
+            return None
         for focused in (True, False):
-            for pattern in grow_patterns(self.task, list(self.named), focused) if self.named else ():
+            for pattern in grow_patterns(self.task, list(self.named), focused):
                 verdict = projected_goal_reachable(self.task, pattern, PROJECTED_STATES)
                 if verdict is None:
                     break
@@ -253,7 +254,7 @@ def prove_unsolvable(
     *,
     max_states: int = 200_000,
     lifted_states: int = 20_000,
-    limits: Limits = Limits(time=20.0),
+    limits: Limits = Limits(work=DEFAULT_WORK),
 ) -> Unsolvable:
     """Whether no plan reaches ``task``'s goal from its initial state, proven by two procedures (module docstring):
     a certificate and a search, or two searches of different kinds. ``planners``: Fast Downward for a space too
@@ -274,7 +275,7 @@ def prove_unsolvable(
     if not proven:
         missing = "no complete search ended" if not searches else "no second procedure agreed"
         reasons = (*reasons, f"not proven: {missing} (the space is larger than the bounds, the planner undecided)")
-    return Unsolvable(proven, False, by, reasons, attempt.literal)
+    return Unsolvable(proven, False, by, reasons, attempt.named[0] if attempt.named else None)
 
 
 def _order(attempt: _Attempt) -> tuple[str, ...]:

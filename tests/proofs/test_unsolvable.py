@@ -6,6 +6,7 @@ holds; the kinds are as documented (deep ones where the domain admits them)."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -66,7 +67,8 @@ def test_every_unsolvable_problem_is_proven_twice_and_a_third_search_finds_no_pl
     found = unsolvable_of(made)
     config = load_config()
     assert {p.parts[-3] for p, _ in found} == {"ferry", "blocksworld", "floortile", "visitall", "swap"}
-    assert len(found) == sum(-(-config.domain(d).problems // 5) for d in {p.parts[-3] for p, _ in found})
+    share = config.qa.unsolvable_share
+    assert len(found) == sum(math.ceil(share * config.domain(d).problems) for d in {p.parts[-3] for p, _ in found})
     checked = 0
     for path, proof in found:
         assert len(proof["proven_by"]) == 2 and proof["kind"] in ("deep", "shallow"), (path, proof)
@@ -103,6 +105,7 @@ def test_a_deep_goal_is_refuted_by_no_static_fact_relaxation_or_pair(domain):
         proof = prove_unsolvable(task, planners, max_states=20000)
         assert not proof.solvable
         assert not set(proof.by) & set(SHALLOW), proof.summary  # neither static facts, relaxation nor h² see it
+        assert proof.proven or domain == "depots", proof.summary  # depots' 3 crates: no search ends (docs)
         proofs.append(proof)
     assert proofs
 
@@ -137,8 +140,10 @@ def test_a_static_contradiction_asks_fast_downward_before_an_exploration():
     assert not task.goal_satisfiable
     with_planner = prove_unsolvable(task, PlannerSetup().build())
     assert with_planner.proven and with_planner.by == ("static", "planner"), with_planner.reasons
+    # without planners: the lifted interpreter, which reads the goal (acp's exploration would only find no goal
+    # state because the static literal is false: the first certificate again)
     alone = prove_unsolvable(task)
-    assert alone.proven and alone.by == ("static", "explored"), alone.reasons
+    assert alone.proven and alone.by == ("static", "lifted"), alone.reasons
 
 
 @pytest.mark.slow
