@@ -36,7 +36,7 @@ from typing import Any
 from acpgen.artefacts import scratch_folder
 from acpgen.config import FORMATS, OBFUSCATIONS, PipelineConfig, load_config
 from acpgen.errors import ConfigError, DataError, PddlError
-from acpgen.evaluation.pool import DEFAULT_BUDGET, Unfinished, run_all
+from acpgen.evaluation.pool import DEFAULT_BUDGET, KEYS_KEPT, Unfinished, run_all
 from acpgen.evaluation.records import dataset_files, read_json_items, record_task
 from acpgen.evaluation.scoring import score_one, shared_planners
 from acpgen.executors import Executor
@@ -160,7 +160,7 @@ class _GroundedTasks:
     and a training loop scores the same records again and again. What is kept depends on the PDDL text
     and the options only, never on a record's stored answer or on a response."""
 
-    def __init__(self, size: int = 512):
+    def __init__(self, size: int = KEYS_KEPT):
         self.size = size
         self._entries: OrderedDict[bytes, _Grounded] = OrderedDict()
         self._lock = threading.Lock()

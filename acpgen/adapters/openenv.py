@@ -65,6 +65,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from acpgen.api import generate, load
 from acpgen.errors import DataError
+from acpgen.training.batch import default_workers
 from acpgen.training.episode import Episode, EpisodeSettings
 
 
@@ -173,11 +174,7 @@ def default_max_sessions() -> int:
     machine) answer a step within 250 ms at the 99th percentile and hold about 140 KB each
     (``make bench-sessions``, docs/benchmarks.md); sessions that wait for a model between steps load the
     server far less, and a larger limit suits them."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
-    return SESSIONS_PER_CPU * max(1, cpus)
+    return SESSIONS_PER_CPU * default_workers()
 
 
 def make_app(

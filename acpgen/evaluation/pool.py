@@ -55,7 +55,7 @@ import threading
 import time
 import traceback
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -78,7 +78,7 @@ IN_FLIGHT = 2
 REPORT_SECONDS = 0.02
 #: seconds between two looks at a worker that holds items with a budget but has not started them
 LOOK_SECONDS = 0.05
-#: keys remembered per worker: as many as the ground tasks a worker keeps (``acpgen.api``)
+#: keys remembered per worker, and the ground tasks a worker keeps (``acpgen.api``'s cache is this size)
 KEYS_KEPT = 512
 #: a worker that dies this many times while running the same item leaves it unfinished
 DEATHS = 2
@@ -197,7 +197,7 @@ class Pool:
     """``workers`` worker processes running calls ``fn(*args)`` of module-level functions (see the module
     docstring): :meth:`submit` hands items in, a thread of this process hands them out and collects the results."""
 
-    def __init__(self, workers: int, modules: Iterable[str] = ()):
+    def __init__(self, workers: int):
         if workers < 1:
             raise ValueError(f"a pool needs at least one worker, not {workers}")
         self.size = workers
@@ -212,11 +212,10 @@ class Pool:
         self._pending: OrderedDict[Hashable | None, deque[_Item]] = OrderedDict()
         self._owner: OrderedDict[Hashable, int] = OrderedDict()  # key -> number of the worker that took it last
         self._spare: list[_Item] = []  # given back by a worker, for one with nothing to do
-        self._modules: set[str] = set(modules)  # imported by every worker before it takes work
+        self._modules: set[str] = set()  # imported by every worker before it takes work
         self._count = 0
         self._start_failures = 0
         self._mean = 0.001  # seconds per item so far (a running mean)
-        self._pid = os.getpid()
         self._workers = [self._start() for _ in range(workers)]
         self._thread = threading.Thread(target=self._run, name="acp-scoring-pool", daemon=True)
         self._thread.start()
@@ -738,7 +737,7 @@ def close_shared_pool() -> None:
     """Stop this process's pool (at exit; a later call starts a new one)."""
     global _SHARED
     with _SHARED_LOCK:
-        if _SHARED is not None and _SHARED._pid == os.getpid():
+        if _SHARED is not None:  # a forked child has none (_forget_in_child)
             _SHARED.close()
         _SHARED = None
 

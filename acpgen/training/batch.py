@@ -29,7 +29,7 @@ from typing import Any
 
 from acpgen.api import pddl_key
 from acpgen.evaluation.pool import DEFAULT_BUDGET, Raised, Unfinished, shared_pool
-from acpgen.training.rewards import SIGNALS, Reward, reward
+from acpgen.training.rewards import Reward, reward
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +48,10 @@ def _reward_call(record: dict, response: Any, strict: bool) -> Reward:
     return reward(record, response, strict=strict)
 
 
-def _unfinished(reason: str) -> Reward:
-    return Reward(None, "undecided", reason, dict.fromkeys(SIGNALS, 0.0))
+def _submit(records: Sequence[dict], responses: Sequence[Any], strict: bool, workers: int, budget: float | None):
+    """The batch on this process's pool of ``workers``: a future of each pair's outcome, in order."""
+    calls = [(r, x, strict) for r, x in zip(records, responses)]
+    return shared_pool(workers).submit(_reward_call, calls, [pddl_key(r) for r in records], budget)
 
 
 def rewards_many(
@@ -70,9 +72,7 @@ def rewards_many(
     if workers <= 1:
         results = [reward(r, x, strict=strict) for r, x in zip(records, responses)]
     else:
-        calls = [(r, x, strict) for r, x in zip(records, responses)]
-        outcomes = shared_pool(workers).submit(_reward_call, calls, [pddl_key(r) for r in records], budget).result()
-        results = [_as_reward(o) for o in outcomes]
+        results = [_as_reward(o) for o in _submit(records, responses, strict, workers, budget).result()]
     warn_undecided(results, logger)
     return results
 
@@ -81,7 +81,7 @@ def _as_reward(outcome: Reward | Unfinished | Raised) -> Reward:
     """The reward of a pool's outcome; the exception a call raised is raised."""
     if isinstance(outcome, Raised):
         raise outcome.error
-    return _unfinished(outcome.reason) if isinstance(outcome, Unfinished) else outcome
+    return Reward.undecided(outcome.reason) if isinstance(outcome, Unfinished) else outcome
 
 
 def undecided_message(results: Sequence[Reward]) -> str | None:
@@ -148,9 +148,8 @@ class AsyncRewards:
                     rewards_many, records, responses, strict=self.strict, workers=1, logger=self.logger
                 )
             else:
-                calls = [(r, x, self.strict) for r, x in zip(records, responses)]
-                keys = [pddl_key(r) for r in records]
-                done = await asyncio.wrap_future(shared_pool(workers).submit(_reward_call, calls, keys, self.budget))
+                submitted = _submit(records, responses, self.strict, workers, self.budget)
+                done = await asyncio.wrap_future(submitted)
                 outcomes = [o.error if isinstance(o, Raised) else _as_reward(o) for o in done]
                 warn_undecided([o for o in outcomes if isinstance(o, Reward)], self.logger)
         except Exception as err:

@@ -50,6 +50,11 @@ class Reward:
     reason: str
     signals: dict[str, float] = field(default_factory=dict)
 
+    @classmethod
+    def undecided(cls, reason: str) -> Reward:
+        """The reward of an answer acp could not decide: no value, every signal 0."""
+        return cls(None, "undecided", reason, dict.fromkeys(SIGNALS, 0.0))
+
 
 def text_of(response: Any) -> str | None:
     """The text of a response as trainers hand it over: a string, a chat message (``content``), a list
@@ -124,7 +129,7 @@ def reward(record: dict, response: Any, *, strict: bool = True) -> Reward:
         text = without_echo(record, text)
     result = score(record, text, strict=strict)
     if result.status == "undecided":
-        return Reward(None, result.status, result.reason, {name: 0.0 for name in SIGNALS})
+        return Reward.undecided(result.reason)
     if result.status == "parse_error":
         return Reward(0.0, result.status, result.reason, {name: 0.0 for name in SIGNALS})
     return Reward(result.score, result.status, result.reason, _signals(record, text, result.score, result.details))

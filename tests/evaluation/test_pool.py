@@ -38,6 +38,14 @@ def test_each_outcome_is_its_calls_when_workers_give_items_back():
     """Slow calls among quick ones, with keys: workers that run out of work take items from the others (given
     back while chunks are on their way), and every outcome is still its own call's, in order, in every round."""
     two = pool.Pool(2)
+    returned = two._returned
+    given_back: list[int] = []
+
+    def counted(worker, count):  # the pool's own handling, counted
+        given_back.append(count)
+        returned(worker, count)
+
+    two._returned = counted  # type: ignore[method-assign]
     try:
         for round_ in range(4):
             calls = [(i, 0.05 if i % 37 == round_ else 0.0) for i in range(400)]
@@ -45,6 +53,7 @@ def test_each_outcome_is_its_calls_when_workers_give_items_back():
             assert two.submit(pool_stubs.echo, calls, keys, budget=30).result(timeout=120) == list(range(400))
     finally:
         two.close()
+    assert sum(given_back) > 0  # items did move from a busy worker to an idle one
 
 
 def test_calls_that_do_not_pickle_fail_alone(one_worker):
