@@ -138,13 +138,20 @@ async def _judged(record: dict[str, Any], trace: vf.Trace, config: AcpTaskConfig
             key = id(trace)
             under_way = _UNDER_WAY[key] = (trace.last_reply, future)
             future.add_done_callback(lambda done: _forget(key, done))
+            if adaptive in _ADAPTIVE:  # told here, where the score is asked for once, not by every metric awaiting it
+                source = _ADAPTIVE[adaptive]
+                future.add_done_callback(lambda done: _tell(source, record, done))
         result = await asyncio.shield(under_way[1])
         kept = {"reply": under_way[0], "value": result.value, "status": result.status, "reason": result.reason}
         kept["signals"] = result.signals
         trace.info["acp"] = kept
-        if adaptive in _ADAPTIVE:
-            _ADAPTIVE[adaptive].update(record, result.value)
     return Reward(kept["value"], kept["status"], kept["reason"], kept["signals"])
+
+
+def _tell(source: AdaptiveSource, record: dict[str, Any], done: asyncio.Future) -> None:
+    """Tell the adaptive source the reward of a score done (none when it failed: the rollout has its error)."""
+    if not done.cancelled() and done.exception() is None:
+        source.update(record, done.result().value)
 
 
 def _forget(key: int, done: asyncio.Future) -> None:

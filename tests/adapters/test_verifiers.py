@@ -27,6 +27,7 @@ from verifiers.v1.graph import MessageNode
 from verifiers.v1.trace import Trace, TraceTask
 
 import acpgen
+import acpgen.adapters.verifiers
 import acpgen.training.batch
 from acpgen.adapters.prompts import prompt
 from acpgen.adapters.verifiers import AcpTask, AcpTaskConfig, AcpTaskset, AcpTasksetConfig, level_of
@@ -232,17 +233,33 @@ def test_vf_eval_warns_when_every_rollout_fails(env_id, rl_split, tmp_path):
     assert len(traces) == 2 and not any(t["ok"] for t in traces)
 
 
+def counting(update, told: list):
+    """``update`` that notes each reward it is told in ``told``."""
+
+    def counted(record, reward):
+        told.append(reward)
+        update(record, reward)
+
+    return counted
+
+
 def test_an_adaptive_taskset_follows_a_learner_through_its_scores():
     # A policy that answers a record right (its stored answer) iff its difficulty is at most 3: the tasks loaded
     # after its scores are drawn around 3 (acpgen.adaptive, told each rollout's acp_score as it is scored).
     config = AcpTasksetConfig(
         adaptive=True, tasks=["plan"], domains=["ferry"], seed=0, workers=0, task=AcpTaskConfig(workers=1)
     )
-    drawn = []
+    drawn: list[int] = []
+    told: list[float | None] = []
     for task in itertools.islice(iter(AcpTaskset(config)), 150):
+        source = acpgen.adapters.verifiers._ADAPTIVE[task.data.adaptive]
+        if "update" not in vars(source):  # count what the source is told, then tell it
+            source.update = counting(source.update, told)
         difficulty = task.data.record["difficulty"]
         drawn.append(difficulty)
         trace = traced(task, [task.data.answer if difficulty <= 3 else "I cannot tell."])
-        asyncio.run(task.score(trace))
+        asyncio.run(task.score(trace))  # every metric and reward of the rollout asks for its score
         assert rewards(trace)["acp_score"] == (1.0 if difficulty <= 3 else 0.0)
+        assert told == [rewards(trace)["acp_score"]]  # the rollout counted once
+        told.clear()
     assert abs(statistics.median(drawn[-70:]) - 3) <= 1 and max(drawn) <= 4
