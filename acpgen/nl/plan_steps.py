@@ -236,7 +236,7 @@ _ADJ_WORDS = (
 _ADJ = rf"(?:(?:{_ADJ_WORDS})\s+)*"
 _PLAN_NOUN = (
     r"(?:plans?|solutions?|sequences?(?:\s+of\s+(?:actions|moves|steps|operations))?|"
-    r"series\s+of\s+(?:actions|moves|steps)|action\s+sequences?|(?:set|combination)\s+of\s+actions)"
+    r"series\s+of\s+(?:actions|moves|steps)|action\s+(?:sequences?|plans?)|(?:set|combination)\s+of\s+actions)"
 )
 _GOAL_NOUN = r"(?:goals?|target|objective|problem|task|it|them|this|that|configuration|arrangement|state|conditions?)"
 _DETERMINERS = r"(?:(?:the|this|that|your|all|these|those|its|such|every|each|both|my|our|a|an|any|of)\s+)*"
@@ -275,31 +275,33 @@ _ADVERBS = (
 )
 _NOT_TO = r"(?:\s+to\s+" + _GOAL_VERB + r"\b(?!\s+(?:a|an|the|any|this|that|it)\b))?(?!\s+(?:to|for)\b)"
 _PRONOUN = r"(?<![\w'\u2019-])(?:this|it)\s+"
+#: where a statement's first word may start: after no letter or digit (an underscore of emphasis, as "_No plan")
+_START = r"(?<![a-z0-9])"
 _PRONOUN_FIRST = re.compile(r"(?:this|it)\s")
 _STATEMENT = re.compile(
     "|".join(
         [
             # no plan exists; there is no valid plan; no sequence of actions can ...; no such plan
-            rf"\bno\s+{_ADJ}{_PLAN_NOUN}\b",
-            r"\bno\s+(?:possible\s+|valid\s+)?actions?\s+(?:(?:are|is)\s+)?(?:possible|can|could|will|would|lead)\b",
-            rf"\bno\s+way\s+to\s+(?:ever\s+)?{_REACH_GOAL}\b",
+            rf"{_START}no\s+{_ADJ}{_PLAN_NOUN}\b",
+            rf"{_START}no\s+(?:possible\s+|valid\s+)?actions?\s+(?:(?:are|is)\s+)?(?:possible|can|could|will|would|lead)\b",
+            rf"{_START}no\s+way\s+to\s+(?:ever\s+)?{_REACH_GOAL}\b",
             # there is not a plan; such a plan does not exist
-            r"\bthere\s+(?:is\s+not|isn't|isn\u2019t|are\s+not|aren't|aren\u2019t|exists?\s+not)\s+(?:a|any|an)\s+"
+            rf"{_START}there\s+(?:is\s+not|isn't|isn\u2019t|are\s+not|aren't|aren\u2019t|exists?\s+not)\s+(?:a|any|an)\s+"
             + rf"{_ADJ}{_PLAN_NOUN}\b",
-            rf"\b(?:a|any|such\s+a|the)\s+{_ADJ}{_PLAN_NOUN}(?:\s+[\w'\u2019-]+){{0,6}}?\s+(?:does\s+not|doesn't|"
+            rf"{_START}(?:a|any|such\s+a|the)\s+{_ADJ}{_PLAN_NOUN}(?:\s+[\w'\u2019-]+){{0,6}}?\s+(?:does\s+not|doesn't|"
             r"doesn\u2019t|cannot|can't|can\s+not|do\s+not|don't)\s+exist\b",
             # the goal is impossible / unreachable / impossible to achieve; the goal cannot be reached
-            rf"\b{_SUBJECT}{_BETWEEN}\s+(?:{_COPULA}\s+)?{_ADVERBS}{_IMPOSSIBLE}\b{_NOT_TO}",
-            rf"\b{_SUBJECT}{_BETWEEN}\s+{_CANNOT}\s+(?:ever\s+|possibly\s+|all\s+|both\s+)*(?:be\s+)?{_DONE}\b",
-            rf"\b{_SUBJECT}{_BETWEEN}\s+{_CANNOT}\s+(?:ever\s+|possibly\s+)*(?:all\s+|both\s+)?(?:hold|be\s+true)\b",
+            rf"{_START}{_SUBJECT}{_BETWEEN}\s+(?:{_COPULA}\s+)?{_ADVERBS}{_IMPOSSIBLE}\b{_NOT_TO}",
+            rf"{_START}{_SUBJECT}{_BETWEEN}\s+{_CANNOT}\s+(?:ever\s+|possibly\s+|all\s+|both\s+)*(?:be\s+)?{_DONE}\b",
+            rf"{_START}{_SUBJECT}{_BETWEEN}\s+{_CANNOT}\s+(?:ever\s+|possibly\s+)*(?:all\s+|both\s+)?(?:hold|be\s+true)\b",
             # this is impossible; it cannot be achieved (in a sentence that names the goal, or alone: _states)
             rf"{_PRONOUN}{_COPULA}\s+{_ADVERBS}{_IMPOSSIBLE}\b{_NOT_TO}",
             rf"{_PRONOUN}{_CANNOT}\s+(?:ever\s+|possibly\s+)*be\s+{_DONE}\b",
             # impossible to reach the goal; not possible to find a plan
-            r"\b(?:impossible|not\s+possible|not\s+feasible|infeasible|not\s+achievable)\s+to\s+(?:ever\s+)?"
+            rf"{_START}(?:impossible|not\s+possible|not\s+feasible|infeasible|not\s+achievable)\s+to\s+(?:ever\s+)?"
             + rf"(?:{_REACH_GOAL}|{_PLAN_VERB}\s+{_DETERMINERS}{_ADJ}{_PLAN_NOUN})\b",
             # we cannot reach the goal (not "I cannot find a plan": a model's failure says nothing of the task)
-            rf"\b(?:we|you|one|i|the\s+agent|the\s+robot)\s+{_CANNOT}\s+(?:ever\s+|possibly\s+)*{_REACH_GOAL}\b",
+            rf"{_START}(?:we|you|one|i|the\s+agent|the\s+robot)\s+{_CANNOT}\s+(?:ever\s+|possibly\s+)*{_REACH_GOAL}\b",
             # a verdict alone on its line, or opening it: "Impossible.", "Unsolvable", "Impossible: the goal ..."
             r"(?:^|\n)[^\w\n]*(?:impossible|unsolvable|unachievable|unreachable|unsatisfiable|infeasible|"
             r"not\s+possible|not\s+solvable)(?:[^\w\n]*(?=\n|$)|[^\S\n]*[.:!\u2014\u2013-](?=\s))",
@@ -317,6 +319,13 @@ _CONDITIONAL = re.compile(
     r"once)\b",
 )
 _HEDGE = re.compile(r"\b(?:may|might|perhaps|possibly|maybe|probably|likely)\b")
+_HEDGE_INSIDE = re.compile(r"\b(?:may|might|perhaps|maybe|probably|likely)\b")  # "the goal might be impossible"
+# what follows words that are no statement: a plan or solution not offered ("no plan provided", "no solution
+# found": the prompt's, or the model's failure), or steps called impossible ("contains impossible steps")
+_NOT_STATED_AFTER = re.compile(
+    r"\s+(?:(?:is|was|were|are|has\s+been|have\s+been)\s+)?(?:provided|given|shown|found|listed|included|supplied)\b|"
+    r"\s+(?:steps?|actions?|moves?|operations?)\b"
+)
 _QUALIFIER = (
     r"(?:without|unless|until|before|except|other\s+than|apart\s+from|besides|if|shorter|longer|fewer|less|more|"
     r"better|cheaper|faster|quicker|sooner|smaller|directly|immediately|yet|alone|by\s+itself|in\s+(?:one|a\s+single|"
@@ -363,6 +372,8 @@ def _states(text: str, match: re.Match[str], end: int) -> bool:
         return False
     if _NEGATED.search(text, clause, match.end()):
         return False
+    if _HEDGE_INSIDE.search(match.group(0)) or _NOT_STATED_AFTER.match(text, match.end(), end):
+        return False
     if _QUALIFIED.match(text, match.end(), end) or _QUALIFIED_INSIDE.search(match.group(0)):
         return False
     if text[match.end() : end].rstrip(_CLOSING + ".\n").endswith("?"):
@@ -388,13 +399,17 @@ _ANCHOR = re.compile(rf"[nteiuc]{_ANCHOR_WORDS}")
 _REACH = 240  # characters before an anchor a statement may start (a subject, eight words, adverbs)
 
 
+_EMPHASIS_MARKS = str.maketrans("*`", "  ")
+
+
 def _lowered(text: str) -> str:
-    """``text`` in lower case, each character where it was (one whose lower case is longer kept as it is): the
+    """``text`` in lower case, each character where it was (one whose lower case is longer kept as it is), and
+    markdown's emphasis and code marks blanks ("it is **not possible**", where the answer keeps its markdown): the
     statement's words are matched in lower case, which is quicker than ignoring case."""
     lower = text.lower()
-    if len(lower) == len(text):
-        return lower
-    return "".join(c if len(low := c.lower()) != 1 else low for c in text)
+    if len(lower) != len(text):
+        lower = "".join(c if len(low := c.lower()) != 1 else low for c in text)
+    return lower.translate(_EMPHASIS_MARKS)
 
 
 def _windows(text: str) -> list[tuple[int, int]]:

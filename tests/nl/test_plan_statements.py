@@ -225,3 +225,26 @@ PLANBENCH = {
 @pytest.mark.parametrize(("name", "number"), list(PLANBENCH), ids=[f"{n.split('/')[0]}-{i}" for n, i in PLANBENCH])
 def test_real_answers_of_planbench_s_unsolvable_configs(name, number):
     assert (no_plan_statement(_response(name, number)) is not None) is PLANBENCH[(name, number)]
+
+
+# Sentences of real answers in PlanBench's published results (llm_planning_analysis/results/...), verbatim, with what
+# each says: found by running the reader over every answer of its plan files, not written here
+REAL_SENTENCES = {
+    # llama-3.1-405b, blocksworld 496: hedged inside the sentence
+    "This suggests that the goal might be impossible to achieve given the initial conditions and the allowed "
+    "actions.": False,
+    # qwen-qwq, blocksworld 274: about the prompt, not the task
+    "Wait, there is no plan provided for the second scenario in the statement. It just lists the initial "
+    "conditions and the goal": False,
+    # claude-3.5-sonnet, mystery blocksworld 84: steps called impossible, the goal not
+    "The given plan does not achieve the stated goal and contains impossible steps given the initial "
+    "conditions.": False,
+    # o1-mini, obfuscated blocksworld 64 and 487: "action plan", and a statement in underscores (markdown emphasis)
+    "Therefore, **no valid action plan exists** to reach the desired goal from the current state.": True,
+    "**Plan:**\n\n_No valid plan exists to achieve the goal with the available actions._": True,
+}
+
+
+@pytest.mark.parametrize("sentence", list(REAL_SENTENCES))
+def test_sentences_of_real_answers(sentence):
+    assert (no_plan_statement(sentence) is not None) is REAL_SENTENCES[sentence]
