@@ -446,6 +446,12 @@ _NOT_STEPS = frozenset(
     "its there here since because as note i we you they if then which when where while given in on of to for with "
     "by from all any each every plan".split()
 )
+#: words no action's arguments hold (object names are no such words): a line that holds them explains
+#: ("Specifically, the goal requires that b is on a"), where no reader knows the task's actions
+_PROSE_ARGS = frozenset(
+    "the that this these those is are was were be been must should would will can cannot could requires require "
+    "needs need because since which where while".split()
+)
 _EMPTY_PLAN_LENGTH = 40  # the longest section read as an empty plan ("Plan: (none)")
 _EMPTY_PLAN = re.compile(
     r"[\s\W]*(?:\(\s*\)|\[\s*\]|\[\s*none\s*\]|(?:plan\s*:?\s*)?(?:\(\s*)?(?:none|nil|null|nothing|"
@@ -467,7 +473,7 @@ def _offers_plan(text: str, reader: Reader | None) -> bool:
                 step.name is None and _first_word(step.text.strip("()")) in reader.verbs
             ):
                 return True
-        elif step.name is not None and step.name not in _NOT_STEPS:
+        elif step.name is not None and step.name not in _NOT_STEPS and _PROSE_ARGS.isdisjoint(step.args):
             return True
     return False
 

@@ -707,8 +707,8 @@ OBFUSCATED_UNSOLVABLE = (
 #: (engine, task, instance) -> (acp's score or status, what the answer says, PlanBench's hand label "correct"; every
 #: llm_correct is false: PlanBench's scorer credits only an extracted plan holding "no plan possible"). Each
 #: instance's goal has no plan: a cycle of "on" (instance 3: e on d and b on a, d on b, a on b: a on b on a;
-#: 13, 15, 54, 70 cycles of three to five blocks) or two blocks on one (instance 4: a on b and c on b...), as
-#: read off the instance files; acp proves each with two procedures before it scores an answer.
+#: 13, 15, 54, 70 cycles of three to five blocks) or two blocks on one (instance 4: a on b and c on b...; 72: b
+#: on c and b on d), as read off the instance files; acp proves each with two procedures before it scores an answer.
 UNSOLVABLE_ANSWERS = {
     # "# Short Answer", nothing else
     ("o1-preview_chat", "pddl", 1): (PARSE_ERROR, "nothing", -2),
@@ -732,6 +732,9 @@ UNSOLVABLE_ANSWERS = {
     # "No answer could be given since the provided goal conditions ... cannot be satisfied ...": PlanBench's hand
     # label says 0; the sentence says the goal cannot be satisfied
     ("o1-preview_chat", "pddl", 70): (1.0, "no plan", 0),
+    # "There is no sequence of actions that can achieve the specified goal ... Specifically, the goal requires the
+    # block `b` to be on both block `c` and block `d` simultaneously ...": the statement, then its explanation
+    ("o1-preview_chat", "pddl", 72): (1.0, "no plan", 1),
     # "the goal you've specified is not achievable as it contains a contradiction", then a plan for another goal
     # ("If the desired final stack is red on blue on orange ...") and its simplification, last: the plan counts
     ("o1-preview_chat", "zero_shot", 3): (0.0, "both: plan last", None),

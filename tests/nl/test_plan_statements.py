@@ -210,6 +210,8 @@ PLANBENCH = {
     (O1_PDDL, 15): True,
     (O1_PDDL, 54): True,
     (O1_PDDL, 70): True,
+    # a statement, then "Specifically, the goal requires ...": an explanation, no step of a plan
+    (O1_PDDL, 72): True,
     # "No plan is needed since the goal is already satisfied in the initial state."
     (O1_PDDL, 19): False,
     (O1_PDDL, 4): False,
@@ -225,6 +227,16 @@ PLANBENCH = {
 @pytest.mark.parametrize(("name", "number"), list(PLANBENCH), ids=[f"{n.split('/')[0]}-{i}" for n, i in PLANBENCH])
 def test_real_answers_of_planbench_s_unsolvable_configs(name, number):
     assert (no_plan_statement(_response(name, number)) is not None) is PLANBENCH[(name, number)]
+
+
+@pytest.mark.parametrize(("name", "number"), list(PLANBENCH), ids=[f"{n.split('/')[0]}-{i}" for n, i in PLANBENCH])
+def test_read_plan_takes_the_final_statement_of_real_answers(name, number):
+    """read_plan without a reader (the training episode's, PDDL syntax only): no plan offered after a statement."""
+    try:
+        said = isinstance(read_plan(_response(name, number)), NoPlan)
+    except ParseError:
+        said = False
+    assert said is PLANBENCH[(name, number)]
 
 
 # Sentences of real answers in PlanBench's published results (llm_planning_analysis/results/...), verbatim, with what
