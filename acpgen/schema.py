@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 
+def is_unsolvable(record: dict[str, Any]) -> bool:
+    """Whether a record says that no plan reaches the goal from its state (``"solvable": false``)."""
+    return record.get("solvable") is False
+
+
 class ReferenceGenRecord(TypedDict):
     """An open-ended record of the reference ACPBench-Hard schema."""
 

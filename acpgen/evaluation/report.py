@@ -42,6 +42,7 @@ from acpgen.evaluation.records import Dataset, read_json_items
 from acpgen.evaluation.scoring import Cell
 from acpgen.nl.answers import ParseError
 from acpgen.pddl.model import without_comments
+from acpgen.schema import is_unsolvable
 from acpgen.tasks import KINDS, PARSE_ERROR, TASKS, UNDECIDED, split_kind
 from acpgen.tasks.base import record_plan
 
@@ -147,7 +148,7 @@ def load_answers(paths: Iterable[Path]) -> list[Answer]:
                     status=str(item["status"]),
                     reason=str(item.get("reason") or ""),
                     line=item,
-                    solvable=item.get("solvable") is not False,
+                    solvable=not is_unsolvable(item),
                 )
             )
     if not answers:

@@ -23,6 +23,7 @@ from acpgen.evaluation.records import Prediction
 from acpgen.executors import Executor, record_shard_size, shards
 from acpgen.nl.answers import ParseError
 from acpgen.planners import Planners, PlannerSetup
+from acpgen.schema import is_unsolvable
 from acpgen.tasks import (
     KINDS,
     PARSE_ERROR,
@@ -65,7 +66,7 @@ class Scored:
             task=self.prediction.task,
             domain=self.domain,
             obfuscation=self.prediction.record.get("obfuscation") or "none",
-            **({"solvable": False} if self.prediction.record.get("solvable") is False else {}),
+            **({"solvable": False} if is_unsolvable(self.prediction.record) else {}),
             score=self.verdict.score,
             status=self.verdict.status,
             reason=self.verdict.reason,

@@ -34,6 +34,7 @@ from acpgen.generation.stages.export import export_file
 from acpgen.generation.stages.qa import qa_files
 from acpgen.generation.stamps import code_version, digest_of, tool_versions
 from acpgen.planners import Limits, PlannerSetup
+from acpgen.schema import is_unsolvable
 from acpgen.tasks import KINDS, Outcome, ScoreOptions, ScoreStatus, kind_of, split_kind
 from acpgen.version import __version__
 
@@ -88,10 +89,10 @@ def assemble(config: PipelineConfig, domains: list[str]) -> Assembly:
             if not path.exists():
                 raise DataError(f"{path}: missing; the export stage of {domain} did not run")
             every = [json.loads(line) for line in path.read_text().splitlines()]
-            records = [r for r in every if r.get("solvable", True)]
+            records = [r for r in every if not is_unsolvable(r)]
             parts = {"test": records[:test_n], "dev": records[test_n : test_n + quota[domain]]}
             # the records about unsolvable problems (the plan tasks'): the share of each split's, after them
-            unsolvable = [r for r in every if not r.get("solvable", True)]
+            unsolvable = [r for r in every if is_unsolvable(r)]
             share = config.qa.unsolvable_share
             test_u = math.ceil(share * test_n) if unsolvable else 0
             parts["test"] += unsolvable[:test_u]

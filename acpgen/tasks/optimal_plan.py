@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from acpgen.nl.plan_steps import NoPlan
 from acpgen.proofs.plans import Step, judge
+from acpgen.schema import is_unsolvable
 from acpgen.tasks.base import SCORED, UNDECIDED, RecordContext, Verdict
-from acpgen.tasks.plan import PlanGeneration, is_unsolvable, plan_details, score_no_plan, score_plan_without_goal
+from acpgen.tasks.plan import PlanGeneration, plan_details, score_no_plan, score_plan_without_goal
 
 
 class OptimalPlan(PlanGeneration):

@@ -43,6 +43,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import split_canonical
 from acpgen.proofs.plans import PlanRun, Step, execute, judge, lifted_verdict, unified_planning_verdict
 from acpgen.proofs.unsolvable import Unsolvable, prove_unsolvable
+from acpgen.schema import is_unsolvable
 from acpgen.tasks.base import (
     OK,
     SCORED,
@@ -114,11 +115,6 @@ def plan_details(ctx: RecordContext, run: PlanRun, search: bool = True) -> tuple
         "failure_class": None if run.failure is None else run.failure.value,
     }
     return details | {k: v for k, v in measures.items() if v is not None}, why
-
-
-def is_unsolvable(record: dict[str, Any]) -> bool:
-    """Whether a record says that no plan reaches the goal from its state (``"solvable": false``)."""
-    return record.get("solvable") is False
 
 
 def _proof(ctx: RecordContext) -> Unsolvable:

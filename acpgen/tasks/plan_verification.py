@@ -44,6 +44,7 @@ from acpgen.pddl.model import canonical, split_canonical
 from acpgen.proofs.claims import Claim, PlanClaim, expect
 from acpgen.proofs.oracle import Decision, Method
 from acpgen.proofs.plans import Failure, Step, judge, lifted_verdict, unified_planning_verdict
+from acpgen.schema import is_unsolvable
 from acpgen.tasks.base import (
     OK,
     WRONG,
@@ -291,7 +292,7 @@ class PlanVerification(Task):
 
     def validate(self, ctx: RecordContext) -> Check:
         stored = PlanCheck.from_text(str(ctx.answer))
-        if ctx.record.get("solvable") is False and stored.kind == VALID:
+        if is_unsolvable(ctx.record) and stored.kind == VALID:
             return Check(WRONG, "no sequence from a state without a plan is valid")
         lifted = lifted_check(ctx, ctx.record["plan"])
         if lifted != stored:

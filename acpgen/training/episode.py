@@ -47,6 +47,7 @@ from acpgen.pddl.model import split_canonical
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.proofs.oracle import Oracle
 from acpgen.proofs.plans import Step, execute, goal_fraction
+from acpgen.schema import is_unsolvable
 from acpgen.tasks import TASKS
 from acpgen.tasks.base import Task, template_of
 
@@ -244,7 +245,7 @@ class Episode:
     @property
     def unsolvable(self) -> bool:
         """Whether no plan reaches the goal from the first state (the record's ``solvable`` is false: acp proved it)."""
-        return self.record.get("solvable") is False
+        return is_unsolvable(self.record)
 
     @property
     def done(self) -> bool:

@@ -34,6 +34,7 @@ from typing import Any
 from acpgen.api import ground_task, score
 from acpgen.evaluation.records import record_task
 from acpgen.proofs.plans import execute, goal_progress
+from acpgen.schema import is_unsolvable
 from acpgen.tasks import TASKS, split_kind
 from acpgen.training.prompts import instruction
 
@@ -108,7 +109,7 @@ def plan_progress(record: dict, text: str, prefix: int) -> float | None:
 
 def _signals(record: dict, text: str | None, value: float, details: dict[str, Any]) -> dict[str, float]:
     signals = {name: value for name in SIGNALS}
-    if record.get("solvable") is False:  # no plan reaches the goal: a plan offered earns nothing on any signal
+    if is_unsolvable(record):  # no plan reaches the goal: a plan offered earns nothing on any signal
         return signals
     for name in ("precision", "recall", "f1"):
         if isinstance(details.get(name), (int, float)):
