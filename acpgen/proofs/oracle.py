@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from acpgen.enums import StrEnum
@@ -32,7 +32,7 @@ from acpgen.pddl.mutexes import Mutexes, mutexes
 from acpgen.pddl.sas import SasTask, sas_query
 from acpgen.pddl.semantics import execute, relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
-from acpgen.proofs.closed_form import SwapShape, swap_cost, swap_shape
+from acpgen.proofs.closed_form import FORMULAS, closed_form
 from acpgen.proofs.lifted_space import LiftedSpace, lifted_goal_reachable, lifted_space
 
 log = logging.getLogger(__name__)
@@ -101,8 +101,11 @@ class Oracle:
         second_opinion: bool = False,
         lifted_states: int = 0,
         search_states: int = 1000,
+        formulas: tuple[str, ...] = FORMULAS,
     ):
         self.task = task
+        #: the closed forms (:mod:`acpgen.proofs.closed_form`) a first opinion may take an optimal cost from
+        self.formulas = formulas
         #: optimal costs by the planners' second configuration (re-proving what the first one found)
         self.second_opinion = second_opinion
         #: before any planner call, explore spaces of at most this many states with the lifted interpreter
@@ -577,8 +580,8 @@ class Oracle:
             return CostDecision(self.lifted.optimal_cost(node), True, Method.LIFTED)
         if state in self._known_costs:
             return CostDecision(self._known_costs[state], True, Method.PLANNER, "on an optimal plan found before")
-        if not self.second_opinion and self._swap is not None:  # a first opinion: the re-proof searches
-            cost = swap_cost(self.task, self._swap, state)
+        if not self.second_opinion and self._formula is not None:  # a first opinion: the re-proof searches
+            cost = self._formula(state)
             if cost is not None:
                 return CostDecision(cost, True, Method.FORMULA)
         reached, _ = relaxed_reachable(self.task, state)
@@ -612,9 +615,10 @@ class Oracle:
         return CostDecision(None, False, Method.PLANNER, f"planner {result.status.value}: {result.message}")
 
     @functools.cached_property
-    def _swap(self) -> SwapShape | None:
-        """The task's swap structure, whose optimal costs have a closed form (:mod:`acpgen.proofs.closed_form`)."""
-        return swap_shape(self.task)
+    def _formula(self) -> Callable[[int], int | None] | None:
+        """The closed form of the task's optimal costs, when it has the structure of one
+        (:mod:`acpgen.proofs.closed_form`)."""
+        return closed_form(self.task, self.formulas)
 
     def cost_at_least(self, state: int, bound: int) -> bool:
         """Whether h*(``state``) >= ``bound`` is proven without a search: acp's own LM-cut estimate of the state, a

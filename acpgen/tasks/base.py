@@ -31,6 +31,7 @@ from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import GroundAction, LiftedTask
 from acpgen.pddl.tarski_io import read_strings
 from acpgen.planners import Limits, Planners
+from acpgen.proofs.closed_form import FORMULAS
 from acpgen.proofs.oracle import Decision, Oracle
 
 if TYPE_CHECKING:  # acpgen.tasks.choice and acpgen.nl.describe import this module
@@ -210,6 +211,8 @@ class ScoreOptions:
     search_states: int = 1000
     limits: Limits = field(default_factory=lambda: Limits(time=20.0))
     retry_factor: float = 4.0  # a planner timeout is retried once with this factor (<= 1: no retry)
+    #: the closed forms of optimal costs a first opinion may use (:mod:`acpgen.proofs.closed_form`)
+    formulas: tuple[str, ...] = FORMULAS
     #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
     #: configuration (A* with CEGAR, :data:`acpgen.planners.suite.CHECK_SEARCHES`) when it finishes within a quarter
     #: of the budget, else by the first configuration again (:meth:`acpgen.proofs.oracle.Oracle.optimal_cost`)
@@ -457,6 +460,7 @@ def oracle_options(options: ScoreOptions) -> dict[str, Any]:
         "retry_factor": options.retry_factor,
         "second_opinion": options.second_opinion,
         "lifted_states": options.lifted_states,
+        "formulas": options.formulas,
     }
 
 

@@ -19,6 +19,8 @@ from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.oracle import Decision, Method, Oracle
 
 LIMIT = 3000
+#: the searches are what these tests are about: no closed form answers in their place (ferry has one)
+NO_FORMULA: tuple[str, ...] = ()
 DOMAINS = ("blocksworld", "ferry", "grippers", "logistics", "visitall")
 SMALL = {"logistics": {"cities": 2, "city_size": 2, "packages": 2, "airplanes": 1}}
 
@@ -73,7 +75,7 @@ def test_no_path_enters_a_state_with_an_avoided_atom_not_even_the_start(pair):
 def test_the_oracle_proves_non_landmarks_by_search_and_the_rest_as_before(pair):
     domain, task, space = pair
     planners = CountedPlanners()
-    oracle = Oracle(task, planners, max_states=1)  # too small to explore: search, then planners
+    oracle = Oracle(task, planners, max_states=1, formulas=NO_FORMULA)  # too small to explore: search, then planners
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
         bit = task.atoms.mask([atom])
         asked = len(planners.asked)
@@ -90,7 +92,9 @@ def test_the_atoms_a_plan_passes_through_settle_every_other_atom_as_no_landmark(
     # always -- the planner's plan that decides the goal reachable) are settled by it alone
     domain, task, space = pair
     planners = CountedPlanners()
-    oracle = Oracle(task, planners, max_states=1, second_opinion=second_opinion, search_states=search_states)
+    oracle = Oracle(
+        task, planners, max_states=1, second_opinion=second_opinion, search_states=search_states, formulas=NO_FORMULA
+    )
     by_search = search_states > 0 and not second_opinion
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init & ~task.goal_pos):
         bit = task.atoms.mask([atom])
@@ -122,7 +126,9 @@ def test_the_top_k_plans_for_evidence_are_asked_once_and_the_landmarks_decided_w
     # evidence (the per-atom calls decide every atom they would have settled): asked once, within the budget
     domain, task, space = pair
     planners = TopKOutOfTime()
-    oracle = Oracle(task, planners, max_states=1, second_opinion=True, search_states=0, limits=Limits(time=3.0))
+    oracle = Oracle(
+        task, planners, max_states=1, second_opinion=True, search_states=0, limits=Limits(time=3.0), formulas=NO_FORMULA
+    )
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init & ~task.goal_pos):
         bit = task.atoms.mask([atom])
         decision = oracle.is_landmark(bit)
@@ -134,7 +140,7 @@ def test_a_search_as_large_as_the_space_decides_every_landmark_without_a_planner
     # the search generates every state it can reach: a plan avoiding the atom, or a proof that none does
     domain, task, space = pair
     planners = CountedPlanners()
-    oracle = Oracle(task, planners, max_states=1, search_states=LIMIT)
+    oracle = Oracle(task, planners, max_states=1, search_states=LIMIT, formulas=NO_FORMULA)
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
         bit = task.atoms.mask([atom])
         landmark = not space.goal_reachable_avoiding(bit)
@@ -154,7 +160,9 @@ def test_a_search_that_stops_short_proves_nothing_and_a_complete_one_proves_abse
         assert greedy_search(task, bit, 0, LIMIT) == Search(None, True), (domain, atom)
         assert len(space.states) > 3 and not greedy_search(task, bit, 0, 2).complete, (domain, atom)
         planners = CountedPlanners()
-        decision = Oracle(task, planners, max_states=1, walks=0, search_states=LIMIT).atom_reachable(bit)
+        decision = Oracle(
+            task, planners, max_states=1, walks=0, search_states=LIMIT, formulas=NO_FORMULA
+        ).atom_reachable(bit)
         if relaxed_reachable(task, task.init)[0] & bit:
             assert decision == Decision(False, Method.SEARCH, "none among all the states reachable"), atom
         else:
@@ -165,7 +173,7 @@ def test_a_search_that_stops_short_proves_nothing_and_a_complete_one_proves_abse
 def test_reachable_atoms_and_actions_need_no_planner(pair):
     domain, task, space = pair
     planners = CountedPlanners()
-    oracle = Oracle(task, planners, max_states=1, walks=0, search_states=LIMIT)
+    oracle = Oracle(task, planners, max_states=1, walks=0, search_states=LIMIT, formulas=NO_FORMULA)
     for atom in task.atoms.atoms(space.reachable_atoms & ~task.static_mask & ~task.init)[:25]:
         assert oracle.atom_reachable(task.atoms.mask([atom])).value is True, (domain, atom)
     for index in sorted(space.reachable_action_indices())[:25]:
@@ -177,7 +185,7 @@ def test_a_successors_cost_is_its_lower_bound_when_the_search_finds_a_plan_that_
     # the successors of the first states of the space, each with the lower bound h*(s) - 1 of its
     # predecessor s (from the explored space): every cost must be the explored one, whichever route gave it
     domain, task, space = pair
-    oracle = Oracle(task, CountedPlanners(), max_states=1)
+    oracle = Oracle(task, CountedPlanners(), max_states=1, formulas=NO_FORMULA)
     routes = set()
     for state in space.states[:40]:
         bound = space.optimal_cost(state)
@@ -206,7 +214,7 @@ def test_the_states_along_an_optimal_plan_found_get_their_costs_without_another_
         return result
 
     planners.optimal_sas = recorded  # type: ignore[method-assign]
-    oracle = Oracle(task, planners, max_states=1, search_states=0)
+    oracle = Oracle(task, planners, max_states=1, search_states=0, formulas=NO_FORMULA)
     assert oracle.optimal_cost().cost == space.optimal_cost()
     [plan] = plans
     state = task.init
@@ -254,7 +262,15 @@ def test_h2_settles_unreachable_atoms_and_actions_a_short_search_leaves_open_but
         for item in items:
             decisions = []
             for second_opinion in (False, True):
-                oracle = Oracle(task, _Silent(), max_states=1, walks=0, search_states=2, second_opinion=second_opinion)
+                oracle = Oracle(
+                    task,
+                    _Silent(),
+                    max_states=1,
+                    walks=0,
+                    search_states=2,
+                    second_opinion=second_opinion,
+                    formulas=NO_FORMULA,
+                )
                 ask = oracle.atom_reachable if check == "atom" else oracle.action_reachable
                 decisions.append((ask(task.atoms.mask([item]) if check == "atom" else item), oracle.planners.asked))
             (first, asked), (second, asked_second) = decisions
@@ -290,7 +306,15 @@ def test_reachability_by_planner_is_the_explored_spaces_with_or_without_the_sas_
         bit = task.atoms.mask([atom])
         for second_opinion in (False, True):
             planners = _Recording()
-            oracle = Oracle(task, planners, max_states=1, walks=0, search_states=0, second_opinion=second_opinion)
+            oracle = Oracle(
+                task,
+                planners,
+                max_states=1,
+                walks=0,
+                search_states=0,
+                second_opinion=second_opinion,
+                formulas=NO_FORMULA,
+            )
             decision = oracle.atom_reachable(bit)
             assert decision.value is bool(space.reachable_atoms & bit), (domain, atom, second_opinion)
             if decision.method == Method.PLANNER:
@@ -306,7 +330,7 @@ def test_atoms_and_actions_seen_beyond_a_bounded_exploration_are_those_of_its_st
     walk of one step does not."""
     _, task, space = pair
     bound = 12
-    oracle = Oracle(task, max_states=bound, walks=walks, walk_length=length)
+    oracle = Oracle(task, max_states=bound, walks=walks, walk_length=length, formulas=NO_FORMULA)
     assert not oracle.explored.complete
     part = explore(task, task.init, bound)
     walk_atoms, walk_used = random_walks(task, task.init, walks, length)
@@ -329,7 +353,9 @@ def test_atoms_witnessed_in_batches_are_the_explored_spaces_reachable_ones_with_
     relaxed = relaxed_reachable(task, task.init)[0] & ~task.static_mask & ~task.init
     bits = [task.atoms.mask([atom]) for atom in task.atoms.atoms(relaxed)]
     planners = CountedPlanners()
-    oracle = Oracle(task, planners, max_states=1, walks=0, search_states=0, second_opinion=second_opinion)
+    oracle = Oracle(
+        task, planners, max_states=1, walks=0, search_states=0, second_opinion=second_opinion, formulas=NO_FORMULA
+    )
     oracle.witness_atoms(bits)
     batches = len(planners.asked)
     decisions = [oracle.atom_reachable(bit) for bit in bits]

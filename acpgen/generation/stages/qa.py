@@ -191,8 +191,12 @@ def _budgets(ctx: StageContext):
     settings = qa_settings(ctx)
     planners = ctx.require_planners()
     limits = Limits(settings.planner_time_limit, ctx.config.planner.memory_mb, settings.planner_work)
-    # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry.
-    generate_options = ScoreOptions(recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0)
+    # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry. Swap's closed
+    # form only: ferry's would spare planner calls, and nexta's actions beyond its call budget would no longer be
+    # "maybe" (the records change; ferry's formula serves scoring and rewards).
+    generate_options = ScoreOptions(
+        recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0, formulas=("swap",)
+    )
     verify_options = ScoreOptions(
         recheck=True,
         max_states=settings.verify_max_states,
