@@ -1,12 +1,21 @@
 """Benchmark of `acp score --recheck` against lm-evaluation-harness's ACPBench-Hard scorer, same answers.
 
 Usage: python benchmarks/bench_score.py DATASET [--jobs 1,2] [--examples 3]
+       python benchmarks/bench_score.py --heldout ACPBENCH [--jobs 2]
 
 DATASET holds reference gen records (the bundled dev records: 8 tasks x 40). The answers are each
 record's stored answers, as `acp reference-answers` writes them, plus one perturbed answer per
 record: a near miss derived from the record (an action dropped, effect lists swapped, the index
 shifted, an atom or action of the task, a non-optimal action, the unsimplified plan), so scoring
 it exercises the same checks as wrong model answers, planners included.
+
+``--heldout ACPBENCH`` (a checkout of github.com/IBM/ACPBench, read at run time, nothing copied) scores
+answers that are not stored ones instead: two per record of the reference *test* records
+(dataset/<task>/test.gen.json.gz, 8 tasks x 130), drawn with a fixed seed from the record, its task's
+atoms and actions: a partial and an overfull action list (app), one list of effects only and one with a
+fact too many (prog), atoms of the task (reach, land), ground actions (areach), the stored plan with one
+action or two neighbours removed (just), actions the stored answer does not call optimal (nexta), the
+index shifted either way (val). Most of them ask the planners, as a model's wrong answers do.
 
 Both scorers see every answer, in one run, with 1 and with 2 processes:
 * acp: `score_predictions` with ``recheck=True`` (as `acp score --recheck`), a fresh planner cache
@@ -25,9 +34,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import io
 import random
 import resource
+import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -73,6 +84,60 @@ def perturbed(task: str, record: dict, rng: random.Random) -> str:
     if task == "areach":
         return rng.choice(ground.actions).name
     return rng.choice([a for a in ground.fluent_atoms()])
+
+
+def heldout(task: str, record: dict, rng: random.Random) -> list[tuple[str, str]]:
+    """Two (kind, response) answers to a record that are not its stored answer (see the module's text)."""
+    answer = record["answer"]
+    ground = GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"])
+    actions = [a.name for a in ground.actions]
+    atoms = list(ground.fluent_atoms())
+    if task == "app":
+        extra = [a for a in actions if a not in answer] or actions
+        partial = rng.sample(answer, max(len(answer) - 1, 1)) if answer else [rng.choice(actions)]
+        return [("partial", " ".join(partial)), ("overfull", " ".join([*answer, rng.choice(extra)]))]
+    if task == "prog":
+        extra = [a for a in atoms if a not in answer["pos"] and a not in answer["neg"]] or atoms
+        effects_only = f"Positive effects: {' '.join(answer['pos'])}"
+        overfull = f"Positive effects: {' '.join([*answer['pos'], rng.choice(extra)])}\nNegative effects: " + " ".join(
+            answer["neg"]
+        )
+        return [("partial", effects_only), ("overfull", overfull)]
+    if task in ("reach", "land"):
+        return [("atom", a) for a in rng.sample(atoms, min(2, len(atoms)))]
+    if task == "areach":
+        return [("action", a) for a in rng.sample(actions, min(2, len(actions)))]
+    if task == "val":
+        return [("shifted", str(int(answer) + 1)), ("shifted", str(max(int(answer) - 1, 0)))]
+    if task == "just":
+        plan = record_plan(record)
+        one = rng.randrange(len(plan))
+        pair = rng.randrange(max(len(plan) - 1, 1))
+        without_one = plan[:one] + plan[one + 1 :]
+        without_pair = plan[:pair] + plan[pair + 2 :]
+        return [("removal", "Simplified plan: " + " ".join(p)) for p in (without_one, without_pair)]
+    if task == "nexta":
+        others = answer["no"] + answer["maybe"] or actions
+        return [("action", rng.choice(others)), ("action", rng.choice(actions))]
+    raise ValueError(task)
+
+
+def heldout_answers(checkout: Path, scratch: Path) -> tuple[Dataset, list[tuple[str, Prediction]]]:
+    """The reference test records of an IBM/ACPBench checkout (unpacked into ``scratch``) and two held-out
+    answers per record."""
+    for task, _ in LM_EVAL_YAML.items():
+        packed = checkout / "dataset" / task / "test.gen.json.gz"
+        if not packed.is_file():
+            raise SystemExit(f"{packed}: not found; --heldout takes a checkout of github.com/IBM/ACPBench")
+        (scratch / f"{task}.gen.json").write_bytes(gzip.decompress(packed.read_bytes()))
+    dataset = Dataset.load(scratch)
+    rng = random.Random(0)
+    items = []
+    for (task, _), record in sorted(dataset.records.items()):
+        for kind, response in heldout(task, record, rng):
+            line = {"id": record["id"], "task": task, "response": response}
+            items.append((kind, Prediction(line, task, record, response)))
+    return dataset, items
 
 
 def answers(dataset: Dataset) -> list[tuple[str, Prediction]]:
@@ -159,7 +224,8 @@ def timed(run, *args) -> tuple[list, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dataset", type=Path)
+    parser.add_argument("dataset", type=Path, nargs="?", help="reference gen records (not with --heldout)")
+    parser.add_argument("--heldout", type=Path, help="a checkout of IBM/ACPBench: its test records, held-out answers")
     parser.add_argument("--jobs", default="1,2", help="process counts, comma-separated (default 1,2)")
     parser.add_argument("--examples", type=int, default=3, help="examples shown per task and disagreement")
     args = parser.parse_args()
@@ -170,13 +236,19 @@ def main() -> None:
             f"lm-eval's ACPBench scorer cannot be imported ({err}); run `make bench-score`, which installs "
             "its missing dependency (pddl==0.4.2) into .venv"
         ) from None
-    dataset = Dataset.load(args.dataset)
-    items = answers(dataset)
+    if (args.dataset is None) == (args.heldout is None):
+        parser.error("give DATASET or --heldout ACPBENCH")
+    scratch = tempfile.TemporaryDirectory()
+    if args.heldout is not None:
+        _, items = heldout_answers(args.heldout, Path(scratch.name))
+    else:
+        items = answers(Dataset.load(args.dataset))
     predictions = [p for _, p in items]
     reference_items = [(p.task, p.record, p.response) for p in predictions]
     counts = Counter(kind for kind, _ in items)
     tasks = len({p.task for p in predictions})
-    print(f"{len(items)} answers: {counts['stored']} stored, {counts['perturbed']} perturbed, {tasks} tasks\n")
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+    print(f"{len(items)} answers: {kinds}; {tasks} tasks\n")
     print("Wall-clock rates depend on the machine's load; CPU seconds (this process, its workers and every")
     print("planner they ran) do not. The ratio is the reference's time over acp's (higher: acp faster).\n")
     print("| scorer | processes | wall s | answers/s | CPU s | answers per CPU s | ratio wall | ratio CPU |")
@@ -228,7 +300,7 @@ def print_agreement(items, acp, reference, examples: int) -> None:
     print("| task | answers | acp 1 | ref 1 | agree | acp 1, ref 0 | acp 0, ref 1 | acp undecided | ref error |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for task in TASKS:
-        for kind in ("stored", "perturbed"):
+        for kind in sorted({kind for (t, kind, _, _) in rows if t == task}):
             mine = {k: v for k, v in rows.items() if k[0] == task and k[1] == kind}
             total = sum(mine.values())
             if not total:
