@@ -111,6 +111,17 @@ _ARTEFACTS = ("export.json", "manifest.json", "states.jsonl")
 _ARTEFACT_DIRS = ("plans", "states", "problems", "unsolvable", "qa", "lm_eval", "stamps", "planner-cache")
 
 
+def problem_of(record: dict) -> tuple[str, str]:
+    """The problem a record asks about, as a key that puts the records of one problem side by side: the names acp's
+    records carry (``domain``, ``problem``), else the PDDL texts with the problem's initial state left out (the
+    records of the reference data ask about many states of each problem, written as its initial state)."""
+    if "domain" in record and "problem" in record:
+        return str(record["domain"]), str(record["problem"])
+    domain, problem = str(record.get("PDDL_domain", "")), str(record.get("PDDL_problem", ""))
+    start, end = problem.find("(:init"), problem.find("(:goal")
+    return domain, problem[:start] + problem[end:] if 0 <= start < end else problem
+
+
 def _is_artefact(relative: Path) -> bool:
     return relative.name in _ARTEFACTS or any(part in _ARTEFACT_DIRS for part in relative.parts[:-1])
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from acpgen.errors import PddlError
-from acpgen.evaluation.records import Prediction
+from acpgen.evaluation.records import Prediction, problem_of
 from acpgen.executors import Executor, record_shard_size, shards
 from acpgen.nl.answers import ParseError
 from acpgen.planners import Planners, PlannerSetup
@@ -200,13 +200,16 @@ def score_predictions(
 ) -> list[Scored]:
     """Score every prediction; results are in input order.
 
-    The predictions of one record form a group; groups go to the workers (``jobs`` > 1, or a remote
-    ``executor``: Dask) in shards of consecutive groups (:func:`~acpgen.executors.record_shard_size`). The
-    predictions of a unit that failed as a whole (its worker died more often than the executor
-    retries) are ``undecided``, with the reason."""
+    The predictions of one record form a group; groups, those of one problem together, go to the workers
+    (``jobs`` > 1, or a remote ``executor``: Dask) in shards of consecutive groups
+    (:func:`~acpgen.executors.record_shard_size`). The predictions of a unit that failed as a whole (its worker died
+    more often than the executor retries) are ``undecided``, with the reason."""
     groups: dict[tuple[str, int], list[tuple[int, Prediction]]] = defaultdict(list)
     for index, prediction in enumerate(predictions):
         groups[(prediction.task, id(prediction.record))].append((index, prediction))
+    # the records of one problem one after the other, on one worker: each is grounded from the joins of the
+    # problem's first (acpgen.pddl.grounding keeps those of a few recent problems); results keep the input order
+    ordered = sorted(groups.values(), key=lambda group: problem_of(group[0][1].record))
     results: list[Scored | None] = [None] * len(predictions)
 
     def collect(part):
@@ -217,13 +220,13 @@ def score_predictions(
     if not executor.remote and jobs <= 1:
         bar = tqdm(total=len(predictions), desc="scoring", unit="answer", disable=not progress)
         shared = planners or setup.build()
-        for group in groups.values():
+        for group in ordered:
             collect(_score_group(group, options, setup, shared))
             bar.update(len(group))
         bar.close()
     else:
-        size = record_shard_size(executor, len(groups))
-        parts = shards(list(groups.values()), size)
+        size = record_shard_size(executor, len(ordered))
+        parts = shards(ordered, size)
         names = [f"records {i * size + 1}-{i * size + len(part)}" for i, part in enumerate(parts)]
         units = [(part, options, setup) for part in parts]
         for part, outcome in zip(parts, executor.map(_score_shard, units, names, desc="scoring", progress=progress)):

@@ -24,7 +24,7 @@ from pathlib import Path
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
-from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
+from acpgen.evaluation.records import Dataset, Prediction, problem_of, reference_predictions
 from acpgen.evaluation.scoring import score_predictions
 from acpgen.evaluation.validate import validate_records, verdict_counts
 from acpgen.executors import Executor
@@ -135,10 +135,6 @@ class Checks:
     answers_undecided: int
 
 
-def _problem_of(record: dict) -> tuple[str, str]:
-    return str(record.get("domain")), str(record.get("problem"))
-
-
 def self_check(
     files: list[Path],
     setup: PlannerSetup,
@@ -152,7 +148,7 @@ def self_check(
     # the records of one problem one after the other: each is grounded from the joins of the problem's first
     # (acpgen.pddl.grounding keeps the joins of a few recent problems), and its readers are at hand
     items = sorted(
-        ((task, record) for (task, _), record in sorted(dataset.records.items())), key=lambda i: _problem_of(i[1])
+        ((task, record) for (task, _), record in sorted(dataset.records.items())), key=lambda i: problem_of(i[1])
     )
     results = validate_records(items, options, setup, jobs=jobs, progress=progress, executor=executor)
     verdicts = {str(v): n for v, n in verdict_counts(results).items()}
@@ -162,7 +158,7 @@ def self_check(
             Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
             for line in reference_predictions(dataset)
         ),
-        key=lambda p: _problem_of(p.record),
+        key=lambda p: problem_of(p.record),
     )
     scored = score_predictions(
         predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress, executor=executor

@@ -10,8 +10,9 @@ from click.testing import CliRunner
 
 from acpgen.cli import cli
 from acpgen.errors import DataError
-from acpgen.evaluation.records import Dataset
-from acpgen.tasks import TASKS, missing_fields
+from acpgen.evaluation.records import Dataset, Prediction, problem_of
+from acpgen.evaluation.scoring import score_predictions
+from acpgen.tasks import TASKS, ScoreOptions, missing_fields
 
 DOMAIN = (
     "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))"
@@ -75,3 +76,34 @@ def test_a_json_list_names_the_item(tmp_path):
     records.write_text(json.dumps([rac_exec_record(), rac_exec_record(sequence=True)]))
     with pytest.raises(DataError, match=r"records\.json, item 2: rac_exec record 11 has no 'sequence' field"):
         Dataset.load(records)
+
+
+def test_the_records_of_one_problem_share_its_key_whatever_their_state():
+    """problem_of: reference records (the problem's initial state is the state asked about) of one problem have one
+    key; another goal is another problem; acp's records are keyed by the names they carry."""
+    other_state = PROBLEM.replace("(:init (p o))", "(:init )")
+    other_goal = PROBLEM.replace("(:goal (not (p o)))", "(:goal (p o))")
+    assert problem_of({"PDDL_domain": DOMAIN, "PDDL_problem": PROBLEM}) == problem_of(
+        {"PDDL_domain": DOMAIN, "PDDL_problem": other_state}
+    )
+    assert problem_of({"PDDL_domain": DOMAIN, "PDDL_problem": PROBLEM}) != problem_of(
+        {"PDDL_domain": DOMAIN, "PDDL_problem": other_goal}
+    )
+    assert problem_of({"domain": "ferry", "problem": "p1", "PDDL_problem": PROBLEM}) == ("ferry", "p1")
+
+
+def test_scores_come_back_in_the_input_order_when_problems_are_taken_together():
+    """score_predictions scores the records of one problem one after the other: the verdicts still follow the
+    predictions' order (two problems interleaved; an applicable and an inapplicable action each)."""
+    records = []
+    for i, problem in enumerate([PROBLEM, PROBLEM.replace("(:goal (not (p o)))", "(:goal (and (not (p o)) (p o)))")]):
+        for state, rid in (("(p o)", 2 * i), ("", 2 * i + 1)):
+            text = problem.replace("(:init (p o))", f"(:init {state})")
+            records.append(
+                {"id": rid, "PDDL_domain": DOMAIN, "PDDL_problem": text, "answer": ["(a o)"] if state else []}
+            )
+    interleaved = [records[0], records[2], records[1], records[3]]
+    predictions = [Prediction({"id": r["id"]}, "app", r, "(a o)") for r in interleaved]
+    scored = score_predictions(predictions, ScoreOptions(recheck=True), progress=False)
+    assert [s.prediction.record["id"] for s in scored] == [0, 2, 1, 3]
+    assert [s.verdict.score for s in scored] == [1.0, 1.0, 0.0, 0.0]
