@@ -34,6 +34,7 @@ from acpgen.generation.stages.export import export_file
 from acpgen.generation.stages.qa import qa_files
 from acpgen.generation.stamps import code_version, digest_of, tool_versions
 from acpgen.planners import Limits, PlannerSetup
+from acpgen.proofs.oracle import WALKS
 from acpgen.schema import is_unsolvable
 from acpgen.tasks import KINDS, Outcome, ScoreOptions, ScoreStatus, kind_of, split_kind
 from acpgen.version import __version__
@@ -294,6 +295,7 @@ def build_dataset(
         limits=Limits(config.qa.planner_time_limit, config.planner.memory_mb, config.qa.planner_work),
         second_opinion=True,
         lifted_states=config.qa.verify_lifted_states,
+        walks=WALKS,
     )
     checks = self_check(files, setup, options, jobs, progress, executor)
     seconds["check"] = time.perf_counter() - mark

@@ -85,6 +85,11 @@ class CostDecision:
     detail: str = ""
 
 
+#: random walks from the state by default: their atoms and actions are reachable for sure, evidence for many atoms at
+#: once (the qa stage asks about many; scoring one answer asks about few, which the greedy search settles sooner)
+WALKS = 40
+
+
 class Oracle:
     """Checks about one ground task from one state (normally the task's initial state)."""
 
@@ -96,7 +101,7 @@ class Oracle:
         limits: Limits = Limits(time=20.0),
         retry_factor: float = 4.0,
         state: int | None = None,
-        walks: int = 40,
+        walks: int = WALKS,
         walk_length: int = 50,
         second_opinion: bool = False,
         lifted_states: int = 0,

@@ -43,6 +43,7 @@ from acpgen.pddl.render import render_problem
 from acpgen.planners import Limits
 from acpgen.proofs.claims import Claim
 from acpgen.proofs.features import MAX_STATES, ProblemSpace, problem_space, size_and_cost, state_features
+from acpgen.proofs.oracle import WALKS
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, kind_of, task_formats
 from acpgen.tasks.base import OK, Check, QAItem
 from acpgen.tasks.choice import LABELS, ChoiceFormats, Claims, pick_bool, pick_mcq, verify
@@ -195,10 +196,11 @@ def _budgets(ctx: StageContext):
     # form only: ferry's would spare planner calls, and nexta's actions beyond its call budget would no longer be
     # "maybe" (the records change; ferry's formula serves scoring and rewards).
     generate_options = ScoreOptions(
-        recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0, formulas=("swap",)
+        recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0, formulas=("swap",), walks=WALKS
     )
     verify_options = ScoreOptions(
         recheck=True,
+        walks=WALKS,
         max_states=settings.verify_max_states,
         limits=limits,
         second_opinion=True,
