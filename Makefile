@@ -8,7 +8,7 @@ OUT    := out
 CONFIG ?= acpgen/data/pipeline.yaml
 JOBS   ?= 2
 
-.PHONY: help setup test test-wheel test-determinism test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-scaling bench-generate \
+.PHONY: help setup test test-wheel test-determinism test-slow dataset dataset-ci lm-eval-tasks score-dev bench bench-score bench-score-heldout bench-scaling bench-generate \
 	bench-lengths bench-profile bench-equiv bench-equiv-planetarium bench-scale clean
 
 help:  ## list the targets
@@ -82,6 +82,10 @@ $(BENCH_STAMP): $(STAMP)
 
 bench-score: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's ACPBench-Hard scorer on the same dev answers
 	$(BIN)/python benchmarks/bench_score.py $(DEV)
+
+bench-score-heldout: $(BENCH_STAMP)  ## acp score --recheck against lm-eval's scorer on answers not stored: two per reference test record (ACPBENCH=a checkout of IBM/ACPBench)
+	@test -n "$(ACPBENCH)" || { echo "bench-score-heldout: set ACPBENCH=path, a checkout of github.com/IBM/ACPBench"; exit 2; }
+	$(BIN)/python benchmarks/bench_score.py --heldout $(ACPBENCH) --jobs 2
 
 bench-scaling: $(STAMP)  ## seconds per problem (plans) and per question (qa) across the configured sizes
 	$(BIN)/python benchmarks/bench_scaling.py

@@ -1,11 +1,12 @@
 """nexta: an applicable action that brings the goal closer (decreases the optimal cost).
 
-Stored ``yes`` actions score 1 and ``no`` actions 0 unless ``--recheck`` is given. Otherwise the
-action must be applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (recomputed under
-``--recheck`` or when missing) and h*(s') from the oracle (exploration, a plan of h*(s) - 1 steps found by
-acp's greedy search or, re-proving, by the first planner configuration and executed by acp, or an optimal
-planner). An action whose successor's LM-cut estimate (acp's own, a lower
-bound on h*(s')) is at least h*(s) does not bring the goal closer: no search is needed.
+Stored ``yes`` actions score 1 and ``no`` actions 0 unless ``--recheck`` is given. Otherwise the action must be
+applicable and h*(s') < h*(s), with h*(s) the stored ``opt`` (recomputed under ``--recheck`` or when missing: by a
+plan of acp's greedy search as long as acp's LM-cut estimate of the state, else by the oracle; a re-proof, a second
+opinion, asks the oracle alone) and h*(s') from the oracle (exploration, a plan of h*(s) - 1 steps found by acp's
+greedy search or, re-proving, by the first planner configuration and executed by acp, or an optimal planner). An
+action whose successor's LM-cut estimate (acp's own, a lower bound on h*(s')) is at least h*(s), or at least the
+length of a plan from s, does not bring the goal closer: no search is needed.
 """
 
 from __future__ import annotations
@@ -62,16 +63,22 @@ class NextAction(Task):
         if not action.applicable(ctx.task.init):
             return Verdict.wrong("not applicable")
         proven = None  # h*(s) when proven here: then h*(s') >= h*(s) - 1 is proven too
+        after = action.apply(ctx.task.init)
         if stored.get("opt") not in (None, "") and not ctx.recheck:
             opt = int(stored["opt"])
         else:
-            current = ctx.oracle.optimal_cost()
-            if not current.decided:
-                return Verdict.undecided(current.detail)
-            if current.cost is None:
-                return Verdict.wrong("no plan exists from the state")
-            opt = proven = current.cost
-        after = action.apply(ctx.task.init)
+            lower, upper = (None, None) if ctx.oracle.second_opinion else ctx.oracle.cost_bounds()
+            if upper is not None and ctx.oracle.cost_at_least(after, upper):  # h*(s) <= upper <= h*(s')
+                return Verdict.wrong(f"h* at most {upper} (a plan) -> at least {upper} ({Method.LMCUT})")
+            if upper is not None and upper == lower:
+                opt = proven = upper
+            else:
+                current = ctx.oracle.optimal_cost()
+                if not current.decided:
+                    return Verdict.undecided(current.detail)
+                if current.cost is None:
+                    return Verdict.wrong("no plan exists from the state")
+                opt = proven = current.cost
         if ctx.oracle.cost_at_least(after, opt):  # no plan shorter than from the state: proven without a search
             return Verdict.wrong(f"h* {opt} -> at least {opt} ({Method.LMCUT})")
         successor = ctx.oracle.optimal_cost(after, None if proven is None else proven - 1)

@@ -81,7 +81,8 @@ class TimeoutPlanners:
 def test_planner_timeout_is_undecided_after_one_retry():
     record = next(r for r in dev_records("nexta") if r["answer"]["maybe"])
     planners = TimeoutPlanners()
-    ctx = RecordContext(record, ScoreOptions(max_states=1, limits=Limits(time=2)), planners)
+    # no in-process search: its plan, as long as acp's LM-cut estimate, would settle the state's cost without them
+    ctx = RecordContext(record, ScoreOptions(max_states=1, search_states=0, limits=Limits(time=2)), planners)
     result = score_one(ctx, "nexta", record["answer"]["maybe"][0])
     assert result.status == UNDECIDED and "timeout" in result.reason
     assert planners.budgets[:2] == [2, 8]  # retried once with a larger budget
