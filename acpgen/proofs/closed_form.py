@@ -196,33 +196,43 @@ def _ferry_role(schema: Schema, static: frozenset[str]) -> tuple[str, dict[str, 
     add, delete = set(schema.add), set(schema.delete)
     if any(not lit.positive or lit.is_equality for lit in pre | add | delete):
         return None
-    arity = {lit: len(lit.args) for lit in pre | add | delete}
     variables = {v for v, _ in schema.params}
-    if len(pre) == 1 and len(add) == 1 and len(delete) == 1 and delete == pre:
+    if len(pre) == 1 and len(add) == 1 and len(delete) == 1 and delete == pre:  # sail: the ferry moves
         (at,), (to,) = pre, add
-        if arity[at] == 1 and arity[to] == 1 and at.predicate == to.predicate and {*at.args, *to.args} == variables:
+        if (
+            len(at.args) == 1
+            and len(to.args) == 1
+            and at.predicate == to.predicate
+            and {*at.args, *to.args} == variables
+        ):
             return "sail", {"ferry_at": at.predicate}, {"from": at.args[0], "to": to.args[0]}
-    if len(pre) == 3 and len(add) == 1 and len(delete) == 2 and delete < pre:
+    if len(pre) == 3 and len(add) == 1 and len(delete) == 2 and delete < pre:  # board: the car and "empty" go
         (on,) = add
-        stand, empty = _of_arity(delete, 2), _of_arity(delete, 0)
-        (ferry,) = list(pre - delete)
-        if stand is None or empty is None or arity[ferry] != 1 or arity[on] != 1:
-            return None
-        car, loc = stand.args
-        if on.args == (car,) and ferry.args == (loc,) and {car, loc} == variables:
-            names = {"car_at": stand.predicate, "empty": empty.predicate, "aboard": on.predicate}
-            return "board", names | {"ferry_at": ferry.predicate}, {"car": car, "loc": loc}
-    if len(pre) == 2 and len(add) == 2 and len(delete) == 1 and delete < pre:
+        return _carry("board", on, _only(pre - delete), delete, variables)
+    if len(pre) == 2 and len(add) == 2 and len(delete) == 1 and delete < pre:  # debark: they come back
         (on,) = delete
-        (ferry,) = list(pre - delete)
-        stand, empty = _of_arity(add, 2), _of_arity(add, 0)
-        if stand is None or empty is None or arity[on] != 1 or arity[ferry] != 1:
-            return None
-        car, loc = stand.args
-        if on.args == (car,) and ferry.args == (loc,) and {car, loc} == variables:
-            names = {"car_at": stand.predicate, "empty": empty.predicate, "aboard": on.predicate}
-            return "debark", names | {"ferry_at": ferry.predicate}, {"car": car, "loc": loc}
+        return _carry("debark", on, _only(pre - delete), add, variables)
     return None
+
+
+def _only(literals: set[Literal]) -> Literal:
+    (literal,) = literals
+    return literal
+
+
+def _carry(
+    role: str, on: Literal, ferry: Literal, moved: set[Literal], variables: set[str]
+) -> tuple[str, dict[str, str], dict[str, str]] | None:
+    """Board's or debark's names and variables: ``on`` the car aboard, ``ferry`` where the ferry must be, ``moved`` the
+    car standing at the place and the "empty" fact, which board deletes and debark adds."""
+    stand, empty = _of_arity(moved, 2), _of_arity(moved, 0)
+    if stand is None or empty is None or len(on.args) != 1 or len(ferry.args) != 1:
+        return None
+    car, loc = stand.args
+    if on.args != (car,) or ferry.args != (loc,) or {car, loc} != variables:
+        return None
+    names = {"car_at": stand.predicate, "empty": empty.predicate, "aboard": on.predicate, "ferry_at": ferry.predicate}
+    return role, names, {"car": car, "loc": loc}
 
 
 def _of_arity(literals: set[Literal], arity: int) -> Literal | None:
