@@ -625,16 +625,11 @@ class Oracle:
         (:mod:`acpgen.proofs.closed_form`)."""
         return closed_form(self.task, self.formulas)
 
-    def cost_bounds(self) -> tuple[int | None, int | None]:
-        """(lower, upper) bounds on h* of the state found without a planner: acp's own LM-cut estimate (None for a
-        task with derived predicates, or with no plan in the relaxation) and the length of the greedy search's plan
-        (None when it found none). Where they meet, h* is proven by two procedures: a plan acp found and a lower
-        bound computed apart from it."""
-        if not self.task.goal_satisfiable:
-            return None, None
-        lower = None if self.task.axioms is not None else lmcut(self.task, self.state)
+    def plan_length(self) -> int | None:
+        """The length of the greedy search's plan from the state, an upper bound on its h* found without a planner
+        (None when it found none); :meth:`cost_at_least` of the state at that length proves it optimal."""
         path = self._search(self.task.goal_pos, self.task.goal_neg).path
-        return lower, None if path is None else len(path) - 1
+        return None if path is None else len(path) - 1
 
     def cost_at_least(self, state: int, bound: int) -> bool:
         """Whether h*(``state``) >= ``bound`` is proven without a search: acp's own LM-cut estimate of the state, a

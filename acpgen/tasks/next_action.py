@@ -67,10 +67,10 @@ class NextAction(Task):
         if stored.get("opt") not in (None, "") and not ctx.recheck:
             opt = int(stored["opt"])
         else:
-            lower, upper = (None, None) if ctx.oracle.second_opinion else ctx.oracle.cost_bounds()
+            upper = None if ctx.oracle.second_opinion else ctx.oracle.plan_length()
             if upper is not None and ctx.oracle.cost_at_least(after, upper):  # h*(s) <= upper <= h*(s')
                 return Verdict.wrong(f"h* at most {upper} (a plan) -> at least {upper} ({Method.LMCUT})")
-            if upper is not None and upper == lower:
+            if upper is not None and ctx.oracle.cost_at_least(ctx.task.init, upper):  # upper <= h*(s) <= upper
                 opt = proven = upper
             else:
                 current = ctx.oracle.optimal_cost()
