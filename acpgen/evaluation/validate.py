@@ -17,6 +17,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from acpgen.errors import PddlError
+from acpgen.evaluation.records import problem_of
 from acpgen.evaluation.reference_records import to_record
 from acpgen.executors import Executor, record_shard_size, shards
 from acpgen.nl.reference.base import ReadError
@@ -94,10 +95,19 @@ def validate_records(
 ) -> list[RecordCheck]:
     """Check (task, record) pairs; results in input order.
 
-    Records go to the workers (``jobs`` > 1, or a remote ``executor``: Dask) in shards of consecutive records
-    (:func:`~acpgen.executors.record_shard_size`). A unit that failed as a whole (its worker
-    died more often than the executor retries) gives each of its records the verdict ``error``
-    with the reason."""
+    The records of one problem are checked one after the other (:func:`~acpgen.evaluation.records.problem_of`:
+    each is grounded from the joins of the problem's first); they go to the workers (``jobs`` > 1, or a remote
+    ``executor``: Dask) in shards of consecutive records (:func:`~acpgen.executors.record_shard_size`). A unit that
+    failed as a whole (its worker died more often than the executor retries) gives each of its records the verdict
+    ``error`` with the reason."""
+    order = sorted(range(len(items)), key=lambda i: problem_of(items[i][1]))
+    checked = _validate_in_order([items[i] for i in order], options, setup, jobs, progress, executor)
+    return [check for _, check in sorted(zip(order, checked), key=lambda pair: pair[0])]
+
+
+def _validate_in_order(
+    items: list[tuple[str, dict]], options: ScoreOptions, setup, jobs: int, progress: bool, executor: Executor | None
+) -> list[RecordCheck]:
     options = dataclasses.replace(options, recheck=True)
     executor = executor or Executor(jobs)
     if not executor.remote and jobs <= 1:

@@ -24,7 +24,7 @@ from pathlib import Path
 from acpgen.artefacts import atomic_write_text, jsonl_text
 from acpgen.config import PipelineConfig
 from acpgen.errors import ConfigError, DataError
-from acpgen.evaluation.records import Dataset, Prediction, problem_of, reference_predictions
+from acpgen.evaluation.records import Dataset, Prediction, reference_predictions
 from acpgen.evaluation.scoring import score_predictions
 from acpgen.evaluation.validate import validate_records, verdict_counts
 from acpgen.executors import Executor
@@ -146,21 +146,15 @@ def self_check(
 ) -> Checks:
     """Re-prove every stored answer, then score each stored answer as a model response."""
     dataset = Dataset.load(files[0], files)
-    # the records of one problem one after the other: each is grounded from the joins of the problem's first
-    # (acpgen.pddl.grounding keeps the joins of a few recent problems), and its readers are at hand
-    items = sorted(
-        ((task, record) for (task, _), record in sorted(dataset.records.items())), key=lambda i: problem_of(i[1])
-    )
+    # validate_records and score_predictions take the records of one problem one after the other
+    items = [(task, record) for (task, _), record in sorted(dataset.records.items())]
     results = validate_records(items, options, setup, jobs=jobs, progress=progress, executor=executor)
     verdicts = {str(v): n for v, n in verdict_counts(results).items()}
     problems = [f"{r.verdict} {r.task} {r.id}: {r.reason}" for r in results if r.verdict != Outcome.OK]
-    predictions = sorted(
-        (
-            Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
-            for line in reference_predictions(dataset)
-        ),
-        key=lambda p: problem_of(p.record),
-    )
+    predictions = [
+        Prediction(line, line["task"], dataset.records[(line["task"], str(line["id"]))], line["response"])
+        for line in reference_predictions(dataset)
+    ]
     scored = score_predictions(
         predictions, ScoreOptions(limits=options.limits), setup, jobs=jobs, progress=progress, executor=executor
     )

@@ -12,6 +12,8 @@ from acpgen.cli import cli
 from acpgen.errors import DataError
 from acpgen.evaluation.records import Dataset, Prediction, problem_of
 from acpgen.evaluation.scoring import score_predictions
+from acpgen.evaluation.validate import validate_records
+from acpgen.planners import PlannerSetup
 from acpgen.tasks import TASKS, ScoreOptions, missing_fields
 
 DOMAIN = (
@@ -92,9 +94,9 @@ def test_the_records_of_one_problem_share_its_key_whatever_their_state():
     assert problem_of({"domain": "ferry", "problem": "p1", "PDDL_problem": PROBLEM}) == ("ferry", "p1")
 
 
-def test_scores_come_back_in_the_input_order_when_problems_are_taken_together():
-    """score_predictions scores the records of one problem one after the other: the verdicts still follow the
-    predictions' order (two problems interleaved; an applicable and an inapplicable action each)."""
+def two_problems_interleaved() -> list[dict]:
+    """app records of two problems, two states each, in the order problem 1, 2, 1, 2 (ids 0, 2, 1, 3): the action
+    applies in the first state of each, not in the second (whose stored answer, the empty set, is right)."""
     records = []
     for i, problem in enumerate([PROBLEM, PROBLEM.replace("(:goal (not (p o)))", "(:goal (and (not (p o)) (p o)))")]):
         for state, rid in (("(p o)", 2 * i), ("", 2 * i + 1)):
@@ -102,8 +104,23 @@ def test_scores_come_back_in_the_input_order_when_problems_are_taken_together():
             records.append(
                 {"id": rid, "PDDL_domain": DOMAIN, "PDDL_problem": text, "answer": ["(a o)"] if state else []}
             )
-    interleaved = [records[0], records[2], records[1], records[3]]
+    return [records[0], records[2], records[1], records[3]]
+
+
+def test_scores_come_back_in_the_input_order_when_problems_are_taken_together():
+    """score_predictions scores the records of one problem one after the other: the verdicts still follow the
+    predictions' order (two problems interleaved; an applicable and an inapplicable action each)."""
+    interleaved = two_problems_interleaved()
     predictions = [Prediction({"id": r["id"]}, "app", r, "(a o)") for r in interleaved]
     scored = score_predictions(predictions, ScoreOptions(recheck=True), progress=False)
     assert [s.prediction.record["id"] for s in scored] == [0, 2, 1, 3]
     assert [s.verdict.score for s in scored] == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_checks_come_back_in_the_input_order_when_problems_are_taken_together():
+    """validate_records too: each record's check is reported at its place (one stored answer made wrong)."""
+    interleaved = two_problems_interleaved()
+    interleaved[2] = {**interleaved[2], "answer": ["(a o)"]}  # id 1: nothing applies in its state
+    results = validate_records([("app", r) for r in interleaved], ScoreOptions(), PlannerSetup(), progress=False)
+    assert [r.id for r in results] == [0, 2, 1, 3]
+    assert [r.verdict for r in results] == ["ok", "ok", "wrong", "ok"]
