@@ -318,8 +318,10 @@ _CONDITIONAL = re.compile(
     r"\b(?<!even\s)(?:if|unless|whether|when|whenever|assuming|suppose|supposing|otherwise|without|until|before|"
     r"once)\b",
 )
-_HEDGE = re.compile(r"\b(?:may|might|perhaps|possibly|maybe|probably|likely)\b")
-_HEDGE_INSIDE = re.compile(r"\b(?:may|might|perhaps|maybe|probably|likely)\b")  # "the goal might be impossible"
+_HEDGE_WORDS = r"may|might|perhaps|maybe|probably|likely"
+_HEDGE = re.compile(rf"\b(?:{_HEDGE_WORDS}|possibly)\b")
+# inside a statement ("the goal might be impossible"); "possibly" is a statement's own ("cannot possibly be reached")
+_HEDGE_INSIDE = re.compile(rf"\b(?:{_HEDGE_WORDS})\b")
 # what follows words that are no statement: a plan or solution not offered ("no plan provided", "no solution
 # found": the prompt's, or the model's failure), or steps called impossible ("contains impossible steps")
 _NOT_STATED_AFTER = re.compile(

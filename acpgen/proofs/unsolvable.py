@@ -186,9 +186,8 @@ class _Attempt:
                 return None
             self.explored_size = len(space.states)
             if not task.goal_satisfiable:
-                return (
-                    None  # "no goal state" would be the static facts' certificate again: the lifted one reads the goal
-                )
+                # "no goal state" would be the static facts' certificate again: the lifted interpreter reads the goal
+                return None
             if space.goal_reachable():
                 return False
             self.found.append((name, f"no goal state among the {len(space.states)} states reachable (acp's grounding)"))
