@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gzip
 import io
 import random
 import resource
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -122,22 +120,20 @@ def heldout(task: str, record: dict, rng: random.Random) -> list[tuple[str, str]
     raise ValueError(task)
 
 
-def heldout_answers(checkout: Path, scratch: Path) -> tuple[Dataset, list[tuple[str, Prediction]]]:
-    """The reference test records of an IBM/ACPBench checkout (unpacked into ``scratch``) and two held-out
-    answers per record."""
-    for task, _ in LM_EVAL_YAML.items():
-        packed = checkout / "dataset" / task / "test.gen.json.gz"
+def heldout_answers(checkout: Path) -> list[tuple[str, Prediction]]:
+    """Two held-out answers per reference test record of an IBM/ACPBench checkout."""
+    files = [checkout / "dataset" / task / "test.gen.json.gz" for task in LM_EVAL_YAML]
+    for packed in files:
         if not packed.is_file():
             raise SystemExit(f"{packed}: not found; --heldout takes a checkout of github.com/IBM/ACPBench")
-        (scratch / f"{task}.gen.json").write_bytes(gzip.decompress(packed.read_bytes()))
-    dataset = Dataset.load(scratch)
+    dataset = Dataset.load(files[0], files)
     rng = random.Random(0)
     items = []
     for (task, _), record in sorted(dataset.records.items()):
         for kind, response in heldout(task, record, rng):
             line = {"id": record["id"], "task": task, "response": response}
             items.append((kind, Prediction(line, task, record, response)))
-    return dataset, items
+    return items
 
 
 def answers(dataset: Dataset) -> list[tuple[str, Prediction]]:
@@ -238,9 +234,8 @@ def main() -> None:
         ) from None
     if (args.dataset is None) == (args.heldout is None):
         parser.error("give DATASET or --heldout ACPBENCH")
-    scratch = tempfile.TemporaryDirectory()
     if args.heldout is not None:
-        _, items = heldout_answers(args.heldout, Path(scratch.name))
+        items = heldout_answers(args.heldout)
     else:
         items = answers(Dataset.load(args.dataset))
     predictions = [p for _, p in items]
