@@ -12,7 +12,7 @@ from acpgen.evaluation.scoring import score_answer
 from acpgen.generators import domain_file, get_generator
 from acpgen.pddl.explore import explore
 from acpgen.pddl.grounding import GroundTask
-from acpgen.proofs.closed_form import FORMULAS, ferry_cost, ferry_shape, swap_cost, swap_shape
+from acpgen.proofs.closed_form import ferry_cost, ferry_shape, swap_cost, swap_shape
 from acpgen.proofs.oracle import Method, Oracle
 from acpgen.tasks import ScoreOptions
 
@@ -230,10 +230,12 @@ def test_acpbench_ferry_next_actions_by_the_formula():
                     assert verdict.reason.endswith("(formula)"), verdict
 
 
-def test_generation_keeps_to_the_swap_formula():
-    """The qa stage's first opinion uses swap's closed form only (ferry's would change which actions are 'maybe');
-    scoring uses both."""
-    assert ScoreOptions().formulas == FORMULAS and "ferry" in FORMULAS
-    task = GroundTask.from_strings(FERRY, ferry_problem(3, 6, 2))
-    assert Oracle(task, max_states=0, formulas=("swap",))._formula is None
-    assert Oracle(task, max_states=0).optimal_cost().method == Method.FORMULA
+def test_the_oracle_takes_only_the_formulas_it_is_given():
+    """Given swap's formula only (as the qa stage gives it), the oracle searches a ferry state's cost; given both, the
+    formula answers; both costs are the explored one."""
+    task = GroundTask.from_strings(FERRY, ferry_problem(3, 5, 2))
+    explored = explore(task, task.init, 100_000).optimal_cost(task.init)
+    by_formula = Oracle(task, max_states=0).optimal_cost()
+    searched = Oracle(task, max_states=0, formulas=("swap",)).optimal_cost()
+    assert (by_formula.method, by_formula.cost) == (Method.FORMULA, explored)
+    assert searched.method != Method.FORMULA and searched.cost == explored

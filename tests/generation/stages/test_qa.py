@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from conftest import GEN_TASKS
 
 
@@ -111,3 +113,30 @@ def test_a_task_spread_over_two_processes_gives_the_records_and_counts_of_one(tm
         stamps = json.loads((tmp_path / str(jobs) / "ferry" / "stamps" / "qa.json").read_text())
         made[jobs] = records, {k: v for k, v in next(iter(stamps.values())).items() if k in ("got", "tried")}
     assert made[2] == made[1] and len(made[1][0]) == 6
+
+
+def test_the_qa_stage_keeps_swaps_formula_only_and_its_walks(tmp_path):
+    """The qa stage's options: generating, no ferry formula (it would turn some of nexta's "maybe" actions into yes or
+    no: records would change), re-proving, a second opinion (which takes none); both with the oracle's random walks.
+    Scoring's defaults differ in both."""
+    from conftest import SMALL
+
+    from acpgen.config import load_config
+    from acpgen.data import DOMAINS_DIR
+    from acpgen.generation.stages import StageContext
+    from acpgen.generation.stages.qa import _budgets
+    from acpgen.generators import get_generator
+    from acpgen.proofs.oracle import WALKS
+    from acpgen.tasks import RecordContext, ScoreOptions
+
+    generator = get_generator("ferry")
+    record = {
+        "PDDL_domain": (DOMAINS_DIR / "ferry" / "domain.pddl").read_text(),
+        "PDDL_problem": generator.render(generator.generate({"locations": 3, "cars": 4}, random.Random(0))),
+    }
+    _, generating, verifying = _budgets(StageContext("ferry", load_config(SMALL), tmp_path, None))
+    generator_oracle, verifier_oracle = (RecordContext(record, options).oracle for options in (generating, verifying))
+    assert generator_oracle._formula is None and generator_oracle.walks == WALKS > 0
+    assert verifier_oracle.second_opinion and verifier_oracle.walks == WALKS  # a second opinion takes no formula
+    scoring = RecordContext(record, ScoreOptions()).oracle
+    assert scoring._formula is not None and scoring.walks == 0
