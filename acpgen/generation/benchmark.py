@@ -290,6 +290,7 @@ def build_dataset(
         second_opinion=True,
         lifted_states=config.qa.verify_lifted_states,
         walks=WALKS,
+        shared_grounding=False,
     )
     checks = self_check(files, setup, options, jobs, progress, executor)
     seconds["check"] = time.perf_counter() - mark

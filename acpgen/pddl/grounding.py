@@ -214,6 +214,10 @@ _RECENT_LOCK = threading.Lock()
 _RECENT_SIZE = 256  # the states of a problem are asked about by many tasks and formats
 _RECENT_MAX_ACTIONS = 150_000  # and at most this many ground actions (about 1.4 kB each: some 200 MB)
 _RECENT_ACTIONS = 0
+#: groundings that serve other initial states of their dynamics (``from_strings(share=True)``), newest first
+_BASES: OrderedDict[str, list[GroundTask]] = OrderedDict()
+_BASES_SIZE = 32
+_BASES_PER_KEY = 3  # states of one problem need not reach each other's facts (a painted floor tile stays painted)
 
 
 @dataclass
@@ -260,10 +264,37 @@ class GroundTask:
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
-    def from_strings(cls, domain_text: str, problem_text: str, source: str = "PDDL text") -> GroundTask:
+    def from_strings(
+        cls, domain_text: str, problem_text: str, source: str = "PDDL text", share: bool = False
+    ) -> GroundTask:
         """The task of the PDDL texts. The same texts grounded again in this process (a question's
         generation and its re-proof, the tasks asking about one state) are copied from the grounding
-        of the first time: the copy is the task a fresh grounding gives, with its own atom numbering."""
+        of the first time: the copy is the task a fresh grounding gives, with its own atom numbering.
+
+        ``share``: other texts of the same dynamics (domain, objects, static facts: the states of one problem) are
+        served by an earlier grounding whose relaxation reached every initial fact of these
+        (:meth:`_with_state`): the same states and successors, but the earlier grounding's atom numbering and ground
+        actions, a superset of this task's (the others are applicable in no state reachable from its initial
+        state). What depends on the states alone (a verdict) is unchanged; what follows the order of atoms or
+        actions (a generated question's choices) can differ."""
+        if share:
+            lifted = read_strings(domain_text, problem_text, source)
+            with _RECENT_LOCK:
+                base = next((t for t in _BASES.get(lifted.dynamics_key, ()) if lifted.init <= t.reached_facts), None)
+            if base is not None and (domain_text, problem_text) not in _RECENT:
+                return base._with_state(lifted)
+        pristine = cls._pristine(domain_text, problem_text, source)
+        if share:
+            with _RECENT_LOCK:
+                key = pristine.lifted.dynamics_key
+                _BASES[key] = [pristine, *(t for t in _BASES.pop(key, ()) if t is not pristine)][:_BASES_PER_KEY]
+                while len(_BASES) > _BASES_SIZE:
+                    _BASES.popitem(last=False)
+        return pristine._fresh_copy()
+
+    @classmethod
+    def _pristine(cls, domain_text: str, problem_text: str, source: str) -> GroundTask:
+        """The grounding of the texts kept for copies (:data:`_RECENT`), made on the first call."""
         key = (domain_text, problem_text)
         with _RECENT_LOCK:
             pristine = _RECENT.get(key)
@@ -277,7 +308,7 @@ class GroundTask:
                 _RECENT_ACTIONS += len(pristine.actions)
                 while len(_RECENT) > 1 and (len(_RECENT) > _RECENT_SIZE or _RECENT_ACTIONS > _RECENT_MAX_ACTIONS):
                     _RECENT_ACTIONS -= len(_RECENT.popitem(last=False)[1].actions)
-        return pristine._fresh_copy()
+        return pristine
 
     def _fresh_copy(self) -> GroundTask:
         """A copy that shares the immutable grounding (actions, rules, lifted task) and owns what grows
@@ -287,6 +318,16 @@ class GroundTask:
         twin = copy.copy(self)
         twin.atoms = AtomTable(list(self.atoms.names), dict(self.atoms.index))
         twin._actions = dict(self._actions)
+        return twin
+
+    def _with_state(self, lifted: LiftedTask) -> GroundTask:
+        """A copy for ``lifted``, a task of the same dynamics whose initial facts this grounding's relaxation
+        reached: its initial state and goal over this grounding's atoms and actions (see :meth:`from_strings`)."""
+        twin = self._fresh_copy()
+        twin.lifted = lifted
+        twin._init_facts = lifted.init
+        twin.init = twin.close(twin.atoms.mask(canonical(p, a) for p, a in lifted.init))
+        twin.goal_pos, twin.goal_neg, twin.goal_contradicted = twin._goal(lifted.goal)
         return twin
 
     def with_goal(self, goal: tuple[Literal, ...]) -> GroundTask:
@@ -370,8 +411,11 @@ class GroundTask:
                         changed |= joiner.add(facts, pred, args)
         if self.lifted.axioms:
             self._set_axioms(rules)
+        #: the facts the relaxation reaches from the initial state: a task of the same dynamics whose initial
+        #: facts are among them is served by this grounding (:meth:`from_strings` with ``share``)
+        self.reached_facts = frozenset((pred, args) for pred, members in facts.by_pred.items() for args in members)
         if joiner.replay is None:
-            self._keep_joins(joiner.key, joiner.found_by, facts)
+            self._keep_joins(joiner.key, joiner.found_by)
         self._actions.update(found)
         return [found[name] for name in sorted(found)]
 
@@ -443,7 +487,7 @@ class GroundTask:
         self.derived_mask = self.atoms.mask(name for name in self.atoms.names if split_canonical(name)[0] in derived)
         self.axioms = AxiomEvaluator(by_stratum, self.derived_mask)
 
-    def _keep_joins(self, key: str, found_by: dict[_JoinKey, set[tuple[str, ...]]], facts: _FactIndex) -> None:
+    def _keep_joins(self, key: str, found_by: dict[_JoinKey, set[tuple[str, ...]]]) -> None:
         """Keep what this grounding's joins found for the next groundings of its dynamics (:class:`_Joins`)."""
         if sum(map(len, found_by.values())) > _JOINS_MAX_BINDINGS:
             return
@@ -467,8 +511,7 @@ class GroundTask:
                 (lit.predicate, tuple(value.get(a, a) for a in lit.args)) for lit in literals if not lit.is_equality
             }
 
-        reached = frozenset((pred, args) for pred, members in facts.by_pred.items() for args in members)
-        joins = _Joins(found_by, needs_of, reached)
+        joins = _Joins(found_by, needs_of, self.reached_facts)
         global _JOINS_BINDINGS
         with _RECENT_LOCK:
             kept = [joins, *_JOINS.pop(key, ())]

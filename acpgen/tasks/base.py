@@ -218,6 +218,11 @@ class ScoreOptions:
     #: settles sooner (scoring the reference test records' reach, areach and land answers: 23.1 s with 40 walks, 11.1
     #: s without, the same verdicts)
     walks: int = 0
+    #: a record's state grounded over an earlier grounding of its problem's other states (``GroundTask.from_strings``
+    #: with ``share``): the same verdicts; its ground actions and atom order are that grounding's, which the qa stage
+    #: (whose questions follow a state's own atom order) and the dataset's self-check (whose planner queries are the
+    #: qa stage's, answered from the cache) do not want (scoring the reference test records: grounding X s -> Y s)
+    shared_grounding: bool = True
     #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
     #: configuration (A* with CEGAR, :data:`acpgen.planners.suite.CHECK_SEARCHES`) when it finishes within a quarter
     #: of the budget, else by the first configuration again (:meth:`acpgen.proofs.oracle.Oracle.optimal_cost`)
@@ -319,7 +324,10 @@ class RecordContext:
     @cached_property
     def task(self) -> GroundTask:
         source = f"record {self.record.get('id')}"
-        return GroundTask.from_strings(self.record["PDDL_domain"], self.record["PDDL_problem"], source)
+        record = self.record
+        return GroundTask.from_strings(
+            record["PDDL_domain"], record["PDDL_problem"], source, share=self.options.shared_grounding
+        )
 
     @cached_property
     def lifted(self) -> LiftedTask:

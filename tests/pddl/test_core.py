@@ -358,3 +358,78 @@ def test_a_rendered_state_keeps_the_static_goal_literal_its_initial_state_contra
     assert "(door r2 r3)" in goal and "(lit r2)" not in goal
     again = GroundTask.from_strings(_KEYS, text)
     assert [lit.args for lit in again.goal_contradicted] == [("r2", "r3")]  # the door, and only it
+
+
+def _steps(task: GroundTask, limit: int) -> dict[frozenset[str], tuple[bool, list[tuple[str, frozenset[str]]]]]:
+    """The states reached from the task's initial state (breadth first, at most ``limit``), each by its atoms with
+    whether it is a goal state and its successors (action name, atoms of the state reached): what a task's
+    numbering and actions do not change."""
+    seen = {task.init: None}
+    queue = [task.init]
+    steps = {}
+    while queue and len(steps) < limit:
+        state = queue.pop(0)
+        out = []
+        for action in task.applicable(state):
+            after = action.apply(state)
+            out.append((action.name, frozenset(task.atoms.atoms(after))))
+            if after not in seen:
+                seen[after] = None
+                queue.append(after)
+        steps[frozenset(task.atoms.atoms(state))] = (task.is_goal(state), out)
+    return steps
+
+
+@pytest.mark.parametrize("domain", sorted(p.name for p in DOMAINS_DIR.iterdir() if (p / "domain.pddl").exists()))
+def test_a_state_served_by_its_problems_grounding_steps_as_its_own_grounding(domain, monkeypatch):
+    """``from_strings(share=True)``: the states of a problem, after its initial state's grounding, are served by that
+    grounding (its actions, its numbering) when its relaxation reached their facts. Expected: each state's own
+    grounding, compared by atom and action names: the same initial atoms, goal test and successors over the states
+    reached from it (300 at most), and every own action among the served task's."""
+    from acpgen.pddl import grounding
+
+    monkeypatch.setattr(grounding, "_BASES", grounding.OrderedDict())
+    task = generated_problem(domain, 2)
+    rng = random.Random(3)
+    texts = [render_problem(task, random_walk(task, n, rng)) for n in (2, 5, 9)]
+    base = GroundTask.from_strings(task.lifted.domain_text, render_problem(task, task.init), share=True)
+    served_count = 0
+    for text in texts:
+        served = GroundTask.from_strings(task.lifted.domain_text, text, share=True)
+        own = GroundTask.from_strings(task.lifted.domain_text, text)
+        served_count += served.actions is base.actions
+        assert set(served.atoms.atoms(served.init)) == set(own.atoms.atoms(own.init))
+        assert {a.name for a in own.actions} <= {a.name for a in served.actions}
+        assert _steps(served, 300) == _steps(own, 300)
+    assert served_count >= 1  # a walk's state whose facts the initial state's relaxation reached
+
+
+def test_a_state_whose_facts_the_earlier_grounding_does_not_reach_is_grounded_on_its_own(monkeypatch):
+    """A lamp that can be blown out but never lit: a state with it lit is not reached from one with it out, so it gets
+    its own grounding, which then serves the states it reaches (one with it out too)."""
+    from acpgen.pddl import grounding
+
+    monkeypatch.setattr(grounding, "_BASES", grounding.OrderedDict())
+    domain = (
+        _KEYS[:-1]
+        + """
+   (:action blow :parameters (?r - room) :precondition (and (at ?r) (lit ?r)) :effect (not (lit ?r))))"""
+    )
+    problem = """(define (problem p) (:domain keys) (:objects r1 r2 r3 - room)
+      (:init {at} (door r1 r2) (door r2 r1) (door r2 r3) {lit})
+      (:goal (at r3)))"""
+    dark = GroundTask.from_strings(domain, problem.format(at="(at r1)", lit=""), share=True)
+    lit = GroundTask.from_strings(domain, problem.format(at="(at r1)", lit="(lit r3)"), share=True)
+    assert lit.actions is not dark.actions
+    assert [a.name for a in dark.actions] == ["(walk r1 r2)", "(walk r2 r1)", "(walk r2 r3)"]
+    moved = GroundTask.from_strings(domain, problem.format(at="(at r2)", lit="(lit r3)"), share=True)
+    out = GroundTask.from_strings(domain, problem.format(at="(at r2)", lit=""), share=True)
+    assert moved.actions is lit.actions and out.actions is lit.actions
+    for task, fluents, applicable in (
+        (moved, ["(at r2)", "(lit r3)"], ["(walk r2 r1)", "(walk r2 r3)"]),
+        (out, ["(at r2)"], ["(walk r2 r1)", "(walk r2 r3)"]),
+    ):
+        assert sorted(task.atoms.atoms(task.init & ~task.static_mask)) == fluents
+        assert [a.name for a in task.applicable(task.init)] == applicable
+    after = out.action("(walk r2 r3)").apply(out.init)
+    assert out.is_goal(after) and out.applicable(after) == []  # (blow r3) is the grounding's, never applicable here

@@ -195,12 +195,20 @@ def _budgets(ctx: StageContext):
     # Generating, a question that needs a long planner call is skipped ("in case of doubt"): no retry. Swap's closed
     # form only: ferry's would spare planner calls, and nexta's actions beyond its call budget would no longer be
     # "maybe" (the records change; ferry's formula serves scoring and rewards).
+    # Each state grounded on its own: the questions follow its atom order (see ScoreOptions.shared_grounding).
     generate_options = ScoreOptions(
-        recheck=True, max_states=settings.max_states, limits=limits, retry_factor=1.0, formulas=("swap",), walks=WALKS
+        recheck=True,
+        max_states=settings.max_states,
+        limits=limits,
+        retry_factor=1.0,
+        formulas=("swap",),
+        walks=WALKS,
+        shared_grounding=False,
     )
     verify_options = ScoreOptions(
         recheck=True,
         walks=WALKS,
+        shared_grounding=False,
         max_states=settings.verify_max_states,
         limits=limits,
         second_opinion=True,

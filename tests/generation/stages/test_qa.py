@@ -115,10 +115,11 @@ def test_a_task_spread_over_two_processes_gives_the_records_and_counts_of_one(tm
     assert made[2] == made[1] and len(made[1][0]) == 6
 
 
-def test_the_qa_stage_keeps_swaps_formula_only_and_its_walks(tmp_path):
+def test_the_qa_stage_keeps_swaps_formula_only_its_walks_and_each_states_own_grounding(tmp_path, monkeypatch):
     """The qa stage's options: generating, no ferry formula (it would turn some of nexta's "maybe" actions into yes or
-    no: records would change), re-proving, a second opinion (which takes none); both with the oracle's random walks.
-    Scoring's defaults differ in both."""
+    no: records would change), re-proving, a second opinion (which takes none); both with the oracle's random walks,
+    and each state grounded on its own (its questions follow its atom order). Scoring's defaults differ in all three:
+    a state is served by its problem's grounding."""
     from conftest import SMALL
 
     from acpgen.config import load_config
@@ -126,6 +127,8 @@ def test_the_qa_stage_keeps_swaps_formula_only_and_its_walks(tmp_path):
     from acpgen.generation.stages import StageContext
     from acpgen.generation.stages.qa import _budgets
     from acpgen.generators import get_generator
+    from acpgen.pddl import grounding
+    from acpgen.pddl.render import render_problem
     from acpgen.proofs.oracle import WALKS
     from acpgen.tasks import RecordContext, ScoreOptions
 
@@ -140,3 +143,12 @@ def test_the_qa_stage_keeps_swaps_formula_only_and_its_walks(tmp_path):
     assert verifier_oracle.second_opinion and verifier_oracle.walks == WALKS  # a second opinion takes no formula
     scoring = RecordContext(record, ScoreOptions()).oracle
     assert scoring._formula is not None and scoring.walks == 0
+    monkeypatch.setattr(grounding, "_BASES", grounding.OrderedDict())
+    problem = grounding.GroundTask.from_strings(record["PDDL_domain"], record["PDDL_problem"], share=True)
+    states = [a.apply(problem.init) for a in problem.applicable(problem.init)]
+    states += [a.apply(states[0]) for a in problem.applicable(states[0])]
+    served = {}
+    for options, state in zip((generating, verifying, ScoreOptions()), states):  # a text grounded before is copied
+        moved = dict(record, PDDL_problem=render_problem(problem, state))
+        served[options] = RecordContext(moved, options).task.actions is problem.actions
+    assert list(served.values()) == [False, False, True]
