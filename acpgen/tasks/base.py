@@ -221,7 +221,8 @@ class ScoreOptions:
     #: a record's state grounded over an earlier grounding of its problem's other states (``GroundTask.from_strings``
     #: with ``share``): the same verdicts; its ground actions and atom order are that grounding's, which the qa stage
     #: (whose questions follow a state's own atom order) and the dataset's self-check (whose planner queries are the
-    #: qa stage's, answered from the cache) do not want (scoring the reference test records: grounding X s -> Y s)
+    #: qa stage's, answered from the cache) do not want (scoring answers to the reference test records: 817 groundings
+    #: -> 110, 18.1-24.2 s -> 15.8-16.3 s on 2 processes)
     shared_grounding: bool = True
     #: re-proving (the qa stage's verification, `acp validate`): optimal costs by the planners' second
     #: configuration (A* with CEGAR, :data:`acpgen.planners.suite.CHECK_SEARCHES`) when it finishes within a quarter
