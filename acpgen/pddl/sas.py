@@ -19,34 +19,25 @@ the translator); callers then ask the translator's PDDL query instead.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from acpgen.pddl.grounding import GroundTask
 from acpgen.pddl.model import bits, split_canonical
 
 
-class SasTask:
-    """A task and goal in SAS form. What does not depend on the initial state -- variables, goal and
-    operators -- is written once; :meth:`text` adds a state (an oracle asks from many states)."""
+class _Body:
+    """What a query's text owes to the task's actions and the atoms it mentions (``mentioned``), not to its goal: the
+    variables and the operators. Written once per task and set of mentioned atoms (:func:`_body`)."""
 
-    def __init__(self, task: GroundTask, pos: int, neg: int):
-        self.task = task
-        self.supported = task.axioms is None
-        if not self.supported:
-            return
-        mentioned = pos | neg
-        for action in task.actions:
-            mentioned |= action.add | action.delete
-            for need, forbid in action.precondition:
-                mentioned |= need | forbid
-        mentioned &= ~task.static_mask
+    def __init__(self, task: GroundTask, mentioned: int):
         self.atoms = list(bits(mentioned))
-        var = {bit: i for i, bit in enumerate(self.atoms)}
+        self.var = var = {bit: i for i, bit in enumerate(self.atoms)}
         head = ["begin_version", "3", "end_version", "begin_metric", "0", "end_metric", str(len(self.atoms))]
         for i, bit in enumerate(self.atoms):
             fact = _fact(task.atoms.names[bit])
             head += ["begin_variable", f"var{i}", "-1", "2", f"Atom {fact}", f"NegatedAtom {fact}", "end_variable"]
         head.append("0")
-        goal = sorted([(var[b], 0) for b in bits(pos & mentioned)] + [(var[b], 1) for b in bits(neg & mentioned)])
-        tail = ["begin_goal", str(len(goal)), *(f"{v} {value}" for v, value in goal), "end_goal"]
+        self.head = "\n".join(head)
         operators: list[str] = []
         count = 0
         for action in task.actions:
@@ -65,8 +56,48 @@ class SasTask:
                 operators += [f"0 {v} {required.get(v, -1)} {value}" for v, value in sorted(changed.items())]
                 operators += ["1", "end_operator"]
                 count += 1
-        tail += [str(count), *operators, "0"]
-        self._head, self._tail = "\n".join(head), "\n".join(tail)
+        self.operators = "\n".join([str(count), *operators, "0"])
+
+
+#: per task, the atoms its actions mention and the bodies written for it (by mentioned atoms); weak: a task's
+#: entry goes with it
+_BODIES: WeakKeyDictionary[GroundTask, tuple[int, dict[int, _Body]]] = WeakKeyDictionary()
+
+
+def _body(task: GroundTask, goal: int) -> _Body:
+    """The body of a query with the goal atoms ``goal`` (an oracle asks for many goals over the same actions)."""
+    known = _BODIES.get(task)
+    if known is None:
+        by_actions = 0
+        for action in task.actions:
+            by_actions |= action.add | action.delete
+            for need, forbid in action.precondition:
+                by_actions |= need | forbid
+        known = _BODIES[task] = (by_actions, {})
+    by_actions, bodies = known
+    mentioned = (by_actions | goal) & ~task.static_mask
+    body = bodies.get(mentioned)
+    if body is None:
+        body = bodies[mentioned] = _Body(task, mentioned)
+    return body
+
+
+class SasTask:
+    """A task and goal in SAS form. What does not depend on the initial state -- variables, goal and
+    operators -- is written once; :meth:`text` adds a state (an oracle asks from many states)."""
+
+    def __init__(self, task: GroundTask, pos: int, neg: int):
+        self.task = task
+        self.supported = task.axioms is None
+        if not self.supported:
+            return
+        body = _body(task, pos | neg)
+        self.atoms, var = body.atoms, body.var
+        goal = sorted(
+            [(var[b], 0) for b in bits(pos & ~task.static_mask)] + [(var[b], 1) for b in bits(neg & ~task.static_mask)]
+        )
+        tail = ["begin_goal", str(len(goal)), *(f"{v} {value}" for v, value in goal), "end_goal", body.operators]
+        self._head, self._tail = body.head, "\n".join(tail)
 
     def text(self, state: int, covered: int) -> str | None:
         """The SAS text from ``state`` (unit costs), or None when the task's own grounding cannot answer

@@ -201,3 +201,27 @@ def test_a_plan_that_does_not_reach_the_goal_is_no_proof_of_a_successors_cost():
     decision = oracle.optimal_cost(successor, at_least=space.optimal_cost(state) - 1)
     assert decision.cost == space.optimal_cost(successor) and decision.method == Method.PLANNER
     assert asked == [False, True]
+
+
+@pytest.mark.parametrize("domain", ["blocksworld", "ferry", "floortile", "logistics"])
+def test_a_query_written_over_a_body_kept_from_earlier_queries_is_the_query_written_afresh(domain):
+    """The variables and operators are written once per task and set of mentioned atoms, for the many goals an
+    oracle asks about: each query's text, written after many others over the same task, is the text written with
+    nothing kept (goals of fluent and of static atoms, positive and negative, from states along walks)."""
+    from acpgen.pddl import sas
+
+    task = _small_task(domain)
+    covered = relaxed_reachable(task, task.init)[0]
+    rng = random.Random(11)
+    atoms = [1 << i for i in range(len(task.atoms.names))]
+    queries = []
+    for _ in range(30):
+        state = rng.choice(explore(task, task.init, 200).states)
+        pos = sum(set(rng.sample(atoms, rng.randint(1, 3))))
+        queries.append((state, pos, rng.choice([0, rng.choice(atoms)]) & ~pos))
+    kept = [sas_query(task, state, pos, neg, covered) for state, pos, neg in queries]
+    afresh = []
+    for state, pos, neg in queries:
+        sas._BODIES.clear()
+        afresh.append(sas_query(task, state, pos, neg, covered))
+    assert kept == afresh and sum(text is not None for text in kept) >= 10
