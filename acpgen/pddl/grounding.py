@@ -110,6 +110,48 @@ _Fact = tuple[str, tuple[str, ...]]
 _JoinKey = tuple[str, str, int]  # ("action", schema, disjunct) or ("rule", axiom position, disjunct)
 
 
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A ground action as its facts, not yet numbered: ``facts`` in the order instantiating the action numbers them
+    (its precondition's literals, then its add and delete effects), its disjuncts (:meth:`GroundTask._body_facts`)
+    and effects as positions in ``facts``. It depends on the dynamics alone (domain, objects, static facts), so the
+    groundings of a problem's states make each action from its template with their own numbering
+    (:func:`_templates`)."""
+
+    name: str
+    facts: tuple[_Fact, ...]
+    disjuncts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    add: tuple[int, ...]
+    delete: tuple[int, ...]
+    added: tuple[_Fact, ...]
+
+
+def _mask(found: list[int], positions: tuple[int, ...]) -> int:
+    """The union of the bits at ``positions`` of ``found``."""
+    mask = 0
+    for i in positions:
+        mask |= found[i]
+    return mask
+
+
+#: action templates by dynamics key, then by (schema, arguments) (see :class:`_Template`); per process
+_TEMPLATES: OrderedDict[str, dict[tuple[str, tuple[str, ...]], _Template]] = OrderedDict()
+_TEMPLATES_SIZE = 32
+
+
+def _templates(key: str) -> dict[tuple[str, tuple[str, ...]], _Template]:
+    """The action templates kept for the dynamics ``key`` (a new, empty store for a new one)."""
+    with _RECENT_LOCK:
+        store = _TEMPLATES.get(key)
+        if store is None:
+            store = _TEMPLATES[key] = {}
+            while len(_TEMPLATES) > _TEMPLATES_SIZE:
+                _TEMPLATES.popitem(last=False)
+        else:
+            _TEMPLATES.move_to_end(key)
+        return store
+
+
 class _Joins:
     """What the joins of one grounding found, for groundings of the same dynamics (domain, objects, static facts:
     :attr:`LiftedTask.dynamics_key`) from other initial states: every binding each join of a precondition
@@ -608,21 +650,39 @@ class GroundTask:
     def _instantiate(
         self, schema: Schema, args: tuple[str, ...], bits_of: dict[tuple[str, tuple[str, ...]], int]
     ) -> tuple[GroundAction, list[tuple[str, tuple[str, ...]]]]:
-        """The ground action of ``schema`` with ``args``, and its add effects as facts."""
+        """The ground action of ``schema`` with ``args``, and its add effects as facts: its template
+        (:class:`_Template`, kept for the groundings of the same dynamics) with this task's numbering."""
+        templates = _templates(self.lifted.dynamics_key)
+        template = templates.get((schema.name, args))
+        if template is None:
+            template = templates[(schema.name, args)] = self._template(schema, args)
+        found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in template.facts]
+        disjuncts = tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in template.disjuncts)
+        add, delete = _mask(found, template.add), _mask(found, template.delete)
+        if self.lifted.axioms:
+            return DerivingAction(template.name, disjuncts, add, delete, self.close), list(template.added)
+        return GroundAction(template.name, disjuncts, add, delete), list(template.added)
+
+    def _template(self, schema: Schema, args: tuple[str, ...]) -> _Template:
+        """The template of ``schema``'s ground action with ``args`` (see :class:`_Template`)."""
         precondition, add_effects, delete_effects = self._compiled_schema(schema)
         values = args + precondition.constants
-        disjuncts = self._ground_body(precondition, values, bits_of)
-        added = [(pred, pick(values)) for pred, pick in add_effects]
-        add = delete = 0
-        for key in added:
-            add |= bits_of.get(key) or self._bit(key, bits_of)
-        for pred, pick in delete_effects:
-            key = (pred, pick(values))
-            delete |= bits_of.get(key) or self._bit(key, bits_of)
-        name = canonical(schema.name, args)
-        if self.lifted.axioms:
-            return DerivingAction(name, disjuncts, add, delete, self.close), added
-        return GroundAction(name, disjuncts, add, delete), added
+        facts, disjuncts = self._body_facts(precondition, values)
+        position = {fact: i for i, fact in enumerate(facts)}
+        added = tuple((pred, pick(values)) for pred, pick in add_effects)
+        deleted = [(pred, pick(values)) for pred, pick in delete_effects]
+        for fact in (*added, *deleted):
+            if fact not in position:
+                position[fact] = len(facts)
+                facts.append(fact)
+        return _Template(
+            canonical(schema.name, args),
+            tuple(facts),
+            disjuncts,
+            tuple(position[f] for f in added),
+            tuple(position[f] for f in deleted),
+            added,
+        )
 
     def _bit(self, key: tuple[str, tuple[str, ...]], bits_of: dict[tuple[str, tuple[str, ...]], int]) -> int:
         bit = bits_of[key] = 1 << self.atoms.id(canonical(*key))
@@ -663,10 +723,24 @@ class GroundTask:
     ) -> tuple[tuple[int, int], ...]:
         """Disjuncts (positive mask, negative mask) of a compiled formula for ``values`` (the parameters'
         values, then ``body.constants``); static literals evaluated."""
+        facts, disjuncts = self._body_facts(body, values)
+        found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in facts]
+        return tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in disjuncts)
+
+    def _body_facts(
+        self, body: _Body, values: tuple[str, ...]
+    ) -> tuple[list[_Fact], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]]:
+        """The fluent facts of a compiled formula for ``values``, in the order its literals name them (a disjunct's
+        up to its first false static literal or equality), and its disjuncts that static literals and equalities
+        leave possible and that ask no fact both true and false, each as the positions of its positive and of its
+        negative facts; disjuncts asking the same facts once."""
         init_facts = self._init_facts
+        facts: list[_Fact] = []
+        position: dict[_Fact, int] = {}
         disjuncts = []
         for conjunction in body.disjuncts:
-            pos = neg = 0
+            pos: set[int] = set()
+            neg: set[int] = set()
             holds = True
             for kind, predicate, pick, positive in conjunction:
                 picked = pick(values)
@@ -675,17 +749,17 @@ class GroundTask:
                 elif kind == 1:
                     holds = ((predicate, picked) in init_facts) == positive
                 else:
-                    key = (predicate, picked)
-                    bit = bits_of.get(key) or self._bit(key, bits_of)
-                    if positive:
-                        pos |= bit
-                    else:
-                        neg |= bit
+                    fact = (predicate, picked)
+                    at = position.get(fact)
+                    if at is None:
+                        at = position[fact] = len(facts)
+                        facts.append(fact)
+                    (pos if positive else neg).add(at)
                 if not holds:
                     break
             if holds and not pos & neg:
-                disjuncts.append((pos, neg))
-        return tuple(dict.fromkeys(disjuncts))
+                disjuncts.append((tuple(sorted(pos)), tuple(sorted(neg))))
+        return facts, tuple(dict.fromkeys(disjuncts))
 
     # ----- lookup of named atoms and actions ----------------------------------------------
     def action(self, name: str) -> GroundAction | None:

@@ -260,10 +260,11 @@ def _counting(calls: list, real):
 
 
 def _scratch(lifted) -> tuple:
-    """The grounding of ``lifted`` by joins from scratch (no joins of an earlier grounding kept)."""
+    """The grounding of ``lifted`` from scratch (no joins or action templates of an earlier grounding kept)."""
     from acpgen.pddl import grounding
 
     grounding._JOINS.clear()
+    grounding._TEMPLATES.clear()
     return _grounding(GroundTask(lifted))
 
 
@@ -278,15 +279,20 @@ def test_a_grounding_replayed_from_an_earlier_one_of_the_same_dynamics_is_the_gr
     domain, monkeypatch
 ):
     """The problems of states reachable from a problem's initial state are grounded from the joins of the first
-    grounding (grounding._Joins): the same atoms in the same numbering, the same actions and rules. Expected:
-    each problem grounded with no joins kept. A state's joins are replayed, the initial state's (not reached
-    from the state, in general) are not."""
+    grounding (grounding._Joins) and its actions' templates (grounding._Template): the same atoms in the same
+    numbering, the same actions and rules. Expected: each problem grounded with no joins or templates kept. A
+    state's joins are replayed, the initial state's (not reached from the state, in general) are not; most of a
+    state's actions are made from templates."""
     from acpgen.config import load_config
     from acpgen.pddl import grounding
     from acpgen.pddl.tarski_io import read_strings
 
     replays = []
     monkeypatch.setattr(grounding, "_JOINS", grounding.OrderedDict())
+    monkeypatch.setattr(grounding, "_TEMPLATES", grounding.OrderedDict())
+    made = []
+    real_template = GroundTask._template
+    monkeypatch.setattr(GroundTask, "_template", lambda self, *args: (made.append(1), real_template(self, *args))[1])
     real = grounding._Replay.__init__
     monkeypatch.setattr(grounding._Replay, "__init__", lambda self, joins: (replays.append(1), real(self, joins))[1])
     sizes = load_config().domain(domain).sizes
@@ -297,10 +303,14 @@ def test_a_grounding_replayed_from_an_earlier_one_of_the_same_dynamics_is_the_gr
         lifted = [read_strings(task.lifted.domain_text, text) for text in texts]
         scratch = [_scratch(one) for one in lifted]
         grounding._JOINS.clear()
-        GroundTask(task.lifted)  # the joins of the initial state, kept
+        grounding._TEMPLATES.clear()
+        GroundTask(task.lifted)  # the joins of the initial state and its actions' templates, kept
         replays.clear()
-        assert [_grounding(GroundTask(one)) for one in lifted] == scratch
+        made.clear()
+        again = [GroundTask(one) for one in lifted]
+        assert [_grounding(one) for one in again] == scratch
         assert len(replays) == len(lifted)
+        assert len(made) < sum(len(one.actions) for one in again) / 2
 
 
 @pytest.mark.parametrize("domain", ["blocksworld", "ferry", "logistics", "alfworld"])
