@@ -137,15 +137,19 @@ def _mask(found: list[int], positions: tuple[int, ...]) -> int:
 #: action templates by dynamics key, then by (schema, arguments) (see :class:`_Template`); per process
 _TEMPLATES: OrderedDict[str, dict[tuple[str, tuple[str, ...]], _Template]] = OrderedDict()
 _TEMPLATES_SIZE = 32
+_TEMPLATES_MAX = 400_000  # templates kept in all (some 300 bytes each); a store that holds as many takes no more
 
 
 def _templates(key: str) -> dict[tuple[str, tuple[str, ...]], _Template]:
-    """The action templates kept for the dynamics ``key`` (a new, empty store for a new one)."""
+    """The action templates kept for the dynamics ``key`` (a new, empty store for a new one, the oldest stores
+    forgotten beyond :data:`_TEMPLATES_SIZE` stores or :data:`_TEMPLATES_MAX` templates)."""
     with _RECENT_LOCK:
         store = _TEMPLATES.get(key)
         if store is None:
             store = _TEMPLATES[key] = {}
-            while len(_TEMPLATES) > _TEMPLATES_SIZE:
+            while len(_TEMPLATES) > 1 and (
+                len(_TEMPLATES) > _TEMPLATES_SIZE or sum(map(len, _TEMPLATES.values())) > _TEMPLATES_MAX
+            ):
                 _TEMPLATES.popitem(last=False)
         else:
             _TEMPLATES.move_to_end(key)
@@ -655,7 +659,9 @@ class GroundTask:
         templates = _templates(self.lifted.dynamics_key)
         template = templates.get((schema.name, args))
         if template is None:
-            template = templates[(schema.name, args)] = self._template(schema, args)
+            template = self._template(schema, args)
+            if len(templates) < _TEMPLATES_MAX:
+                templates[(schema.name, args)] = template
         found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in template.facts]
         disjuncts = tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in template.disjuncts)
         add, delete = _mask(found, template.add), _mask(found, template.delete)
