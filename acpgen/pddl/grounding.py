@@ -325,9 +325,11 @@ class GroundTask:
         actions (a generated question's choices) can differ."""
         if share:
             lifted = read_strings(domain_text, problem_text, source)
-            with _RECENT_LOCK:
-                base = next((t for t in _BASES.get(lifted.dynamics_key, ()) if lifted.init <= t.reached_facts), None)
-            if base is not None and (domain_text, problem_text) not in _RECENT:
+            with _RECENT_LOCK:  # texts grounded before are copied (their own numbering: the same either way)
+                served = (domain_text, problem_text) not in _RECENT
+                bases = _BASES.get(lifted.dynamics_key, ()) if served else ()
+                base = next((t for t in bases if lifted.init <= t.reached_facts), None)
+            if base is not None:
                 return base._with_state(lifted)
         pristine = cls._pristine(domain_text, problem_text, source)
         if share:
