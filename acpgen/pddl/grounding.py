@@ -1,7 +1,8 @@
 """Grounding: a :class:`LiftedTask` becomes a :class:`GroundTask` over atom bit masks.
 
 The task's action list holds the ground actions that are delete-relaxed reachable from the
-initial state (every action that can ever be applied is among them). Any other type-correct
+initial state (every action that can ever be applied is among them; a task served by another state's grounding,
+``from_strings(share=True)``, holds that state's, a superset). Any other type-correct
 ground action or atom can still be named: :meth:`GroundTask.action` and
 :meth:`GroundTask.atom_id` ground it on demand, so answers are matched against all type-correct
 groundings, not only the relaxed-reachable ones.
@@ -15,7 +16,9 @@ The records of one problem ask about many of its states, each a problem of its o
 objects and static facts. The joins of a grounding are kept per process (:class:`_Joins`), and a later
 problem of the same dynamics whose initial facts an earlier grounding reached is grounded by replaying
 them (:class:`_Replay`): the same actions, rules and atom numbering as joins from scratch, at a fraction
-of their cost.
+of their cost. Its ground actions are made from templates kept per dynamics too (:class:`_Template`), each
+grounding numbering their atoms itself. Scoring goes further (``from_strings(share=True)``): a state whose facts an
+earlier grounding of its problem reached is served by that grounding itself, numbering and all.
 """
 
 from __future__ import annotations
@@ -116,14 +119,13 @@ class _Template:
     (its precondition's literals, then its add and delete effects), its disjuncts (:meth:`GroundTask._body_facts`)
     and effects as positions in ``facts``. It depends on the dynamics alone (domain, objects, static facts), so the
     groundings of a problem's states make each action from its template with their own numbering
-    (:func:`_templates`)."""
+    (:func:`_template_store`)."""
 
     name: str
     facts: tuple[_Fact, ...]
     disjuncts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
     add: tuple[int, ...]
     delete: tuple[int, ...]
-    added: tuple[_Fact, ...]
 
 
 def _mask(found: list[int], positions: tuple[int, ...]) -> int:
@@ -140,7 +142,7 @@ _TEMPLATES_SIZE = 32
 _TEMPLATES_MAX = 400_000  # templates kept in all (some 300 bytes each); a store that holds as many takes no more
 
 
-def _templates(key: str) -> dict[tuple[str, tuple[str, ...]], _Template]:
+def _template_store(key: str) -> dict[tuple[str, tuple[str, ...]], _Template]:
     """The action templates kept for the dynamics ``key`` (a new, empty store for a new one, the oldest stores
     forgotten beyond :data:`_TEMPLATES_SIZE` stores or :data:`_TEMPLATES_MAX` templates)."""
     with _RECENT_LOCK:
@@ -260,8 +262,9 @@ _RECENT_LOCK = threading.Lock()
 _RECENT_SIZE = 256  # the states of a problem are asked about by many tasks and formats
 _RECENT_MAX_ACTIONS = 150_000  # and at most this many ground actions (about 1.4 kB each: some 200 MB)
 _RECENT_ACTIONS = 0
-#: groundings that serve other initial states of their dynamics (``from_strings(share=True)``), newest first
-_BASES: OrderedDict[str, list[GroundTask]] = OrderedDict()
+#: the texts of the groundings (in :data:`_RECENT`, while they stay there) that serve other initial states of their
+#: dynamics (``from_strings(share=True)``), by dynamics key, newest first
+_BASES: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
 _BASES_SIZE = 32
 _BASES_PER_KEY = 3  # states of one problem need not reach each other's facts (a painted floor tile stays painted)
 
@@ -323,19 +326,21 @@ class GroundTask:
         actions, a superset of this task's (the others are applicable in no state reachable from its initial
         state). What depends on the states alone (a verdict) is unchanged; what follows the order of atoms or
         actions (a generated question's choices) can differ."""
+        texts = (domain_text, problem_text)
         if share:
             lifted = read_strings(domain_text, problem_text, source)
             with _RECENT_LOCK:  # texts grounded before are copied (their own numbering: the same either way)
-                served = (domain_text, problem_text) not in _RECENT
-                bases = _BASES.get(lifted.dynamics_key, ()) if served else ()
-                base = next((t for t in bases if lifted.init <= t.reached_facts), None)
+                kept = () if texts in _RECENT else _BASES.get(lifted.dynamics_key, ())
+                bases = (_RECENT.get(key) for key in kept)
+                base = next((t for t in bases if t is not None and lifted.init <= t.reached_facts), None)
             if base is not None:
                 return base._with_state(lifted)
         pristine = cls._pristine(domain_text, problem_text, source)
         if share:
             with _RECENT_LOCK:
                 key = pristine.lifted.dynamics_key
-                _BASES[key] = [pristine, *(t for t in _BASES.pop(key, ()) if t is not pristine)][:_BASES_PER_KEY]
+                kept = [k for k in _BASES.pop(key, ()) if k != texts and k in _RECENT]
+                _BASES[key] = [texts, *kept][:_BASES_PER_KEY]
                 while len(_BASES) > _BASES_SIZE:
                     _BASES.popitem(last=False)
         return pristine._fresh_copy()
@@ -424,6 +429,7 @@ class GroundTask:
             joiner.add(facts, pred, args)
         found: dict[str, GroundAction] = {}
         bits_of: dict[tuple[str, tuple[str, ...]], int] = {}  # (predicate, arguments) -> bit, for this atom table
+        templates = _template_store(self.lifted.dynamics_key)
         rule_bodies = [self._compiled(axiom.params, axiom.body) for axiom in self.lifted.axioms]
         rules: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int]]] = {}
         joined: dict[tuple[str, int], tuple[int, ...]] = {}  # (schema, disjunct) -> fact counts at its last join
@@ -450,7 +456,7 @@ class GroundTask:
                         if (schema.name, args) in tried:
                             continue
                         tried.add((schema.name, args))
-                        action, added = self._instantiate(schema, args, bits_of)
+                        action, added = self._instantiate(schema, args, bits_of, templates)
                         if not action.precondition:
                             continue
                         found[action.name] = action
@@ -654,22 +660,28 @@ class GroundTask:
         return cache[type_name]
 
     def _instantiate(
-        self, schema: Schema, args: tuple[str, ...], bits_of: dict[tuple[str, tuple[str, ...]], int]
+        self,
+        schema: Schema,
+        args: tuple[str, ...],
+        bits_of: dict[tuple[str, tuple[str, ...]], int],
+        templates: dict[tuple[str, tuple[str, ...]], _Template],
     ) -> tuple[GroundAction, list[tuple[str, tuple[str, ...]]]]:
-        """The ground action of ``schema`` with ``args``, and its add effects as facts: its template
-        (:class:`_Template`, kept for the groundings of the same dynamics) with this task's numbering."""
-        templates = _templates(self.lifted.dynamics_key)
+        """The ground action of ``schema`` with ``args``, and its add effects as facts: its template from
+        ``templates`` (the store of the task's dynamics, :func:`_template_store`; made and kept there when missing)
+        with this task's numbering."""
         template = templates.get((schema.name, args))
         if template is None:
             template = self._template(schema, args)
             if len(templates) < _TEMPLATES_MAX:
                 templates[(schema.name, args)] = template
-        found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in template.facts]
+        facts = template.facts
+        found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in facts]
         disjuncts = tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in template.disjuncts)
         add, delete = _mask(found, template.add), _mask(found, template.delete)
+        added = [facts[i] for i in template.add]
         if self.lifted.axioms:
-            return DerivingAction(template.name, disjuncts, add, delete, self.close), list(template.added)
-        return GroundAction(template.name, disjuncts, add, delete), list(template.added)
+            return DerivingAction(template.name, disjuncts, add, delete, self.close), added
+        return GroundAction(template.name, disjuncts, add, delete), added
 
     def _template(self, schema: Schema, args: tuple[str, ...]) -> _Template:
         """The template of ``schema``'s ground action with ``args`` (see :class:`_Template`)."""
@@ -689,7 +701,6 @@ class GroundTask:
             disjuncts,
             tuple(position[f] for f in added),
             tuple(position[f] for f in deleted),
-            added,
         )
 
     def _bit(self, key: tuple[str, tuple[str, ...]], bits_of: dict[tuple[str, tuple[str, ...]], int]) -> int:
@@ -785,7 +796,8 @@ class GroundTask:
             return None
         if any(a not in self._objects_set(t) for a, (_, t) in zip(args, schema.params)):
             return None
-        action = self._actions[name] = self._instantiate(schema, args, {})[0]
+        templates = _template_store(self.lifted.dynamics_key)
+        action = self._actions[name] = self._instantiate(schema, args, {}, templates)[0]
         return action
 
     def is_valid_atom(self, atom: str) -> bool:

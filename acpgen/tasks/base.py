@@ -324,10 +324,9 @@ class RecordContext:
 
     @cached_property
     def task(self) -> GroundTask:
-        source = f"record {self.record.get('id')}"
         record = self.record
         return GroundTask.from_strings(
-            record["PDDL_domain"], record["PDDL_problem"], source, share=self.options.shared_grounding
+            record["PDDL_domain"], record["PDDL_problem"], f"record {record.get('id')}", self.options.shared_grounding
         )
 
     @cached_property

@@ -443,3 +443,20 @@ def test_a_state_whose_facts_the_earlier_grounding_does_not_reach_is_grounded_on
         assert [a.name for a in task.applicable(task.init)] == applicable
     after = out.action("(walk r2 r3)").apply(out.init)
     assert out.is_goal(after) and out.applicable(after) == []  # (blow r3) is the grounding's, never applicable here
+
+
+def test_a_grounding_no_longer_kept_for_copies_serves_no_state(monkeypatch):
+    """The groundings that serve are those kept for copies of their texts (grounding._RECENT, bounded by its count of
+    ground actions): once the problem's grounding is forgotten there, a state of it is grounded on its own."""
+    from acpgen.pddl import grounding
+
+    monkeypatch.setattr(grounding, "_BASES", grounding.OrderedDict())
+    monkeypatch.setattr(grounding, "_RECENT", grounding.OrderedDict())
+    task = generated_problem("ferry", 4)
+    domain, problem = task.lifted.domain_text, render_problem(task, task.init)
+    base = GroundTask.from_strings(domain, problem, share=True)
+    state = task.applicable(task.init)[0].apply(task.init)
+    assert GroundTask.from_strings(domain, render_problem(task, state), share=True).actions is base.actions
+    grounding._RECENT.clear()
+    later = GroundTask.from_strings(domain, render_problem(task, random_walk(task, 3, random.Random(4))), share=True)
+    assert later.actions is not base.actions
