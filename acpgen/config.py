@@ -181,7 +181,7 @@ PLANNER_BACKENDS = ("local", "apptainer")
 #: the difficulty levels (``--level``, ``export.level``, the keys of ``levels``; see acpgen.generation.levels)
 LEVELS = (1, 2, 3, 4, 5)
 #: what an entry of the ``levels`` section may set, each optional (see acpgen.generation.levels)
-LEVEL_KEYS = ("sizes", "distance", "lengths", "search")
+LEVEL_KEYS = ("sizes", "distance", "lengths", "search", "optimum_sizes")
 
 #: The lower bounds that are not the default one, by key path (``*``: any domain; None: no bound): a whole number
 #: is >= 0 and a float (a number of seconds) > 0 unless named here. 0 means something for the whole numbers not
@@ -259,12 +259,15 @@ def _check_level(entry: Any, where: str) -> None:
             f"{where} must be a mapping with the keys {', '.join(LEVEL_KEYS[:-1])} and {LEVEL_KEYS[-1]} (each "
             f"optional), not {_shown(entry)}"
         )
-    sizes: Any = entry.get("sizes")
-    shares = isinstance(sizes, (list, tuple)) and len(sizes) == 2 and all(map(_number, sizes))
-    if "sizes" in entry and not (shares and 0 <= sizes[0] < sizes[1] <= 1):
-        raise ConfigError(
-            f"{where}.sizes must be [from, to] with 0 <= from < to <= 1 (shares of the size list), not {_shown(sizes)}"
-        )
+    for key in ("sizes", "optimum_sizes"):
+        sizes: Any = entry.get(key)
+        shares = isinstance(sizes, (list, tuple)) and len(sizes) == 2 and all(map(_number, sizes))
+        if key in entry and not (shares and 0 <= sizes[0] < sizes[1] <= 1) and not (key != "sizes" and sizes is None):
+            raise ConfigError(
+                f"{where}.{key} must be [from, to] with 0 <= from < to <= 1 (shares of the size list)"
+                + (", or null" if key != "sizes" else "")
+                + f", not {_shown(sizes)}"
+            )
     if "distance" in entry:
         _distance(entry["distance"], f"{where}.distance")
     lengths = entry.get("lengths", ())

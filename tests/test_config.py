@@ -119,7 +119,10 @@ def _refused(tmp_path: Path, text: str) -> str:
         ("levels: {3: {distance: [2, true]}}", "levels.3.distance must be [low, high] with 0 <= low <= high"),
         ("levels: {4: {lengths: [true]}}", "levels.4.lengths must be a list of action sequence lengths"),
         ("levels: {5: {search: greedy}}", "levels.5.search must be absent or a plans.search: one of"),
-        ("levels: {1: [0, 1]}", "levels.1 must be a mapping with the keys sizes, distance, lengths and search"),
+        (
+            "levels: {1: [0, 1]}",
+            "levels.1 must be a mapping with the keys sizes, distance, lengths, search and optimum",
+        ),
         ("levels: [1, 2]", "levels must be a mapping of levels (1-5) to their settings"),
         # a bad domain entry or size value
         ("domains: {ferry: {problems: 0, sizes: [{locations: 2, cars: 2}]}}", "domains.ferry.problems must be a"),

@@ -9,10 +9,10 @@ from pathlib import Path
 import click
 
 from acpgen.cli.group import EXISTING_DIR, EXISTING_FILE, cli, executor_options, run_options
-from acpgen.config import OBFUSCATIONS, check_formats, load_config
+from acpgen.config import OBFUSCATIONS, PipelineConfig, check_formats, load_config
 from acpgen.executors import make_executor
 from acpgen.generation.benchmark import build_dataset, counts_table
-from acpgen.generation.levels import at_level
+from acpgen.generation.levels import OPTIMUM_FOLDER, at_level, task_groups
 from acpgen.generation.pipeline import fell_short, run_domains, stages_up_to
 from acpgen.generation.sources import DomainSource
 from acpgen.generation.stages import STAGES
@@ -71,7 +71,8 @@ from acpgen.tasks import get_task
     type=click.IntRange(1, 5),
     default=None,
     help="Difficulty 1-5: the level's share of each domain's sizes and states at its distance from the goal "
-    "(acpgen/generation/levels.py; `levels` in the config).",
+    "(acpgen/generation/levels.py; `levels` in the config). At level 5, nexta and optplan draw from level 4's "
+    "sizes and, beside other tasks, run apart into OUT/optimum/.",
 )
 @click.option(
     "--obfuscate",
@@ -146,8 +147,7 @@ def generate(
     if source is not None and "export" in stages_up_to(stage):
         source.check_representation(config.export.representation)  # before hours of planning, not after
     names = [source.name] if source else list(config.domains) if "all" in domains else list(domains)
-    if level is not None:
-        config = at_level(config, names, level)
+    configs = [config] if level is None else leveled(config, names, level)
     reports: list[StageReport] = []
 
     def report(stage_report: StageReport) -> None:
@@ -155,26 +155,27 @@ def generate(
         reports.append(stage_report)
 
     with make_executor(executor_kind, jobs=jobs, scheduler=scheduler, config=config.executor) as executor:
-        runs = run_domains(
-            config,
-            names,
-            config.planner.setup(config.out),
-            stages=stages_up_to(stage),
-            jobs=jobs,
-            progress=sys.stderr.isatty(),
-            report=report,
-            force=frozenset(force),
-            source=source,
-            executor=executor,
-            timed=lambda name, seconds: click.echo(f"stage {name}: {seconds:.1f} s", err=True),
-        )
-        for name, counts in runs:
-            click.echo(
-                f"{name}: {counts['problems']} problems"
-                + (f" and {counts['unsolvable']} no plan solves" if counts.get("unsolvable") else "")
-                + f", {counts['plans']} plans, {counts['states']} states, "
-                f"{counts['questions']} questions"
+        for settings in configs:
+            runs = run_domains(
+                settings,
+                names,
+                settings.planner.setup(settings.out),
+                stages=stages_up_to(stage),
+                jobs=jobs,
+                progress=sys.stderr.isatty(),
+                report=report,
+                force=frozenset(force),
+                source=source,
+                executor=executor,
+                timed=lambda name, seconds: click.echo(f"stage {name}: {seconds:.1f} s", err=True),
             )
+            for name, counts in runs:
+                click.echo(
+                    f"{name}: {counts['problems']} problems"
+                    + (f" and {counts['unsolvable']} no plan solves" if counts.get("unsolvable") else "")
+                    + f", {counts['plans']} plans, {counts['states']} states, "
+                    f"{counts['questions']} questions"
+                )
     short = fell_short(reports, strict=strict)
     if short:
         click.echo(f"fell short: {short}; see the failures above", err=True)
@@ -182,6 +183,24 @@ def generate(
     fewer = fell_short(reports)
     if fewer:
         click.echo(f"fewer records than asked for: {fewer}; see the lines 'short:' above (--strict: exit 1)", err=True)
+
+
+def leveled(config: PipelineConfig, names: list[str], level: int) -> list[PipelineConfig]:
+    """The configurations of a run at ``level``: one, unless the level gives the tasks that need optima sizes of
+    their own (`acpgen.generation.levels.task_groups`); their run then goes to OUT/optimum/ (said on stderr)."""
+    groups = task_groups(config, level)
+    configs = []
+    for number, group in enumerate(groups):
+        out = config.out if number == 0 else str(Path(config.out) / OPTIMUM_FOLDER)
+        qa = dataclasses.replace(config.qa, tasks=group)
+        configs.append(at_level(config.with_overrides(out=out, qa=qa), names, level))
+    if len(groups) > 1:
+        click.echo(
+            f"level {level}: {', '.join(groups[1])} draw from smaller sizes (levels.{level}.optimum_sizes); "
+            f"their artefacts and records go to {configs[1].out}/<domain>/",
+            err=True,
+        )
+    return configs
 
 
 def own_domain(

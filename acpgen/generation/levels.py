@@ -11,7 +11,12 @@ lengths those tasks draw from). A level may also set how the plans stage plans a
 explore (``search``, :data:`acpgen.config.PLAN_SEARCHES`): level 5 takes one satisficing plan per problem
 (its problems are too large for K* and for A* within their work budgets: what it spent there decided
 nothing), so its distances to the goal are measured along that plan, an upper bound on the optimal
-distance. Asking for no level changes nothing.
+distance. A level may also give the tasks that need a state's optimal plan length (``nexta``, ``optplan``:
+:attr:`acpgen.tasks.base.Task.needs_optimum`) a share of their own (``optimum_sizes``): level 5 gives them level
+4's sizes, the largest at which the optimal searches prove a state's cost at speed (at level 5's, with 50 cars or
+20 blocks, most of them reach their work budget and the state gives no question), still with states 12 or more
+steps from the goal. Those tasks then run apart from the others (:func:`task_groups`). Asking for no level
+changes nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ from dataclasses import dataclass
 
 from acpgen.config import LEVELS, PipelineConfig, check_levels
 from acpgen.errors import ConfigError
+from acpgen.tasks import TASKS, get_task
+
+#: where `acp generate --level` puts the run of the tasks that need optima when the level gives them sizes of their
+#: own and other tasks are asked too (OUT/optimum/<domain>/)
+OPTIMUM_FOLDER = "optimum"
 
 
 @dataclass(frozen=True)
@@ -32,12 +42,14 @@ class Level:
     distance: tuple[int, int | None]
     lengths: tuple[int, ...] = ()  # reasoning-about-actions tasks: the action sequence lengths (empty: all)
     search: str | None = None  # plans.search at this level (None: the configuration's)
+    optimum_sizes: tuple[float, float] | None = None  # the share of the tasks that need optima (None: sizes)
 
-    def size_indices(self, count: int) -> list[int]:
+    def size_indices(self, count: int, optimum: bool = False) -> list[int]:
         """Positions of the level's sizes in a list of ``count`` sizes (never empty; levels share a size
-        only when a domain has fewer than five sizes)."""
-        start = min(count - 1, math.floor(self.sizes[0] * count + 1e-9))
-        stop = max(start + 1, math.floor(self.sizes[1] * count + 1e-9))
+        only when a domain has fewer than five sizes); ``optimum``: those of the tasks that need optima."""
+        low, high = self.optimum_sizes if optimum and self.optimum_sizes else self.sizes
+        start = min(count - 1, math.floor(low * count + 1e-9))
+        stop = max(start + 1, math.floor(high * count + 1e-9))
         return list(range(start, min(stop, count)))
 
 
@@ -46,7 +58,7 @@ DEFAULT_LEVELS: dict[int, Level] = {
     2: Level((0.2, 0.4), (3, 4), (5,)),
     3: Level((0.4, 0.6), (5, 7), (10,)),
     4: Level((0.6, 0.8), (8, 11), (15,)),
-    5: Level((0.8, 1.0), (12, None), (19,), "satisficing"),
+    5: Level((0.8, 1.0), (12, None), (19,), "satisficing", (0.6, 0.8)),
 }
 
 
@@ -68,20 +80,50 @@ def _level(entry: dict) -> Level:
         tuple(entry.get("distance", default.distance)),
         tuple(entry.get("lengths", ())),
         entry.get("search"),
+        _shares(entry.get("optimum_sizes")),
     )
 
 
+def _shares(value: list | None) -> tuple[float, float] | None:
+    """A checked ``[from, to]`` share as numbers (None stays None)."""
+    return None if value is None else (float(value[0]), float(value[1]))
+
+
+def _asked(config: PipelineConfig) -> list[str]:
+    """The tasks a configuration asks about (its ``qa.tasks``; all registered ones without)."""
+    return [get_task(name).name for name in config.qa.tasks] if config.qa.tasks else list(TASKS)
+
+
+def task_groups(config: PipelineConfig, level: int) -> list[tuple[str, ...]]:
+    """The configuration's tasks in the groups that run apart at ``level``: one group, unless the level gives the
+    tasks that need optima other sizes (``optimum_sizes``) and both kinds are asked; then the others first."""
+    asked = _asked(config)
+    spec = levels_of(config)[level] if level in LEVELS else None
+    if spec is None or spec.optimum_sizes in (None, spec.sizes):
+        return [tuple(asked)]
+    groups = ([t for t in asked if not TASKS[t].needs_optimum], [t for t in asked if TASKS[t].needs_optimum])
+    return [tuple(group) for group in groups if group]
+
+
 def at_level(config: PipelineConfig, domains: list[str], level: int) -> PipelineConfig:
-    """The configuration of ``level`` for ``domains``: each domain keeps only the level's sizes, the
-    states stage keeps only states at the level's distance from the goal, and the exported records
-    end with ``level`` and ``features``."""
+    """The configuration of ``level`` for ``domains``: each domain keeps only the level's sizes (the tasks that
+    need optima: the level's ``optimum_sizes``, where it has them), the states stage keeps only states at the
+    level's distance from the goal, and the exported records end with ``level`` and ``features``. Its tasks must
+    be one of :func:`task_groups`' groups."""
     if level not in LEVELS:
         raise ConfigError(f"level {level!r}: choose 1 (easiest) to 5 (hardest)")
     spec = levels_of(config)[level]
+    groups = task_groups(config, level)
+    if len(groups) > 1:
+        raise ConfigError(
+            f"level {level}: {', '.join(groups[1])} draw from other sizes than {', '.join(groups[0])} "
+            "(levels.optimum_sizes); ask for them apart"
+        )
+    optimum = all(TASKS[t].needs_optimum for t in groups[0])
     chosen = dict(config.domains)
     for name in domains:
         entry = config.domain(name)
-        sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes)))
+        sizes = tuple(entry.sizes[i] for i in spec.size_indices(len(entry.sizes), optimum))
         chosen[name] = dataclasses.replace(entry, sizes=sizes)
     states = dataclasses.replace(config.states, goal_distance=spec.distance)
     plans = config.plans if spec.search is None else dataclasses.replace(config.plans, search=spec.search)
@@ -100,6 +142,7 @@ def describe(config: PipelineConfig, domain: str) -> list[dict]:
             "sizes": [sizes[i] for i in levels[n].size_indices(len(sizes))],
             "distance": levels[n].distance,
             "lengths": levels[n].lengths,
+            "optimum_sizes": [sizes[i] for i in levels[n].size_indices(len(sizes), optimum=True)],
         }
         for n in LEVELS
     ]

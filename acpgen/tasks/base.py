@@ -555,6 +555,10 @@ class Task(ABC):
     #: ``acpgen.training.adaptive``): ``distance``, the remaining plan length of the state asked about;
     #: ``sequence``, the length of the action sequence asked about; ``none``, the problem's size alone
     difficulty_steps: ClassVar[str] = "distance"
+    #: whether a question needs its state's optimal plan length (``nexta``, ``optplan``): at a level whose
+    #: ``optimum_sizes`` differ from its ``sizes`` (level 5: its problems are beyond what an optimal search proves
+    #: at speed), the task draws its problems from those sizes (:mod:`acpgen.generation.levels`)
+    needs_optimum: ClassVar[bool] = False
 
     # ----- records ------------------------------------------------------------------------------
     def required_fields(self, record: dict[str, Any]) -> tuple[str, ...]:

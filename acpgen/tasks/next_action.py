@@ -40,6 +40,7 @@ class NextAction(Task):
     description = "an action that decreases the optimal cost"
     context_parts = ("goal", "actions")
     instruction = "Write the action in parentheses, like (name arg1 arg2). Give only the action."
+    needs_optimum = True
 
     def accepts(self, state: dict[str, Any]) -> bool:
         return goal_ahead(state)

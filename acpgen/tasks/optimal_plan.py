@@ -21,6 +21,7 @@ class OptimalPlan(PlanGeneration):
     name = "optplan"
     gen_group = "optimal_plan_generation_gen"
     description = "a shortest plan (score 1 only at the optimal cost)"
+    needs_optimum = True
 
     def score(self, ctx: RecordContext, answer: list[Step]) -> Verdict:
         if isinstance(answer, NoPlan):

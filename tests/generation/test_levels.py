@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,9 +15,10 @@ from acpgen.cli import cli
 from acpgen.config import load_config
 from acpgen.data import DOMAINS_DIR
 from acpgen.errors import ConfigError
-from acpgen.generation.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of
+from acpgen.generation.levels import DEFAULT_LEVELS, LEVELS, Level, at_level, describe, levels_of, task_groups
 from acpgen.pddl.grounding import GroundTask
 from acpgen.proofs.features import state_features
+from acpgen.tasks import TASKS
 
 TINY = FIXTURES / "pipeline" / "api.yaml"
 
@@ -53,6 +55,12 @@ def test_pipeline_yaml_states_the_default_levels():
 
 def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
     config = load_config()
+    with pytest.raises(ConfigError, match="nexta, optplan draw from other sizes"):
+        at_level(config, ["ferry"], 5)  # every task: the two groups of level 5 run apart
+    others = tuple(t for t in TASKS if t not in ("nexta", "optplan"))
+    assert task_groups(config, 5) == [others, ("nexta", "optplan")]
+    assert task_groups(config, 4) == [tuple(TASKS)]
+    config = config.with_overrides(qa=dataclasses.replace(config.qa, tasks=others))
     hard = at_level(config, ["ferry"], 5)
     assert hard.domains["ferry"].sizes == ({"locations": 2, "cars": 50}, {"locations": 5, "cars": 50})
     assert hard.domains["ferry"].problems == config.domains["ferry"].problems
@@ -69,13 +77,29 @@ def test_at_level_changes_only_the_named_domains_sizes_and_the_state_distance():
         at_level(config, ["ferry"], 6)
 
 
+def test_level_5_gives_the_tasks_that_need_optima_level_4s_sizes():
+    config = load_config()
+    level_4 = describe(config, "ferry")[3]["sizes"]
+    assert level_4 == [{"locations": 2, "cars": 20}, {"locations": 5, "cars": 10}]
+    assert describe(config, "ferry")[4]["optimum_sizes"] == level_4
+    for task in ("nexta", "optplan"):
+        one = config.with_overrides(qa=dataclasses.replace(config.qa, tasks=(task,)))
+        hard = at_level(one, ["ferry"], 5)
+        assert list(hard.domains["ferry"].sizes) == level_4
+        assert hard.states.goal_distance == (12, None) and hard.plans.search == "satisficing"
+    # below level 5 they share the level's sizes
+    nexta = config.with_overrides(qa=dataclasses.replace(config.qa, tasks=("nexta",)))
+    assert at_level(nexta, ["ferry"], 4).domains["ferry"].sizes == tuple(level_4)
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
         ({7: {"sizes": [0, 1]}}, "a level is one of"),
         ({1: {"sizes": [0.5, 0.2]}}, "from < to"),
         ({1: {"distance": [3, 1]}}, "low <= high"),
-        ({1: {"depth": 3}}, "keys sizes, distance, lengths and search"),
+        ({1: {"depth": 3}}, "keys sizes, distance, lengths, search and optimum_sizes"),
+        ({1: {"optimum_sizes": [0.8, 0.6]}}, r"optimum_sizes must be \[from, to\]"),
         ({1: {"lengths": [0]}}, "each at least 1"),
         ({1: {"search": "greedy"}}, r"search: one of top-quality, satisficing"),
     ],
@@ -149,3 +173,29 @@ def test_a_level_sets_the_sequence_length_of_reasoning_about_actions_questions(t
     records = list(acpgen.generate("ferry", "rac_state", n=1, level=2, config=TINY, cache_dir=tmp_path))
     assert records and all(r["sequence_length"] == 5 == len(r["sequence"]) for r in records)
     assert all(r["level"] == 2 and 3 <= r["features"]["plan_length"] <= 4 for r in records)
+
+
+def test_a_level_run_of_both_kinds_of_tasks_puts_those_that_need_optima_apart(tmp_path):
+    # a level whose optimum tasks draw from the first of two sizes, the others from the second
+    config = tmp_path / "levels.yaml"
+    text = TINY.read_text().replace(
+        "      - {locations: 2, cars: 2}", "      - {locations: 2, cars: 2}\n      - {locations: 3, cars: 2}"
+    )
+    text = text.replace("tasks: [app, reach]", "tasks: [app, nexta]").replace("problems: 1", "problems: 2")
+    config.write_text(text + "levels:\n  2: {sizes: [0.5, 1.0], distance: [1, 2], optimum_sizes: [0.0, 0.5]}\n")
+    out = tmp_path / "cli"
+    args = ["generate", "--domain", "ferry", "--config", str(config), "--out", str(out), "--level", "2"]
+    result = CliRunner().invoke(cli, [*args, "--formats", "gen"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert (
+        f"nexta draw from smaller sizes (levels.2.optimum_sizes); their artefacts and records go to {out}/optimum"
+        in (result.stderr)
+    )
+    app, nexta = _lines(out / "ferry" / "app.gen.jsonl"), _lines(out / "optimum" / "ferry" / "nexta.gen.jsonl")
+    assert (
+        not (out / "ferry" / "nexta.gen.jsonl").exists() and not (out / "optimum" / "ferry" / "app.gen.jsonl").exists()
+    )
+    assert app and nexta
+    assert {r["features"]["objects"] for r in app} == {5}  # 3 locations, 2 cars
+    assert {r["features"]["objects"] for r in nexta} == {4}  # 2 locations, 2 cars
+    assert list(acpgen.generate("ferry", "nexta", n=2, level=2, config=config, cache_dir=tmp_path / "api")) == nexta
