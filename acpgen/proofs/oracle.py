@@ -38,8 +38,8 @@ from acpgen.proofs.lifted_space import LiftedSpace, lifted_goal_reachable, lifte
 log = logging.getLogger(__name__)
 
 
-#: the most atoms :meth:`Oracle.witness_atoms` asks a planner about at once
-WITNESS_BATCH = 8
+#: the most atoms :meth:`Oracle.witness_atoms` asks a planner about at once (``narrow``: the qa stage's)
+WITNESS_BATCH, NARROW_BATCH = 32, 8
 
 
 class Method(StrEnum):
@@ -318,27 +318,42 @@ class Oracle:
             return Decision(None, Method.CHEAP, "needs a planner")
         return self._in_process(atom_bit, 0) or self._reachable_by_planner(atom_bit, 0, "reach")
 
-    def witness_atoms(self, atom_bits: Sequence[int]) -> None:
+    def witness_atoms(self, atom_bits: Sequence[int], narrow: bool = False) -> None:
         """Ask a planner for states holding several of the atoms at once, so that the atoms :meth:`atom_reachable`
         is then asked about need no call each: the atoms the cheap checks leave open are put in batches of at
-        most :data:`WITNESS_BATCH` atoms that share no object and that h² allows together (greedily, in the order
-        given), and a planner plans for each batch in turn, within the oracle's budget and without a retry; the
-        atoms of the states on a plan found, executed by acp, are witnessed (reachable). A witness is a path, so
-        no atom is decided otherwise than on its own (a lone search over its budget may have left it undecided); a
-        batch without a plan ends the batching, and every atom left is decided on its own. (Atoms without a
-        shared object keep batches clear of sets each pair of which h² allows but no state holds, such as blocks
-        on one another in a circle, where a greedy search would search on without reporting its work.)"""
+        most :data:`WITNESS_BATCH` atoms that h² allows together and that name each of their objects at one place
+        only, one position of one predicate (greedily, in the order given), and a planner plans for each batch in
+        turn, within the oracle's budget and without a retry; the atoms of the states on a plan found, executed by
+        acp, are witnessed (reachable). A witness is a path, so no atom is decided otherwise than on its own (a
+        lone search over its budget may have left it undecided); a batch without a plan ends the batching, and
+        every atom left is decided on its own. (One place per object keeps batches clear of sets each pair of
+        which h² allows but no state holds, such as blocks on one another in a circle, each block at both places
+        of ``on``, where a greedy search would search on without reporting its work; cars at one location share
+        it at one place, so a batch may hold many: ferry with 50 cars, 14-19 → 3-4 calls for a state's 66-83
+        open atoms.) ``narrow``: batches of at most :data:`NARROW_BATCH` atoms sharing no object at all, those the
+        qa stage's questions were drawn with (the calls a state's question may make are capped,
+        ``qa.max_planner_calls``, so other batches would change which states give a question)."""
         found = self._mutexes
         if found is None:
             return
         pending = [bit for bit in atom_bits if self.atom_reachable(bit, planner=False).value is None]
         while len(pending) > 1:
             batch, rest = 0, []
-            used: set[str] = set()
+            used: dict[str, tuple[str, int]] = {}  # an object of the batch -> its one place (predicate, position)
             for bit in pending:
-                objects = set(split_canonical(self.task.atoms.atoms(bit)[0])[1])
-                if batch.bit_count() < WITNESS_BATCH and not objects & used and found.together(batch | bit):
-                    batch, used = batch | bit, used | objects
+                predicate, objects = split_canonical(self.task.atoms.atoms(bit)[0])
+                places = {obj: (predicate, i) for i, obj in enumerate(objects)}
+                if narrow:
+                    apart = not used.keys() & places.keys()
+                else:
+                    apart = len(places) == len(objects) and all(used.get(o, p) == p for o, p in places.items())
+                if (
+                    batch.bit_count() < (NARROW_BATCH if narrow else WITNESS_BATCH)
+                    and apart
+                    and found.together(batch | bit)
+                ):
+                    batch = batch | bit
+                    used.update(places)
                 else:
                     rest.append(bit)
             if batch.bit_count() < 2:

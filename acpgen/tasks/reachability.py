@@ -147,7 +147,7 @@ class Reachability(Task):
         unreachable = [a for a, v in decide.items() if v is False]
         if not unreachable:
             oracle = ctx.oracle
-            oracle.witness_atoms([1 << ctx.task.atom_id(a) for a in open_atoms])
+            oracle.witness_atoms([1 << ctx.task.atom_id(a) for a in open_atoms], narrow=True)  # the records' batches
             for atom in open_atoms:  # a planner call each beyond what the batches witnessed, within the cap
                 planner = oracle.planner_calls < settings.max_planner_calls
                 decide[atom] = oracle.atom_reachable(1 << ctx.task.atom_id(atom), planner).value

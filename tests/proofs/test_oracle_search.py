@@ -10,10 +10,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import explored_problems
+from conftest import explored_problems, generated_problem
 
 from acpgen.pddl.explore import GreedySearch, Search, StateSpace, explore, greedy_search, random_walks
 from acpgen.pddl.grounding import GroundTask
+from acpgen.pddl.model import split_canonical
 from acpgen.pddl.semantics import relaxed_reachable
 from acpgen.planners import Limits, PlannerResult, Planners, Status
 from acpgen.proofs.oracle import Decision, Method, Oracle
@@ -362,3 +363,57 @@ def test_atoms_witnessed_in_batches_are_the_explored_spaces_reachable_ones_with_
     assert [d.value for d in decisions] == [bool(space.reachable_atoms & bit) for bit in bits], domain
     witnessed = sum(d.method == Method.SEARCH for d in decisions)
     assert witnessed >= 2 and len(planners.asked) < len(bits), (domain, witnessed, batches, len(planners.asked))
+
+
+def _by_object(atoms: list[str]) -> dict[str, list[str]]:
+    """The atoms that name each object."""
+    found: dict[str, list[str]] = {}
+    for atom in atoms:
+        for obj in set(split_canonical(atom)[1]):
+            found.setdefault(obj, []).append(atom)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("domain", "size"),
+    [("ferry", {"locations": 3, "cars": 8}), ("blocksworld", {"blocks": 6})],
+    ids=["ferry", "blocks"],
+)
+def test_a_witness_batch_holds_each_of_its_objects_at_one_place(domain, size, monkeypatch):
+    """Batches may share an object only at one place of one predicate (cars at one location; never blocks on one
+    another in a circle, which hold a block at both places of `on`), so they are larger than batches of atoms
+    sharing nothing; every atom is still decided as the plans found witness it."""
+    task = generated_problem(domain, 3, size)
+    relaxed = relaxed_reachable(task, task.init)[0] & ~task.static_mask & ~task.init
+    bits = [task.atoms.mask([atom]) for atom in task.atoms.atoms(relaxed)]
+    asked: list[list[str]] = []
+    planned = Oracle._planned
+
+    def recorded(self, pos, neg, name, retry=True):
+        if not retry:  # a batch
+            asked.append(self.task.atoms.atoms(pos))
+        return planned(self, pos, neg, name, retry)
+
+    monkeypatch.setattr(Oracle, "_planned", recorded)
+    narrow = Oracle(task, Planners(), max_states=1, walks=0, search_states=0, formulas=NO_FORMULA)
+    narrow.witness_atoms(bits, narrow=True)  # the qa stage's batches: no object shared, at most 8 atoms
+    assert asked and all(len(b) <= 8 and all(len(a) == 1 for a in _by_object(b).values()) for b in asked), asked
+    asked.clear()
+    oracle = Oracle(task, Planners(), max_states=1, walks=0, search_states=0, formulas=NO_FORMULA)
+    oracle.witness_atoms(bits)
+    assert asked
+    shared_places = 0
+    for batch in asked:
+        places: dict[str, set[tuple[str, int]]] = {}
+        for atom in batch:
+            predicate, objects = split_canonical(atom)
+            for i, obj in enumerate(objects):
+                places.setdefault(obj, set()).add((predicate, i))
+        assert all(len(p) == 1 for p in places.values()), batch
+        shared_places += any(len(atoms) > 1 for atoms in _by_object(batch).values())
+    if domain == "ferry":  # cars at one location: an object shared at one place
+        assert shared_places > 0, asked
+    full = explore(task, task.init, 200_000)
+    assert full.complete
+    witnessed = [bit for bit in bits if oracle._witnessed & bit]
+    assert witnessed and all(full.reachable_atoms & bit for bit in witnessed)
