@@ -169,9 +169,10 @@ def generate(
                 executor=executor,
                 timed=lambda name, seconds: click.echo(f"stage {name}: {seconds:.1f} s", err=True),
             )
+            where = "" if settings is configs[0] else f" ({OPTIMUM_FOLDER}/)"
             for name, counts in runs:
                 click.echo(
-                    f"{name}: {counts['problems']} problems"
+                    f"{name}{where}: {counts['problems']} problems"
                     + (f" and {counts['unsolvable']} no plan solves" if counts.get("unsolvable") else "")
                     + f", {counts['plans']} plans, {counts['states']} states, "
                     f"{counts['questions']} questions"
@@ -196,8 +197,8 @@ def leveled(config: PipelineConfig, names: list[str], level: int) -> list[Pipeli
         configs.append(at_level(config.with_overrides(out=out, qa=qa), names, level))
     if len(groups) > 1:
         click.echo(
-            f"level {level}: {', '.join(groups[1])} draw from smaller sizes (levels.{level}.optimum_sizes); "
-            f"their artefacts and records go to {configs[1].out}/<domain>/",
+            f"level {level}: the questions of {', '.join(groups[1])} come from smaller sizes "
+            f"(levels.{level}.optimum_sizes); their artefacts and records go to {configs[1].out}/<domain>/",
             err=True,
         )
     return configs

@@ -188,14 +188,15 @@ def test_a_level_run_of_both_kinds_of_tasks_puts_those_that_need_optima_apart(tm
     result = CliRunner().invoke(cli, [*args, "--formats", "gen"], catch_exceptions=False)
     assert result.exit_code == 0, result.output + result.stderr
     assert (
-        f"nexta draw from smaller sizes (levels.2.optimum_sizes); their artefacts and records go to {out}/optimum"
-        in (result.stderr)
+        "the questions of nexta come from smaller sizes (levels.2.optimum_sizes); their artefacts and records go "
+        f"to {out}/optimum" in result.stderr
     )
     app, nexta = _lines(out / "ferry" / "app.gen.jsonl"), _lines(out / "optimum" / "ferry" / "nexta.gen.jsonl")
     assert (
         not (out / "ferry" / "nexta.gen.jsonl").exists() and not (out / "optimum" / "ferry" / "app.gen.jsonl").exists()
     )
     assert app and nexta
+    assert "ferry: 2 problems" in result.stdout and "ferry (optimum/): 2 problems" in result.stdout
     assert {r["features"]["objects"] for r in app} == {5}  # 3 locations, 2 cars
     assert {r["features"]["objects"] for r in nexta} == {4}  # 2 locations, 2 cars
     assert list(acpgen.generate("ferry", "nexta", n=2, level=2, config=config, cache_dir=tmp_path / "api")) == nexta
