@@ -104,7 +104,10 @@ def budget_reason(budget: float) -> str:
 
 #: a worker's clock, in memory it shares with the pool: the items it has started, and when it started the last
 #: (``time.monotonic``, one clock for every process of the machine). It writes the time first, the count then,
-#: and the pool reads the count first: a count read with a later time only makes an item look younger.
+#: and the pool reads the count first: a count read with a later time only makes an item look younger. Each field
+#: is written whole by a slice assignment (``struct.pack_into`` zeroes a field before it writes it: a pool reading
+#: the time in between saw an item started at 0.0, over any budget, and killed a worker that was well), and read
+#: until two readings agree (:meth:`_Worker.current`), so that no reading is half of one write and half of another.
 _STARTED, _AT = struct.Struct("<q"), struct.Struct("<d")
 #: what the pool sends a worker, followed by a count, to have that many of the last items it has not started back
 #: (not a pickle: its reader sees it at once)
@@ -172,8 +175,12 @@ class _Worker:
     def current(self) -> tuple[int, float] | None:
         """The position in ``running`` of the item it is running (or has just finished: results travel in
         batches) and when it started it, by its clock; None before it starts the first of them."""
-        started = _STARTED.unpack_from(self.clock, 0)[0]
-        at = _AT.unpack_from(self.clock, 8)[0]
+        reading = None
+        while True:
+            started, at = _STARTED.unpack_from(self.clock, 0)[0], _AT.unpack_from(self.clock, 8)[0]
+            if reading == (started, at):
+                break
+            reading = (started, at)
         position = started - self.received - 1
         return (position, at) if 0 <= position < len(self.running) else None
 
@@ -652,9 +659,7 @@ class _Serving:
                 item = self.work.popleft() if self.work else None
                 order = self.orders.popleft() if item is None and self.orders else None
                 if item is not None:
-                    self.started += 1
-                    _AT.pack_into(self.clock, 8, time.monotonic())
-                    _STARTED.pack_into(self.clock, 0, self.started)
+                    self.mark_start()
             if item is not None:
                 self.run_one(*item)
             elif order is None:
@@ -666,6 +671,12 @@ class _Serving:
                     importlib.import_module(module)
                 self.report()
                 self.send(("ready", os.getpid()))
+
+    def mark_start(self) -> None:
+        """One more item started, now: on the clock the pool reads, each field written whole (see ``_STARTED``)."""
+        self.started += 1
+        self.clock[8:16] = _AT.pack(time.monotonic())
+        self.clock[0:8] = _STARTED.pack(self.started)
 
     def report(self) -> None:
         if self.results:

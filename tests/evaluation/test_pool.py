@@ -4,8 +4,11 @@ instead of leaving them waiting, a closed pool takes no work. The budgets and de
 
 from __future__ import annotations
 
+import mmap
+import os
 import pickle
 import sys
+import time
 
 import pool_stubs
 import pytest
@@ -88,3 +91,34 @@ def test_a_closed_pool_takes_no_work():
         closed.submit(pool_stubs.reward_call, [(RECORD, "No", True)])
     with pytest.raises(ValueError, match="budget"):
         closed.submit(pool_stubs.reward_call, [], budget=0)
+
+
+def test_the_pool_never_reads_a_start_time_the_worker_did_not_write():
+    """A worker marks each start on the clock while the pool reads it: every reading is a time the worker wrote
+    (``struct.pack_into`` zeroes a field before it writes it, and a pool that read 0.0 in between killed a worker
+    that was well, its item "over its budget": some 100,000 zeros in 20 million such readings)."""
+    clock = mmap.mmap(-1, 16)  # anonymous and shared: the child forked below writes what this process reads
+    begun = time.monotonic()
+    child = os.fork()
+    if child == 0:  # the worker's side: items started back to back for a second
+        try:
+            serving = pool._Serving(None, clock)  # type: ignore[arg-type]
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:
+                serving.mark_start()
+        finally:
+            os._exit(0)
+    try:
+        watcher = pool._Worker(1, None, None, clock, set())  # type: ignore[arg-type]
+        watcher.running.extend([None] * 5_000_000)  # type: ignore[list-item]  # more than the child starts
+        readings, wrong = 0, []
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            current = watcher.current()
+            if current is not None:
+                readings += 1
+                if not begun <= current[1] <= time.monotonic():
+                    wrong.append(current)
+        assert readings > 1000 and not wrong, (readings, wrong[:5])
+    finally:
+        os.waitpid(child, 0)
