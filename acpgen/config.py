@@ -259,13 +259,16 @@ def _check_level(entry: Any, where: str) -> None:
             f"{where} must be a mapping with the keys {', '.join(LEVEL_KEYS[:-1])} and {LEVEL_KEYS[-1]} (each "
             f"optional), not {_shown(entry)}"
         )
-    for key in ("sizes", "optimum_sizes"):
+    for key, nullable in (("sizes", False), ("optimum_sizes", True)):
         sizes: Any = entry.get(key)
-        shares = isinstance(sizes, (list, tuple)) and len(sizes) == 2 and all(map(_number, sizes))
-        if key in entry and not (shares and 0 <= sizes[0] < sizes[1] <= 1) and not (key != "sizes" and sizes is None):
+        if key not in entry or (nullable and sizes is None):
+            continue
+        if not (isinstance(sizes, (list, tuple)) and len(sizes) == 2 and all(map(_number, sizes))) or not (
+            0 <= sizes[0] < sizes[1] <= 1
+        ):
             raise ConfigError(
                 f"{where}.{key} must be [from, to] with 0 <= from < to <= 1 (shares of the size list)"
-                + (", or null" if key != "sizes" else "")
+                + (", or null" if nullable else "")
                 + f", not {_shown(sizes)}"
             )
     if "distance" in entry:

@@ -190,17 +190,18 @@ def leveled(config: PipelineConfig, names: list[str], level: int) -> list[Pipeli
     """The configurations of a run at ``level``: one, unless the level gives the tasks that need optima sizes of
     their own (`acpgen.generation.levels.task_groups`); their run then goes to OUT/optimum/ (said on stderr)."""
     groups = task_groups(config, level)
+    if len(groups) == 1:
+        return [at_level(config, names, level)]
     configs = []
     for number, group in enumerate(groups):
         out = config.out if number == 0 else str(Path(config.out) / OPTIMUM_FOLDER)
         qa = dataclasses.replace(config.qa, tasks=group)
         configs.append(at_level(config.with_overrides(out=out, qa=qa), names, level))
-    if len(groups) > 1:
-        click.echo(
-            f"level {level}: the questions of {', '.join(groups[1])} come from smaller sizes "
-            f"(levels.{level}.optimum_sizes); their artefacts and records go to {configs[1].out}/<domain>/",
-            err=True,
-        )
+    click.echo(
+        f"level {level}: the questions of {', '.join(groups[1])} come from smaller sizes "
+        f"(levels.{level}.optimum_sizes); their artefacts and records go to {configs[1].out}/<domain>/",
+        err=True,
+    )
     return configs
 
 

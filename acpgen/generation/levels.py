@@ -74,9 +74,8 @@ def levels_of(config: PipelineConfig) -> dict[int, Level]:
 def _level(entry: dict) -> Level:
     """A checked entry of the ``levels`` section, its missing keys taken from level 1."""
     default = DEFAULT_LEVELS[1]
-    low, high = entry.get("sizes", default.sizes)
     return Level(
-        (float(low), float(high)),
+        _shares(entry.get("sizes")) or default.sizes,
         tuple(entry.get("distance", default.distance)),
         tuple(entry.get("lengths", ())),
         entry.get("search"),

@@ -29,7 +29,7 @@ import itertools
 import operator
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -134,6 +134,13 @@ def _mask(found: list[int], positions: tuple[int, ...]) -> int:
     for i in positions:
         mask |= found[i]
     return mask
+
+
+def _masks(
+    found: list[int], disjuncts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+) -> tuple[tuple[int, int], ...]:
+    """Disjuncts given as positions in ``found`` (positive, negative) as bit masks."""
+    return tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in disjuncts)
 
 
 #: action templates by dynamics key, then by (schema, arguments) (see :class:`_Template`); per process
@@ -675,8 +682,8 @@ class GroundTask:
             if len(templates) < _TEMPLATES_MAX:
                 templates[(schema.name, args)] = template
         facts = template.facts
-        found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in facts]
-        disjuncts = tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in template.disjuncts)
+        found = self._bits(facts, bits_of)
+        disjuncts = _masks(found, template.disjuncts)
         add, delete = _mask(found, template.add), _mask(found, template.delete)
         added = [facts[i] for i in template.add]
         if self.lifted.axioms:
@@ -702,6 +709,10 @@ class GroundTask:
             tuple(position[f] for f in added),
             tuple(position[f] for f in deleted),
         )
+
+    def _bits(self, facts: Sequence[_Fact], bits_of: dict[_Fact, int]) -> list[int]:
+        """The bits of ``facts`` in this task's numbering (numbered on first sight)."""
+        return [bits_of.get(fact) or self._bit(fact, bits_of) for fact in facts]
 
     def _bit(self, key: tuple[str, tuple[str, ...]], bits_of: dict[tuple[str, tuple[str, ...]], int]) -> int:
         bit = bits_of[key] = 1 << self.atoms.id(canonical(*key))
@@ -743,8 +754,7 @@ class GroundTask:
         """Disjuncts (positive mask, negative mask) of a compiled formula for ``values`` (the parameters'
         values, then ``body.constants``); static literals evaluated."""
         facts, disjuncts = self._body_facts(body, values)
-        found = [bits_of.get(fact) or self._bit(fact, bits_of) for fact in facts]
-        return tuple((_mask(found, pos), _mask(found, neg)) for pos, neg in disjuncts)
+        return _masks(self._bits(facts, bits_of), disjuncts)
 
     def _body_facts(
         self, body: _Body, values: tuple[str, ...]
