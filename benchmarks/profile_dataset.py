@@ -30,12 +30,9 @@ from common import chosen_domains
 
 from acpgen.config import load_config
 from acpgen.generation.benchmark import assemble, check_sizes, self_check, write_splits
-from acpgen.generation.stages import StageContext
-from acpgen.generation.stages import export as export_stage
+from acpgen.generation.stages import StageContext, run_stage
 from acpgen.generation.stages import plans as plans_stage
-from acpgen.generation.stages import problems as problems_stage
 from acpgen.generation.stages import qa as qa_stage
-from acpgen.generation.stages import states as states_stage
 from acpgen.planners import Limits
 from acpgen.tasks import ScoreOptions, task_formats
 
@@ -73,10 +70,10 @@ class Recorder:
             self.plans.append((ctx.domain, problem.stem, time.perf_counter() - start))
             return record
 
-        def timed_generate(ctx, task, fmt):
+        def timed_generate(ctx, task, fmt, spread=1):
             start = time.perf_counter()
             # A fresh planner cache per unit, as in a worker process of `acp dataset -j 2`.
-            result = generate(dataclasses.replace(ctx, planners=None), task, fmt)
+            result = generate(dataclasses.replace(ctx, planners=None), task, fmt, spread)
             self.qa.append((ctx.domain, task, fmt, time.perf_counter() - start, len(result[0])))
             return result
 
@@ -167,12 +164,12 @@ def main() -> None:
         report(f"check: {checks.records} records, validate {checks.validate}, {checks.answers_scored_1} score 1")
 
     stages = {
-        "problems": lambda: [problems_stage.run(c) for c in contexts],
-        "plans": lambda: [plans_stage.run(c) for c in contexts],
-        "states": lambda: [states_stage.run(c) for c in contexts],
-        "qa-gen": lambda: [qa_stage.run(c) for c in gen_contexts],
-        "qa-choice": lambda: [qa_stage.run(c) for c in contexts],
-        "export": lambda: [export_stage.run(c) for c in contexts],
+        "problems": lambda: [run_stage("problems", c) for c in contexts],
+        "plans": lambda: [run_stage("plans", c) for c in contexts],
+        "states": lambda: [run_stage("states", c) for c in contexts],
+        "qa-gen": lambda: [run_stage("qa", c) for c in gen_contexts],
+        "qa-choice": lambda: [run_stage("qa", c) for c in contexts],
+        "export": lambda: [run_stage("export", c) for c in contexts],
         "check": check,
     }
     report(f"# Profile of `acp dataset` on {', '.join(names)} ({args.questions} questions per task and format)")
