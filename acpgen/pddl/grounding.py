@@ -877,17 +877,15 @@ class GroundTask:
         indexed under its least shared positive precondition atom (see :meth:`_triggers`).
         This is the innermost loop of exploration and random walks, hence the inlined tests.
         """
-        by_atom, always = self._triggers
+        by_atom, always, watched = self._triggers
         found = [(i, action) for i, action in always if action.applicable(state)]
-        mask = state & ~self.static_mask
+        mask = state & watched  # the state's atoms that index some action (most of a large state's index none)
         while mask:
             low = mask & -mask
             mask ^= low
-            entries = by_atom.get(low)
-            if entries:
-                for i, action, pos, neg in entries:
-                    if state & pos == pos and not state & neg:
-                        found.append((i, action))
+            for i, action, pos, neg in by_atom[low]:
+                if state & pos == pos and not state & neg:
+                    found.append((i, action))
         found.sort()  # by position: positions are distinct, so the actions themselves are never compared
         return found
 
@@ -898,9 +896,10 @@ class GroundTask:
     @cached_property
     def _triggers(
         self,
-    ) -> tuple[dict[int, list[tuple[int, GroundAction, int, int]]], list[tuple[int, GroundAction]]]:
+    ) -> tuple[dict[int, list[tuple[int, GroundAction, int, int]]], list[tuple[int, GroundAction]], int]:
         """Actions with one precondition disjunct keyed by one positive precondition atom each (by
-        its bit mask, with the disjunct's masks); ``always``: disjunctive or atom-free ones."""
+        its bit mask, with the disjunct's masks); ``always``: disjunctive or atom-free ones; the mask of the atoms
+        that key some action (preconditions hold fluent atoms only: static literals are evaluated when grounding)."""
         share: dict[int, int] = {}
         for action in self.actions:
             for pos, _ in action.precondition:
@@ -917,7 +916,10 @@ class GroundTask:
             else:
                 key = 1 << min(bits(pos), key=lambda b: (share[b], b))
                 by_atom.setdefault(key, []).append((i, action, pos, neg))
-        return by_atom, always
+        watched = 0
+        for key in by_atom:
+            watched |= key
+        return by_atom, always, watched
 
     def state_atoms(self, state: int) -> list[str]:
         """Sorted canonical atoms of a state."""
