@@ -175,10 +175,16 @@ def _mirror(rows: dict[int, int], grown: dict[int, int], read: int) -> None:
     """Each pair a pass found is stored with the atom added; the rows the fixpoint reads (``read``) get it too, once
     per pair (giving every compatible atom the added ones at each step visited each pair many times). A pair made
     known only now may let a disjunct apply: the next pass sees it (any order of these monotone steps reaches the
-    same least fixpoint). ``grown``: the rows of the atoms added in the pass, as they were before it."""
+    same least fixpoint). ``grown``: the rows of the atoms added in the pass, as they were before it. The atoms one
+    action adds gain the same pairs: grouped by what they gained, each row is visited once per group (h² of alfworld's
+    largest problem: 0.19 s instead of 0.41 s)."""
+    groups: dict[int, int] = {}  # the pairs gained -> the atoms that gained them
     for i, before in grown.items():
-        bit, new = 1 << i, rows[i] & ~before & read
+        new = rows[i] & ~before & read
+        if new:
+            groups[new] = groups.get(new, 0) | 1 << i
+    for new, added in groups.items():
         while new:  # bits(new), written out: this loop is most of the fixpoint's time
             low = new & -new
-            rows[low.bit_length() - 1] |= bit
+            rows[low.bit_length() - 1] |= added
             new ^= low

@@ -515,13 +515,15 @@ def _h2_reachable(actions: list[Relaxed], init: Facts) -> set[str]:
     """The atoms h² reaches from ``init`` (the changing atoms true in the initial state): pairs of atoms that may
     hold together, grown by every action disjunct whose precondition atoms are reached and pairwise allowed;
     the atoms its effects add may hold with each other and with every atom allowed with its precondition that
-    it does not delete."""
+    it does not delete. A pair is stored with the atom added at once, and with its partner at the end of the pass
+    (once per pair; the next pass sees it: any order of these monotone steps reaches the same least fixpoint)."""
     reached = set(init)
     partners = {a: set(init) for a in init}
     last: dict[tuple[int, int], int] = {}  # the size of a disjunct's compatible set when it was last applied
     changed = True
     while changed:
         changed = False
+        grown: dict[str, set[str]] = {}  # the partners of the atoms added in this pass, as they were before it
         for k, (disjuncts, add, delete) in enumerate(actions):
             for d, pre in enumerate(disjuncts):
                 if not pre <= reached:
@@ -541,13 +543,14 @@ def _h2_reachable(actions: list[Relaxed], init: Facts) -> set[str]:
                 for a in add:
                     known = partners.setdefault(a, set())
                     if not together <= known:
+                        if a not in grown:
+                            grown[a] = set(known)
                         known |= together
-                        changed = True
-                for q in compatible - add:
-                    if not add <= partners[q]:
-                        partners[q] |= add
                         changed = True
                 if not add <= reached:
                     reached |= add
                     changed = True
+        for a, before in grown.items():
+            for q in partners[a] - before - {a}:
+                partners.setdefault(q, set()).add(a)
     return reached
