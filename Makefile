@@ -129,8 +129,9 @@ bench-batch: $(STAMP)  ## answers/s of acpgen.score_many on 1 and 2 processes, 1
 	$(BIN)/python benchmarks/bench_batch.py --cache $(OUT)/bench-batch $(ARGS)
 
 .PHONY: bench-gen
-bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS="--split 100000": a training split, its rate and memory; "--unsolvable": the plan tasks' unsolvable records beside their solvable ones)
-	$(BIN)/python benchmarks/bench_gen.py --out $(OUT)/bench-gen --cache $(OUT)/bench-gen/cache $(ARGS)
+bench-gen: $(STAMP)  ## records/s from scratch per level, domain and task (ARGS="--split 100000": a training split, its rate and memory; "--unsolvable": the plan tasks' unsolvable records beside their solvable ones; REASONING_CORE_PYTHON=venv/bin/python: Reasoning Core's planning generator in the same run)
+	$(BIN)/python benchmarks/bench_gen.py --out $(OUT)/bench-gen --cache $(OUT)/bench-gen/cache \
+		$(if $(REASONING_CORE_PYTHON),--reasoning-core-python $(REASONING_CORE_PYTHON)) $(ARGS)
 
 .PHONY: bench-read
 bench-read: $(STAMP)  ## ms per acpgen.score on long, repetitive and adversarial answers up to 200,000 characters (target 50 ms)

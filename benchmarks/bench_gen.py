@@ -21,6 +21,9 @@ JSONL file (``--out``/split.jsonl, written as they come, never held in memory) u
 written (the tasks of a level and domain share one cache folder, as one `acp generate --tasks all` run
 would: the problems, plans and states are made once for them); prints the rate every ``--every`` records
 and, at the end, the rate and the peak resident memory of this process and of its worker processes.
+
+With ``--reasoning-core-python PY`` the table mode also times Reasoning Core's planning generator after each level
+(``reasoning_core_side.py``: its own venv, one process) and prints acp's rate over its rate.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import time
 import warnings
 from pathlib import Path
 
+import reasoning_core_side
 from common import chosen_domains
 
 import acpgen
@@ -74,6 +78,13 @@ def table(args, config, domains: list[str], tasks: list[str]) -> None:
                 cells.append(f"{len(records) / seconds:6.1f} ({len(records):2})")
             print(f"{level:>5} {domain:12} " + " ".join(f"{c:>11}" for c in cells), flush=True)
         print(f"{level:>5} {'all':12} {made / spent:.1f} records/s ({made} records in {spent:.0f} s)", flush=True)
+        if args.reasoning_core_python:
+            peer = reasoning_core_side.rate(args.reasoning_core_python, level)
+            print(
+                f"{level:>5} {'peer':12} Reasoning Core's planning generator at its level {level}: {peer:.1f} items/s "
+                f"(one process); acp / Reasoning Core = {made / spent / peer:.3f}",
+                flush=True,
+            )
 
 
 def unsolvable(args, config, domains: list[str]) -> None:
@@ -155,6 +166,12 @@ def main() -> None:
         "--unsolvable",
         action="store_true",
         help="records/s of the plan tasks' unsolvable records against solvable ones",
+    )
+    parser.add_argument(
+        "--reasoning-core-python",
+        default="",
+        help="table mode: also time Reasoning Core's planning generator at each level, with this interpreter "
+        "(a venv where `pip install reasoning-core` was run; see reasoning_core_side.py)",
     )
     parser.add_argument("--split", type=int, default=0, help="build a training split of this many records")
     parser.add_argument("--every", type=int, default=1000, help="split mode: report the rate every so many records")
