@@ -2,7 +2,8 @@
 
 The library API (`acpgen.api`) is imported on first use, so ``import acpgen`` stays cheap:
 ``acpgen.generate``, ``acpgen.load``, ``acpgen.score``, ``acpgen.score_many``,
-``acpgen.reference_answer``, ``acpgen.equivalent``, ``acpgen.equivalent_pairs`` and ``acpgen.Score``; and
+``acpgen.reference_answer``, ``acpgen.validate``, ``acpgen.equivalent``, ``acpgen.equivalent_pairs`` and
+``acpgen.Score``; and
 ``acpgen.adaptive``, a source of records whose difficulty follows the learner (`acpgen.training.adaptive`).
 """
 
@@ -20,6 +21,7 @@ _API = (
     "reference_answer",
     "equivalent",
     "equivalent_pairs",
+    "validate",
     "Score",
     "GenerationShortfall",
 )

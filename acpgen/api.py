@@ -39,6 +39,7 @@ from acpgen.errors import ConfigError, DataError, PddlError
 from acpgen.evaluation.pool import DEFAULT_BUDGET, KEYS_KEPT, Unfinished, run_all
 from acpgen.evaluation.records import dataset_files, read_json_items, record_task
 from acpgen.evaluation.scoring import score_one, shared_planners
+from acpgen.evaluation.validate import validate_records, validation_options
 from acpgen.executors import Executor
 from acpgen.generation.levels import at_level
 from acpgen.generation.pipeline import run_domain, stages_up_to
@@ -46,7 +47,7 @@ from acpgen.generation.sources import DomainSource, folder_name
 from acpgen.generation.stages.base import StageReport
 from acpgen.generation.stages.export import export_file
 from acpgen.pddl.grounding import GroundTask
-from acpgen.planners import Planners
+from acpgen.planners import Planners, PlannerSetup
 from acpgen.proofs.equivalence import Pair, check_pairs, pair_line
 from acpgen.proofs.features import MAX_STATES, state_features
 from acpgen.proofs.oracle import Oracle
@@ -321,6 +322,31 @@ def load(path: str | Path) -> list[dict]:
     if not records:
         raise DataError(f"{path}: no record of a known task in {len(files)} file(s)")
     return records
+
+
+def validate(
+    records: Iterable[dict] | str | Path,
+    *,
+    jobs: int = 1,
+    max_states: int = ScoreOptions.max_states,
+    planner_timeout: float = 20.0,
+    cache_dir: str | Path | None = None,
+) -> list[dict[str, Any]]:
+    """`acp validate` on records in memory, or on a records file or folder: each stored answer re-proven by a route
+    of its own. One dict per record, in their order, as `acp validate --json` prints: ``id``, ``task``,
+    ``verdict`` (``"ok"``, ``"wrong"``, ``"unproven"``: no proof either way, ``"error"``: the check raised) and
+    ``reason``. ``jobs`` > 1: on that many processes; ``cache_dir``: planner results kept there. A record of no
+    known task, or without the fields its task needs, raises DataError.
+
+    >>> checks = acpgen.validate(acpgen.load("tests/fixtures/acpbench-dev")[:3])
+    >>> [c["verdict"] for c in checks]
+    ['ok', 'ok', 'ok']
+    """
+    chosen = load(records) if isinstance(records, str | Path) else list(records)
+    items = [(_kind(record), record) for record in chosen]
+    setup = PlannerSetup(cache_dir=Path(cache_dir) if cache_dir is not None else None)
+    checks = validate_records(items, validation_options(max_states, planner_timeout), setup, jobs, progress=False)
+    return [{**check.as_dict(), "verdict": str(check.verdict)} for check in checks]
 
 
 def equivalent(domain: str, truth: str, candidate: str, placeholder: bool = False) -> dict[str, Any]:

@@ -363,3 +363,26 @@ def test_equivalent_pairs_mirror_the_command():
     assert list(acpgen.equivalent_pairs(domain, pairs, jobs=2)) == one
     with pytest.raises(PddlError):
         acpgen.equivalent(domain, problem[:40], problem)
+
+
+def test_validate_mirrors_the_command(cli_out):
+    """acpgen.validate is `acp validate --json`: the same verdict per record, on a folder or on the records in
+    memory (then in their order); a stored answer with an action left out is wrong, on 1 and 2 processes; what
+    is no record raises DataError."""
+    result = CliRunner().invoke(cli, ["validate", "--json", str(cli_out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    command = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    from_folder = acpgen.validate(cli_out)
+    key = lambda check: (check["task"], str(check["id"]))  # noqa: E731
+    assert sorted(from_folder, key=key) == sorted(command, key=key) and len(command) >= 4
+    assert {check["verdict"] for check in from_folder} == {"ok"}
+
+    records = _lines(cli_out / "app.gen.jsonl")
+    tampered = dict(records[0], answer=records[0]["answer"][1:])  # one applicable action left out
+    assert records[0]["answer"][1:] != records[0]["answer"]
+    checks = acpgen.validate([tampered, records[1]])
+    assert [c["id"] for c in checks] == [tampered["id"], records[1]["id"]]
+    assert [c["verdict"] for c in checks] == ["wrong", "ok"] and checks[0]["reason"]
+    assert acpgen.validate([tampered, records[1]], jobs=2) == checks
+    with pytest.raises(DataError):
+        acpgen.validate([{"id": 1, "question": "no task"}])

@@ -14,7 +14,7 @@ from acpgen.evaluation import peers, planetarium
 from acpgen.evaluation.planbench import failure_rates, planbench_files
 from acpgen.evaluation.records import Dataset, iter_predictions, reference_predictions
 from acpgen.evaluation.scoring import Summary, flag_rates, score_predictions
-from acpgen.evaluation.validate import validate_records, verdict_counts
+from acpgen.evaluation.validate import validate_records, validation_options, verdict_counts
 from acpgen.executors import make_executor
 from acpgen.planners import Limits, PlannerSetup
 from acpgen.tasks import UNDECIDED, ScoreOptions
@@ -241,9 +241,7 @@ def validate(
     """
     dataset = Dataset.load(path)
     items = [(task, record) for (task, _), record in sorted(dataset.records.items(), key=lambda kv: kv[0])]
-    options = ScoreOptions(
-        max_states=max_states, limits=Limits(time=planner_timeout), second_opinion=True, external_validators=True
-    )
+    options = validation_options(max_states, planner_timeout)
     setup = PlannerSetup(planner_backend, image, cache_dir)
     with make_executor(executor_kind, jobs=jobs, scheduler=scheduler) as executor:
         results = validate_records(items, options, setup, jobs=jobs, progress=sys.stderr.isatty(), executor=executor)

@@ -21,6 +21,7 @@ from acpgen.evaluation.records import problem_of
 from acpgen.evaluation.reference_records import to_record
 from acpgen.executors import Executor, record_shard_size, shards
 from acpgen.nl.reference.base import ReadError
+from acpgen.planners import Limits
 from acpgen.tasks import TASKS, RecordContext, ScoreOptions, split_kind
 from acpgen.tasks.base import ERROR, UNPROVEN, Check, Outcome
 from acpgen.tasks.choice import verify as verify_choice
@@ -35,6 +36,14 @@ class RecordCheck:
 
     def as_dict(self) -> dict:
         return {"id": self.id, "task": self.task, "verdict": self.verdict, "reason": self.reason}
+
+
+def validation_options(max_states: int = ScoreOptions.max_states, planner_timeout: float = 20.0) -> ScoreOptions:
+    """How `acp validate` and `acpgen.validate` re-prove: optimal costs by a second configuration, plans also
+    judged by validators outside acp, a planner call timing out retried once with 4 times the budget."""
+    return ScoreOptions(
+        max_states=max_states, limits=Limits(time=planner_timeout), second_opinion=True, external_validators=True
+    )
 
 
 def check_record(task: str, record: dict, options: ScoreOptions, planners=None) -> RecordCheck:
