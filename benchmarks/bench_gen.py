@@ -182,6 +182,8 @@ def main() -> None:
     config = load_config(args.config)
     domains = chosen_domains(config, args.domains)
     tasks = list(TASKS) if args.tasks == "all" else [t.strip() for t in args.tasks.split(",")]
+    if args.reasoning_core_python:
+        reasoning_core_side.check(args.reasoning_core_python)
     if args.unsolvable:
         shutil.rmtree(args.cache, ignore_errors=True)
         unsolvable(args, config, domains)

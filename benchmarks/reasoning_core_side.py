@@ -28,12 +28,26 @@ print(json.dumps({"items": n, "seconds": time.perf_counter() - start}))
 """
 
 
+def check(python: str) -> None:
+    """Exit with a message now, before acp's cells run, unless ``python`` imports Reasoning Core's planning task."""
+    _run(python, "import reasoning_core.tasks.planning")
+
+
 def rate(python: str, level: int, n: int = 300) -> float:
     """Items per second of Reasoning Core's planning generator at ``level`` (``n`` items, one process)."""
-    done = subprocess.run(
-        [python, "-c", _SCRIPT, str(level), str(n)], capture_output=True, text=True, check=False, timeout=600
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"Reasoning Core failed under {python}: {done.stderr.strip()[-500:]}")
-    timed = json.loads(done.stdout.strip().splitlines()[-1])
+    timed = json.loads(_run(python, _SCRIPT, str(level), str(n)).strip().splitlines()[-1])
     return timed["items"] / timed["seconds"]
+
+
+def _run(python: str, code: str, *args: str) -> str:
+    """The standard output of ``code`` run by ``python``; SystemExit naming the interpreter when it fails."""
+    try:
+        done = subprocess.run([python, "-c", code, *args], capture_output=True, text=True, check=False, timeout=600)
+    except OSError as err:
+        raise SystemExit(f"--reasoning-core-python {python}: {err.strerror or err}") from None
+    if done.returncode != 0:
+        raise SystemExit(
+            f"Reasoning Core failed under {python} (a venv where `pip install reasoning-core` was run?): "
+            f"{done.stderr.strip()[-300:]}"
+        )
+    return done.stdout
